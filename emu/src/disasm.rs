@@ -1,0 +1,1 @@
+//! Disassembly through iced-x86 (being written).

@@ -1,0 +1,56 @@
+//! The CPU model is a value: one core serves the 8086, 286 and 386 (real
+//! mode), and behaviour that differs between them asks the model.
+
+use std::fmt;
+use std::str::FromStr;
+
+/// Which chip the core behaves as.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum CpuModel {
+    /// Intel 8086 (and 8088 behaviour apart from the bus width).
+    #[default]
+    I8086,
+    /// Intel 80286 in real mode.
+    I286,
+    /// Intel 80386 in real mode.
+    I386,
+}
+
+impl CpuModel {
+    /// The physical address mask: 20 address lines on the 8086, 24 on the
+    /// 286, 32 on the 386.
+    pub fn address_mask(self) -> u32 {
+        match self {
+            CpuModel::I8086 => 0x000F_FFFF,
+            CpuModel::I286 => 0x00FF_FFFF,
+            CpuModel::I386 => 0xFFFF_FFFF,
+        }
+    }
+
+    /// The name used on the command line (`8086`, `286`, `386`).
+    pub fn name(self) -> &'static str {
+        match self {
+            CpuModel::I8086 => "8086",
+            CpuModel::I286 => "286",
+            CpuModel::I386 => "386",
+        }
+    }
+}
+
+impl fmt::Display for CpuModel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for CpuModel {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.to_ascii_lowercase().as_str() {
+            "8086" | "8088" => Ok(CpuModel::I8086),
+            "286" | "80286" => Ok(CpuModel::I286),
+            "386" | "80386" => Ok(CpuModel::I386),
+            _ => Err(format!("unknown CPU model '{s}' (expected 8086, 286 or 386)")),
+        }
+    }
+}

@@ -1,0 +1,1 @@
+//! Single-step suite reader and runner (being written).

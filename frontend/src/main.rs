@@ -1,0 +1,2 @@
+//! The `tandem` binary (being written).
+fn main() {}
