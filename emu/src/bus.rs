@@ -59,7 +59,10 @@ impl FlatBus {
     /// A zero-filled memory of `size` bytes; `size` must be a power of two
     /// (1 MiB for the 8086 suite, 16 MiB for the 286 suite).
     pub fn new(size: usize) -> Self {
-        assert!(size.is_power_of_two(), "FlatBus size must be a power of two");
+        assert!(
+            size.is_power_of_two(),
+            "FlatBus size must be a power of two"
+        );
         FlatBus {
             mem: vec![0; size],
             mask: (size - 1) as u32,

@@ -53,11 +53,6 @@ pub struct Cpu {
     /// IP of the first byte of the instruction being executed (its first
     /// prefix).
     pub(crate) instr_ip: u32,
-    /// IP of the instruction's last prefix byte, for the 8086's
-    /// interrupted-REP restart.
-    pub(crate) last_prefix_ip: u32,
-    /// The segment override of the current instruction, if any.
-    pub(crate) seg_override: Option<SegReg>,
 }
 
 impl Cpu {
@@ -72,8 +67,6 @@ impl Cpu {
             irq_shadow: false,
             step_cycles: 0,
             instr_ip: 0,
-            last_prefix_ip: 0,
-            seg_override: None,
         };
         cpu.reset();
         cpu
@@ -119,31 +112,36 @@ impl Cpu {
     pub fn step<B: Bus>(&mut self, bus: &mut B) -> StepInfo {
         self.step_cycles = 0;
         let event = if self.halted {
-            if self.interrupt_pending(bus) {
-                self.halted = false;
-                match self.service_interrupts(bus) {
-                    Some(v) => StepEvent::Interrupt(v),
-                    None => StepEvent::Halted,
+            match self.service_interrupts(bus) {
+                Some(v) => StepEvent::Interrupt(v),
+                None => {
+                    // An idle bus clock (Ti) per step while halted.
+                    self.step_cycles += 1;
+                    StepEvent::Halted
                 }
-            } else {
-                // An idle bus clock (Ti) per step while halted.
-                self.step_cycles += 1;
-                StepEvent::Halted
             }
         } else {
-            let trap_before = self.regs.flags & flags::TF != 0;
+            let trap = self.regs.flags & flags::TF != 0;
+            self.irq_shadow = false;
             let ev = self.execute_one(bus);
-            let after = if trap_before && !self.irq_shadow_active() {
-                // Single step (type 1) after the instruction that ran with
+            if self.irq_shadow {
+                // MOV SS / POP SS / STI: nothing is recognised until after
+                // the next instruction.
+                ev
+            } else if trap && matches!(ev, StepEvent::Executed | StepEvent::Halted) {
+                // Single step (type 1) after an instruction that began with
                 // TF set (8086 Family User's Manual p. 2-29).
+                self.halted = false;
+                self.step_cycles += crate::timing::NMI_ENTRY;
                 self.interrupt(bus, 1);
-                Some(1)
+                StepEvent::Interrupt(1)
             } else {
-                self.service_interrupts(bus)
-            };
-            match (ev, after) {
-                (StepEvent::Executed, Some(v)) => StepEvent::Interrupt(v),
-                (ev, _) => ev,
+                match self.service_interrupts(bus) {
+                    Some(v) if ev == StepEvent::Executed || ev == StepEvent::Halted => {
+                        StepEvent::Interrupt(v)
+                    }
+                    _ => ev,
+                }
             }
         };
         self.cycles += self.step_cycles as u64;
@@ -153,27 +151,18 @@ impl Cpu {
         }
     }
 
-    fn irq_shadow_active(&self) -> bool {
-        self.irq_shadow
-    }
-
-    fn interrupt_pending<B: Bus>(&mut self, bus: &mut B) -> bool {
-        self.nmi_latch || (self.regs.flags & flags::IF != 0 && bus.intr())
-    }
-
-    /// After an instruction: NMI first, then INTR when IF is set. Returns the
-    /// vector taken.
+    /// After an instruction (or while halted): NMI first, then INTR when IF
+    /// is set. Returns the vector taken; a taken interrupt ends HLT.
     fn service_interrupts<B: Bus>(&mut self, bus: &mut B) -> Option<u8> {
-        if self.irq_shadow {
-            self.irq_shadow = false;
-            return None;
-        }
         if self.nmi_latch {
             self.nmi_latch = false;
+            self.halted = false;
+            self.step_cycles += crate::timing::NMI_ENTRY;
             self.interrupt(bus, 2);
             return Some(2);
         }
         if self.regs.flags & flags::IF != 0 && bus.intr() {
+            self.halted = false;
             let v = self.inta(bus);
             self.interrupt(bus, v);
             return Some(v);

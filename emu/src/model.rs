@@ -50,7 +50,9 @@ impl FromStr for CpuModel {
             "8086" | "8088" => Ok(CpuModel::I8086),
             "286" | "80286" => Ok(CpuModel::I286),
             "386" | "80386" => Ok(CpuModel::I386),
-            _ => Err(format!("unknown CPU model '{s}' (expected 8086, 286 or 386)")),
+            _ => Err(format!(
+                "unknown CPU model '{s}' (expected 8086, 286 or 386)"
+            )),
         }
     }
 }

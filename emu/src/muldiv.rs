@@ -1,1 +1,126 @@
-//! (being written)
+//! MUL, IMUL, DIV, IDIV (Intel 8086 Family User's Manual, pp. 2-37, 2-38).
+//!
+//! 8086 details recorded by the single-step suite and the microcode listing:
+//! a REP/REPNE prefix sets the microcode's internal sign flag, so it negates
+//! the product of IMUL and the quotient of IDIV; IDIV raises the divide error
+//! for a quotient of -128 (-32768), which the 286 accepts.
+
+use crate::alu::Size;
+use crate::cpu::Cpu;
+use crate::flags::{CF, OF};
+use crate::model::CpuModel;
+
+/// A divide error: the quotient does not fit or the divisor is zero.
+pub(crate) struct DivideError;
+
+fn sext(v: u32, sz: Size) -> i64 {
+    match sz {
+        Size::Byte => v as u8 as i8 as i64,
+        Size::Word => v as u16 as i16 as i64,
+    }
+}
+
+impl Cpu {
+    /// MUL/IMUL of the accumulator by `src`. Returns (low, high) halves:
+    /// AL/AH for bytes, AX/DX for words. CF = OF = the high half carries
+    /// significance; SF, ZF, PF, AF are undefined (left as the product's
+    /// high half sets them on the 8086).
+    pub(crate) fn multiply(
+        &mut self,
+        acc: u32,
+        src: u32,
+        sz: Size,
+        signed: bool,
+        negate: bool,
+    ) -> (u32, u32) {
+        let bits = sz.bits();
+        let mask = sz.mask();
+        let product: u64 = if signed {
+            let mut p = sext(acc, sz) * sext(src, sz);
+            if negate {
+                p = -p;
+            }
+            p as u64
+        } else {
+            let p = (acc & mask) as u64 * (src & mask) as u64;
+            if negate {
+                p.wrapping_neg()
+            } else {
+                p
+            }
+        };
+        let lo = (product as u32) & mask;
+        let hi = ((product >> bits) as u32) & mask;
+        let significant = if signed {
+            let lo_ext = if lo & sz.sign() != 0 { mask } else { 0 };
+            hi != lo_ext
+        } else {
+            hi != 0
+        };
+        self.set_flag(CF, significant);
+        self.set_flag(OF, significant);
+        self.set_szp(hi, sz);
+        (lo, hi)
+    }
+
+    /// DIV/IDIV of the double-width dividend `hi:lo` by `src`. Returns
+    /// (quotient, remainder) or the divide error.
+    pub(crate) fn divide(
+        &mut self,
+        lo: u32,
+        hi: u32,
+        src: u32,
+        sz: Size,
+        signed: bool,
+        negate: bool,
+    ) -> Result<(u32, u32), DivideError> {
+        let bits = sz.bits();
+        let mask = sz.mask();
+        let src = src & mask;
+        if src == 0 {
+            return Err(DivideError);
+        }
+        let dividend = ((hi & mask) as u64) << bits | (lo & mask) as u64;
+        if !signed {
+            let q = dividend / src as u64;
+            let r = dividend % src as u64;
+            if q > mask as u64 {
+                return Err(DivideError);
+            }
+            return Ok((q as u32, r as u32));
+        }
+        let dividend = match sz {
+            Size::Byte => dividend as u16 as i16 as i64,
+            Size::Word => dividend as u32 as i32 as i64,
+        };
+        let divisor = sext(src, sz);
+        let mag_q = dividend.unsigned_abs() / divisor.unsigned_abs();
+        let mag_r = dividend.unsigned_abs() % divisor.unsigned_abs();
+        // The 8086 rejects a quotient magnitude with the top bit set; the
+        // 286 and later accept exactly -2^(n-1).
+        let q_negative = (dividend < 0) != (divisor < 0);
+        let limit = sz.sign() as u64;
+        let fits = if self.model == CpuModel::I8086 {
+            mag_q < limit
+        } else if q_negative {
+            mag_q <= limit
+        } else {
+            mag_q < limit
+        };
+        if !fits {
+            return Err(DivideError);
+        }
+        let q_negative = q_negative != negate;
+        let q = if q_negative {
+            (mag_q as i64).wrapping_neg()
+        } else {
+            mag_q as i64
+        };
+        let r = if dividend < 0 {
+            -(mag_r as i64)
+        } else {
+            mag_r as i64
+        };
+        Ok((q as u32 & mask, r as u32 & mask))
+    }
+}
