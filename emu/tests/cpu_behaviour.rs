@@ -1,0 +1,230 @@
+//! Behaviour the single-step suite cannot show (it runs one instruction with
+//! no interrupt inputs): the INTR and NMI inputs, the trap flag, HLT, WAIT,
+//! interrupt shadows, interrupted REP strings, POP CS and MOVSW (whose suite
+//! file is missing, see `shared/sst/README.md`).
+
+use emu::{Bus, Cpu, CpuModel, FlatBus, StepEvent};
+
+/// A flat bus with an INTR line and an interrupt controller that answers
+/// INTA with a fixed vector.
+struct TestBus {
+    flat: FlatBus,
+    intr: bool,
+    vector: u8,
+    acks: u32,
+}
+
+impl Bus for TestBus {
+    fn mem_read8(&mut self, a: u32) -> u8 {
+        self.flat.mem_read8(a)
+    }
+    fn mem_write8(&mut self, a: u32, v: u8) {
+        self.flat.mem_write8(a, v)
+    }
+    fn io_read8(&mut self, p: u16) -> u8 {
+        self.flat.io_read8(p)
+    }
+    fn io_write8(&mut self, p: u16, v: u8) {
+        self.flat.io_write8(p, v)
+    }
+    fn intr(&mut self) -> bool {
+        self.intr
+    }
+    fn inta(&mut self) -> u8 {
+        self.acks += 1;
+        self.intr = false;
+        self.vector
+    }
+}
+
+/// A CPU at 1000:0100 with SS:SP = 2000:0100 and `code` there; the
+/// interrupt vectors 1, 2 and 8 point at 3000:0000, 3000:0010, 3000:0020.
+fn setup(model: CpuModel, code: &[u8]) -> (Cpu, TestBus) {
+    let mut bus = TestBus {
+        flat: FlatBus::new(1 << 20),
+        intr: false,
+        vector: 8,
+        acks: 0,
+    };
+    for (v, off) in [(1u32, 0u16), (2, 0x10), (8, 0x20), (0, 0x30)] {
+        let slot = (v * 4) as usize;
+        bus.flat.mem[slot..slot + 4].copy_from_slice(&[off as u8, 0, 0x00, 0x30]);
+    }
+    let base = 0x10100;
+    bus.flat.mem[base..base + code.len()].copy_from_slice(code);
+    let mut cpu = Cpu::new(model);
+    cpu.regs.seg = [0, 0x1000, 0x2000, 0x1000, 0, 0];
+    cpu.regs.ip = 0x100;
+    cpu.regs.put16(4, 0x100);
+    (cpu, bus)
+}
+
+fn stack_word(bus: &TestBus, cpu: &Cpu, n: u16) -> u16 {
+    let a = 0x20000 + cpu.regs.get16(4).wrapping_add(n * 2) as usize;
+    u16::from_le_bytes([bus.flat.mem[a], bus.flat.mem[a + 1]])
+}
+
+#[test]
+fn intr_is_taken_after_the_instruction_when_if_is_set() {
+    // STI; NOP; NOP
+    let (mut cpu, mut bus) = setup(CpuModel::I8086, &[0xFB, 0x90, 0x90]);
+    bus.intr = true;
+    // STI: interrupts are recognised only after the NEXT instruction.
+    assert_eq!(cpu.step(&mut bus).event, StepEvent::Executed);
+    assert_eq!(bus.acks, 0);
+    let info = cpu.step(&mut bus);
+    assert_eq!(info.event, StepEvent::Interrupt(8));
+    assert_eq!(bus.acks, 1);
+    assert_eq!((cpu.regs.seg[1], cpu.regs.ip), (0x3000, 0x20));
+    assert_eq!(
+        stack_word(&bus, &cpu, 0),
+        0x102,
+        "return IP is the next instruction"
+    );
+    assert_eq!(stack_word(&bus, &cpu, 1), 0x1000);
+    assert_eq!(
+        stack_word(&bus, &cpu, 2) & 0x200,
+        0x200,
+        "pushed flags have IF"
+    );
+    assert_eq!(cpu.regs.flags & 0x200, 0, "IF cleared in the handler");
+}
+
+#[test]
+fn intr_is_ignored_with_if_clear_and_nmi_is_not() {
+    let (mut cpu, mut bus) = setup(CpuModel::I8086, &[0xFA, 0x90, 0x90]);
+    bus.intr = true;
+    cpu.step(&mut bus);
+    assert_eq!(cpu.step(&mut bus).event, StepEvent::Executed);
+    assert_eq!(bus.acks, 0);
+    cpu.raise_nmi();
+    assert_eq!(cpu.step(&mut bus).event, StepEvent::Interrupt(2));
+    assert_eq!((cpu.regs.seg[1], cpu.regs.ip), (0x3000, 0x10));
+    assert_eq!(bus.acks, 0, "NMI has no INTA cycle");
+}
+
+#[test]
+fn hlt_waits_for_an_interrupt() {
+    // STI; HLT; NOP
+    let (mut cpu, mut bus) = setup(CpuModel::I8086, &[0xFB, 0xF4, 0x90]);
+    cpu.step(&mut bus);
+    assert_eq!(cpu.step(&mut bus).event, StepEvent::Halted);
+    assert!(cpu.halted);
+    for _ in 0..10 {
+        assert_eq!(cpu.step(&mut bus).event, StepEvent::Halted);
+    }
+    assert_eq!(cpu.regs.ip, 0x102);
+    bus.intr = true;
+    assert_eq!(cpu.step(&mut bus).event, StepEvent::Interrupt(8));
+    assert!(!cpu.halted);
+    assert_eq!(
+        stack_word(&bus, &cpu, 0),
+        0x102,
+        "IRET returns after the HLT"
+    );
+}
+
+#[test]
+fn trap_flag_single_steps_after_each_instruction() {
+    // PUSHF; POP AX; OR AX,0100h; PUSH AX; POPF; NOP; NOP
+    let code = [0x9C, 0x58, 0x0D, 0x00, 0x01, 0x50, 0x9D, 0x90, 0x90];
+    let (mut cpu, mut bus) = setup(CpuModel::I8086, &code);
+    for _ in 0..4 {
+        assert_eq!(cpu.step(&mut bus).event, StepEvent::Executed);
+    }
+    // POPF sets TF: the trap comes after the instruction that follows.
+    assert_eq!(cpu.step(&mut bus).event, StepEvent::Executed);
+    assert_eq!(cpu.step(&mut bus).event, StepEvent::Interrupt(1));
+    assert_eq!((cpu.regs.seg[1], cpu.regs.ip), (0x3000, 0x00));
+    assert_eq!(stack_word(&bus, &cpu, 0), 0x108, "return IP after the NOP");
+    assert_eq!(stack_word(&bus, &cpu, 2) & 0x100, 0x100, "pushed TF");
+    assert_eq!(cpu.regs.flags & 0x100, 0, "TF cleared in the handler");
+}
+
+#[test]
+fn mov_ss_holds_off_interrupts_for_one_instruction() {
+    // STI; NOP; MOV SS,AX; MOV SP,0200h; NOP
+    let code = [0xFB, 0x90, 0x8E, 0xD0, 0xBC, 0x00, 0x02, 0x90];
+    let (mut cpu, mut bus) = setup(CpuModel::I8086, &code);
+    cpu.regs.put16(0, 0x2000);
+    cpu.step(&mut bus);
+    cpu.step(&mut bus);
+    bus.intr = true;
+    assert_eq!(cpu.step(&mut bus).event, StepEvent::Executed, "MOV SS");
+    assert_eq!(cpu.step(&mut bus).event, StepEvent::Interrupt(8));
+    assert_eq!(stack_word(&bus, &cpu, 0), 0x107, "taken after MOV SP");
+}
+
+#[test]
+fn divide_error_pushes_the_next_instruction_on_8086_and_this_one_on_286() {
+    // XOR AX,AX; DIV AL (F6 F0)
+    for (model, ret) in [(CpuModel::I8086, 0x104u16), (CpuModel::I286, 0x102)] {
+        let (mut cpu, mut bus) = setup(model, &[0x31, 0xC0, 0xF6, 0xF0]);
+        cpu.step(&mut bus);
+        assert_eq!(cpu.step(&mut bus).event, StepEvent::Exception(0));
+        assert_eq!((cpu.regs.seg[1], cpu.regs.ip), (0x3000, 0x30));
+        assert_eq!(stack_word(&bus, &cpu, 0), ret, "{model}");
+    }
+}
+
+#[test]
+fn interrupted_rep_movsb_resumes_at_the_last_prefix_on_the_8086() {
+    // ES: REP MOVSB at 0100h (prefixes at 0100h and 0101h).
+    for (model, resume) in [(CpuModel::I8086, 0x101u16), (CpuModel::I286, 0x100)] {
+        let (mut cpu, mut bus) = setup(model, &[0x26, 0xF3, 0xA4, 0x90]);
+        cpu.regs.put16(1, 10);
+        cpu.regs.seg[0] = 0x4000;
+        cpu.regs.put16(6, 0x200);
+        cpu.regs.put16(7, 0x300);
+        cpu.regs.flags |= 0x200;
+        bus.intr = true;
+        assert_eq!(cpu.step(&mut bus).event, StepEvent::Interrupt(8));
+        assert_eq!(cpu.regs.get16(1), 9, "one iteration ran before the check");
+        assert_eq!(stack_word(&bus, &cpu, 0), resume, "{model}");
+    }
+}
+
+#[test]
+fn rep_movsw_copies_words_and_counts_cx_down() {
+    let (mut cpu, mut bus) = setup(CpuModel::I8086, &[0xF3, 0xA5, 0x90]);
+    for i in 0..8u8 {
+        bus.flat.mem[0x10200 + i as usize] = i + 1;
+    }
+    cpu.regs.put16(1, 4);
+    cpu.regs.seg[0] = 0x5000;
+    cpu.regs.put16(6, 0x200);
+    cpu.regs.put16(7, 0x10);
+    assert_eq!(cpu.step(&mut bus).event, StepEvent::Executed);
+    assert_eq!(&bus.flat.mem[0x50010..0x50018], &[1, 2, 3, 4, 5, 6, 7, 8]);
+    assert_eq!(cpu.regs.get16(1), 0);
+    assert_eq!((cpu.regs.get16(6), cpu.regs.get16(7)), (0x208, 0x18));
+    assert_eq!(cpu.regs.ip, 0x102);
+}
+
+#[test]
+fn pop_cs_and_wait_and_esc_execute_on_the_8086() {
+    // PUSH 1234h via AX; POP CS (0Fh); WAIT; ESC [BX]
+    let (mut cpu, mut bus) = setup(CpuModel::I8086, &[0x50, 0x0F]);
+    cpu.regs.put16(0, 0x1234);
+    cpu.step(&mut bus);
+    cpu.step(&mut bus);
+    assert_eq!(cpu.regs.seg[1], 0x1234, "POP CS loads CS");
+    assert_eq!(cpu.regs.ip, 0x102);
+    let (mut cpu, mut bus) = setup(CpuModel::I8086, &[0x9B, 0xD8, 0x07, 0x90]);
+    let before = cpu.regs.clone();
+    assert_eq!(cpu.step(&mut bus).event, StepEvent::Executed);
+    assert_eq!(cpu.step(&mut bus).event, StepEvent::Executed);
+    assert_eq!(cpu.regs.ip, 0x103, "WAIT and ESC fall through");
+    assert_eq!(cpu.regs.gpr, before.gpr);
+}
+
+#[test]
+fn every_instruction_reports_its_clocks() {
+    // MOV AX,1 (4); ADD AX,BX (3); MUL word [bx] (124-139 + EA 5)
+    let (mut cpu, mut bus) = setup(CpuModel::I8086, &[0xB8, 0x01, 0x00, 0x01, 0xD8, 0xF7, 0x27]);
+    assert_eq!(cpu.step(&mut bus).cycles, 4);
+    assert_eq!(cpu.step(&mut bus).cycles, 3);
+    let mul = cpu.step(&mut bus).cycles;
+    assert!((124 + 5..=139 + 5).contains(&mul), "MUL m16 took {mul}");
+    assert_eq!(cpu.cycles, 4 + 3 + mul as u64);
+}
