@@ -11,15 +11,26 @@ use crate::table::Op;
 pub(crate) enum Size {
     Byte,
     Word,
+    Dword,
 }
 
 impl Size {
+    /// Byte, or the operand size (16 or 32 bits) for word operations.
     #[inline]
-    pub(crate) fn from_w(w: bool) -> Size {
-        if w {
-            Size::Word
+    pub(crate) fn of(w: bool, op32: bool) -> Size {
+        match (w, op32) {
+            (false, _) => Size::Byte,
+            (true, false) => Size::Word,
+            (true, true) => Size::Dword,
+        }
+    }
+    /// The operand size of a word-only operation.
+    #[inline]
+    pub(crate) fn wide(op32: bool) -> Size {
+        if op32 {
+            Size::Dword
         } else {
-            Size::Byte
+            Size::Word
         }
     }
     #[inline]
@@ -27,6 +38,7 @@ impl Size {
         match self {
             Size::Byte => 0xFF,
             Size::Word => 0xFFFF,
+            Size::Dword => 0xFFFF_FFFF,
         }
     }
     #[inline]
@@ -34,6 +46,7 @@ impl Size {
         match self {
             Size::Byte => 0x80,
             Size::Word => 0x8000,
+            Size::Dword => 0x8000_0000,
         }
     }
     #[inline]
@@ -41,6 +54,7 @@ impl Size {
         match self {
             Size::Byte => 8,
             Size::Word => 16,
+            Size::Dword => 32,
         }
     }
 }
@@ -72,9 +86,9 @@ impl Cpu {
     /// ADD/ADC: `a + b + carry`, all six status flags.
     #[inline]
     pub(crate) fn add(&mut self, a: u32, b: u32, carry: u32, sz: Size) -> u32 {
-        let full = a + b + carry;
-        let r = full & sz.mask();
-        self.set_flag(CF, full > sz.mask());
+        let full = a as u64 + b as u64 + carry as u64;
+        let r = full as u32 & sz.mask();
+        self.set_flag(CF, full > sz.mask() as u64);
         self.set_flag(OF, (r ^ a) & (r ^ b) & sz.sign() != 0);
         self.set_flag(AF, (a ^ b ^ r) & 0x10 != 0);
         self.set_szp(r, sz);
@@ -85,7 +99,7 @@ impl Cpu {
     #[inline]
     pub(crate) fn sub(&mut self, a: u32, b: u32, borrow: u32, sz: Size) -> u32 {
         let r = a.wrapping_sub(b).wrapping_sub(borrow) & sz.mask();
-        self.set_flag(CF, b + borrow > a);
+        self.set_flag(CF, b as u64 + borrow as u64 > a as u64);
         self.set_flag(OF, (a ^ b) & (a ^ r) & sz.sign() != 0);
         self.set_flag(AF, (a ^ b ^ r) & 0x10 != 0);
         self.set_szp(r, sz);
@@ -211,5 +225,32 @@ impl Cpu {
             }
         }
         v
+    }
+
+    /// SHLD/SHRD (80386 PRM): shifts `dest` by `count` (1-31), filling from
+    /// `src`. CF is the last bit shifted out of `dest`, OF (defined for a
+    /// count of 1) a change of sign, SF/ZF/PF from the result. A 16-bit
+    /// count above 16 leaves the result undefined; tandem shifts through the
+    /// 32-bit concatenation.
+    pub(crate) fn double_shift(&mut self, left: bool, dest: u32, src: u32, count: u32, sz: Size) -> u32 {
+        let bits = sz.bits();
+        let mask = sz.mask() as u64;
+        let (r, cf) = if left {
+            let wide = (dest as u64 & mask) << bits | (src as u64 & mask);
+            let shifted = wide << count;
+            let r = (shifted >> bits) & mask;
+            let cf = (wide >> (2 * bits - count)) & 1 != 0;
+            (r as u32, cf)
+        } else {
+            let wide = (src as u64 & mask) << bits | (dest as u64 & mask);
+            let r = (wide >> count) & mask;
+            let cf = (wide >> (count - 1)) & 1 != 0;
+            (r as u32, cf)
+        };
+        self.set_flag(CF, cf);
+        self.set_flag(OF, (r ^ dest) & sz.sign() != 0);
+        self.set_flag(AF, false);
+        self.set_szp(r, sz);
+        r
     }
 }

@@ -9,6 +9,7 @@
 use crate::alu::Size;
 use crate::cpu::Cpu;
 use crate::flags::{parity, AF, CF, OF, PF, SF, ZF};
+use crate::model::CpuModel;
 
 impl Cpu {
     fn al(&self) -> u8 {
@@ -71,6 +72,9 @@ impl Cpu {
 
     /// AAA: ASCII adjust after addition.
     pub(crate) fn aaa(&mut self) {
+        if self.model != CpuModel::I8086 {
+            return self.ascii_adjust_286(true);
+        }
         let old_al = self.al();
         let adjust = (old_al & 0x0F) > 9 || self.flag(AF);
         // The microcode adds 6 to AL through the ALU; SF and OF come from
@@ -92,6 +96,9 @@ impl Cpu {
 
     /// AAS: ASCII adjust after subtraction.
     pub(crate) fn aas(&mut self) {
+        if self.model != CpuModel::I8086 {
+            return self.ascii_adjust_286(false);
+        }
         let old_al = self.al();
         let old_af = self.flag(AF);
         let adjust = (old_al & 0x0F) > 9 || old_af;
@@ -117,6 +124,28 @@ impl Cpu {
         self.set_flag(OF, old_af && (0x80..=0x85).contains(&old_al));
         self.set_flag(ZF, value == 0);
         self.set_flag(PF, parity(value));
+    }
+
+    /// AAA/AAS on the 286 and later: AX is adjusted by +/-106h as one
+    /// 16-bit value, so a carry or borrow out of AL reaches AH (80386 PRM,
+    /// AAA; the 8086 adjusts AL and AH separately). OF, SF, ZF and PF are
+    /// undefined; tandem sets SF, ZF and PF from the adjusted AL.
+    fn ascii_adjust_286(&mut self, add: bool) {
+        let adjust = (self.al() & 0x0F) > 9 || self.flag(AF);
+        if adjust {
+            let ax = self.regs.get16(0);
+            let ax = if add {
+                ax.wrapping_add(0x106)
+            } else {
+                ax.wrapping_sub(0x106)
+            };
+            self.regs.put16(0, ax);
+        }
+        let al = self.al() & 0x0F;
+        self.set_al(al);
+        self.set_flag(AF, adjust);
+        self.set_flag(CF, adjust);
+        self.set_szp(al as u32, Size::Byte);
     }
 
     /// AAM imm8: AH = AL / imm8, AL = AL mod imm8. Returns false for a zero

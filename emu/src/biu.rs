@@ -1,112 +1,189 @@
 //! The bus interface unit as the execution unit sees it: segment:offset
-//! address generation, memory and I/O transfers, instruction fetch and the
-//! stack, each transfer going through one bus-cycle path that counts clocks.
+//! address generation with the real-mode limit checks, memory and I/O
+//! transfers, instruction fetch and the stack. Every transfer goes through
+//! this one bus-cycle path, which counts its clocks.
 //!
 //! The register-level model charges each instruction its documented clock
 //! count (see [`crate::timing`]); the BIU adds what the table leaves out: the
 //! second bus cycle of a word transfer at an odd address (+4 clocks, Intel
 //! 8086 Family User's Manual, table 2-21 note) and the wait states a device
 //! inserts. The cycle-exact issue replaces this path by a T-state model.
+//!
+//! Offsets: the 8086 wraps every offset at 64 KiB, also between the two
+//! bytes of a word at FFFFh. The 286 and 386 in real mode check the 64 KiB
+//! segment limit instead: an operand that does not fit raises #SS (12) for
+//! the stack segment and #GP (13) otherwise (80386 PRM, section 14.8;
+//! 80286 PRM, "segment overrun").
 
+use crate::alu::Size;
 use crate::bus::Bus;
-use crate::cpu::Cpu;
+use crate::cpu::{Cpu, Fault};
+use crate::model::CpuModel;
 use crate::regs::SegReg;
 
 /// Clocks of one extra bus cycle (T1-T4).
 pub(crate) const BUS_CYCLE: u32 = 4;
 
 impl Cpu {
-    /// Reads a byte at `seg:off`.
+    /// Checks that `size` bytes at `off` fit in the 64 KiB real-mode limit
+    /// (286 and 386) and returns the offset of each byte's address base.
     #[inline]
-    pub(crate) fn read8<B: Bus>(&mut self, bus: &mut B, seg: u16, off: u16) -> u8 {
-        let a = self.linear(seg, off);
-        self.step_cycles += bus.mem_wait_states(a);
-        bus.mem_read8(a)
+    pub(crate) fn check_limit(&self, seg: SegReg, off: u32, size: u32) -> Result<(), Fault> {
+        if self.model != CpuModel::I8086 && off as u64 + size as u64 - 1 > 0xFFFF {
+            return Err(if seg == SegReg::SS {
+                Fault::Vector(12)
+            } else {
+                Fault::Vector(13)
+            });
+        }
+        Ok(())
     }
 
-    /// Writes a byte at `seg:off`.
+    /// Linear address of byte `i` of an operand at `seg:off`. On the 8086
+    /// the offset wraps at 64 KiB.
     #[inline]
-    pub(crate) fn write8<B: Bus>(&mut self, bus: &mut B, seg: u16, off: u16, v: u8) {
-        let a = self.linear(seg, off);
-        self.step_cycles += bus.mem_wait_states(a);
-        bus.mem_write8(a, v)
+    fn byte_addr(&self, base: u32, off: u32, i: u32) -> u32 {
+        let o = if self.model == CpuModel::I8086 {
+            (off + i) & 0xFFFF
+        } else {
+            off.wrapping_add(i)
+        };
+        base.wrapping_add(o) & self.model.address_mask()
     }
 
-    /// Reads a word at `seg:off`; the high byte comes from `off + 1` within
-    /// the same segment (the offset wraps at FFFFh on the 8086). An odd
-    /// address costs a second bus cycle.
+    /// Reads an operand of `size` at `seg:off`.
     #[inline]
-    pub(crate) fn read16<B: Bus>(&mut self, bus: &mut B, seg: u16, off: u16) -> u16 {
-        if off & 1 != 0 {
+    pub(crate) fn read_mem<B: Bus>(
+        &mut self,
+        bus: &mut B,
+        seg: SegReg,
+        off: u32,
+        size: Size,
+    ) -> Result<u32, Fault> {
+        let n = size.bits() / 8;
+        self.check_limit(seg, off, n)?;
+        let base = (self.regs.sreg(seg) as u32) << 4;
+        if n > 1 && off & 1 != 0 {
             self.step_cycles += BUS_CYCLE;
         }
-        let lo = self.read8(bus, seg, off) as u16;
-        let hi = self.read8(bus, seg, off.wrapping_add(1)) as u16;
+        let mut v = 0u32;
+        for i in 0..n {
+            let a = self.byte_addr(base, off, i);
+            self.step_cycles += bus.mem_wait_states(a);
+            v |= (bus.mem_read8(a) as u32) << (8 * i);
+        }
+        Ok(v)
+    }
+
+    /// Writes an operand of `size` at `seg:off` (low byte first).
+    #[inline]
+    pub(crate) fn write_mem<B: Bus>(
+        &mut self,
+        bus: &mut B,
+        seg: SegReg,
+        off: u32,
+        size: Size,
+        v: u32,
+    ) -> Result<(), Fault> {
+        let n = size.bits() / 8;
+        self.check_limit(seg, off, n)?;
+        let base = (self.regs.sreg(seg) as u32) << 4;
+        if n > 1 && off & 1 != 0 {
+            self.step_cycles += BUS_CYCLE;
+        }
+        for i in 0..n {
+            let a = self.byte_addr(base, off, i);
+            self.step_cycles += bus.mem_wait_states(a);
+            bus.mem_write8(a, (v >> (8 * i)) as u8);
+        }
+        Ok(())
+    }
+
+    /// Reads a word at `seg:off`.
+    #[inline]
+    pub(crate) fn read16<B: Bus>(&mut self, bus: &mut B, seg: SegReg, off: u32) -> Result<u16, Fault> {
+        self.read_mem(bus, seg, off, Size::Word).map(|v| v as u16)
+    }
+
+    /// Reads a byte from a physical address with no segment (the interrupt
+    /// vector table).
+    #[inline]
+    pub(crate) fn read_phys16<B: Bus>(&mut self, bus: &mut B, addr: u32) -> u16 {
+        let m = self.model.address_mask();
+        let lo = bus.mem_read8(addr & m) as u16;
+        let hi = bus.mem_read8(addr.wrapping_add(1) & m) as u16;
         lo | hi << 8
     }
 
-    /// Writes a word at `seg:off` (low byte first).
-    #[inline]
-    pub(crate) fn write16<B: Bus>(&mut self, bus: &mut B, seg: u16, off: u16, v: u16) {
-        if off & 1 != 0 {
-            self.step_cycles += BUS_CYCLE;
-        }
-        self.write8(bus, seg, off, v as u8);
-        self.write8(bus, seg, off.wrapping_add(1), (v >> 8) as u8);
-    }
-
-    /// Fetches the next instruction byte at CS:IP and advances IP (16-bit
-    /// wrap in real mode).
+    /// Fetches the next instruction byte at CS:IP and advances IP. The 8086
+    /// wraps IP at 64 KiB; the 286 and 386 fault (#GP) past the limit, which
+    /// the decoder loop reports through `fetch_fault`.
     #[inline]
     pub(crate) fn fetch8<B: Bus>(&mut self, bus: &mut B) -> u8 {
-        let cs = self.regs.sreg(SegReg::CS);
-        let ip = self.regs.ip as u16;
-        self.regs.ip = ip.wrapping_add(1) as u32;
-        let a = self.linear(cs, ip);
-        bus.mem_read8(a)
-    }
-
-    /// Pushes a word: SP -= 2, then the write at SS:SP.
-    #[inline]
-    pub(crate) fn push16<B: Bus>(&mut self, bus: &mut B, v: u16) {
-        let sp = self.regs.get16(4).wrapping_sub(2);
-        self.regs.put16(4, sp);
-        let ss = self.regs.sreg(SegReg::SS);
-        self.write16(bus, ss, sp, v);
-    }
-
-    /// Pops a word: the read at SS:SP, then SP += 2.
-    #[inline]
-    pub(crate) fn pop16<B: Bus>(&mut self, bus: &mut B) -> u16 {
-        let sp = self.regs.get16(4);
-        let ss = self.regs.sreg(SegReg::SS);
-        let v = self.read16(bus, ss, sp);
-        self.regs.put16(4, sp.wrapping_add(2));
-        v
-    }
-
-    /// Reads a port, a byte or a word; a word at an odd port takes two bus
-    /// cycles.
-    pub(crate) fn port_in<B: Bus>(&mut self, bus: &mut B, port: u16, word: bool) -> u16 {
-        if word {
-            if port & 1 != 0 {
-                self.step_cycles += BUS_CYCLE;
-            }
-            bus.io_read16(port)
+        let cs = (self.regs.sreg(SegReg::CS) as u32) << 4;
+        let ip = self.regs.ip;
+        if self.model == CpuModel::I8086 {
+            self.regs.ip = (ip + 1) & 0xFFFF;
         } else {
-            bus.io_read8(port) as u16
+            if ip > 0xFFFF {
+                self.fetch_fault = true;
+            }
+            self.regs.ip = ip.wrapping_add(1);
+        }
+        bus.mem_read8(cs.wrapping_add(ip) & self.model.address_mask())
+    }
+
+    /// Pushes a word or doubleword: SP -= size, then the write at SS:SP. The
+    /// real-mode stack is 16-bit (SP, not ESP).
+    #[inline]
+    pub(crate) fn push<B: Bus>(&mut self, bus: &mut B, size: Size, v: u32) -> Result<(), Fault> {
+        let n = size.bits() / 8;
+        let sp = self.regs.get16(4).wrapping_sub(n as u16);
+        self.write_mem(bus, SegReg::SS, sp as u32, size, v)?;
+        self.regs.put16(4, sp);
+        Ok(())
+    }
+
+    /// Pops a word or doubleword: the read at SS:SP, then SP += size.
+    #[inline]
+    pub(crate) fn pop<B: Bus>(&mut self, bus: &mut B, size: Size) -> Result<u32, Fault> {
+        let sp = self.regs.get16(4);
+        let v = self.read_mem(bus, SegReg::SS, sp as u32, size)?;
+        self.regs.put16(4, sp.wrapping_add((size.bits() / 8) as u16));
+        Ok(v)
+    }
+
+    /// Reads a port of `size`; a word at an odd port takes two bus cycles.
+    pub(crate) fn port_in<B: Bus>(&mut self, bus: &mut B, port: u16, size: Size) -> u32 {
+        match size {
+            Size::Byte => bus.io_read8(port) as u32,
+            Size::Word => {
+                if port & 1 != 0 {
+                    self.step_cycles += BUS_CYCLE;
+                }
+                bus.io_read16(port) as u32
+            }
+            Size::Dword => {
+                let lo = bus.io_read16(port) as u32;
+                lo | (bus.io_read16(port.wrapping_add(2)) as u32) << 16
+            }
         }
     }
 
-    /// Writes a port, a byte or a word.
-    pub(crate) fn port_out<B: Bus>(&mut self, bus: &mut B, port: u16, v: u16, word: bool) {
-        if word {
-            if port & 1 != 0 {
-                self.step_cycles += BUS_CYCLE;
+    /// Writes a port of `size`.
+    pub(crate) fn port_out<B: Bus>(&mut self, bus: &mut B, port: u16, v: u32, size: Size) {
+        match size {
+            Size::Byte => bus.io_write8(port, v as u8),
+            Size::Word => {
+                if port & 1 != 0 {
+                    self.step_cycles += BUS_CYCLE;
+                }
+                bus.io_write16(port, v as u16)
             }
-            bus.io_write16(port, v)
-        } else {
-            bus.io_write8(port, v as u8)
+            Size::Dword => {
+                bus.io_write16(port, v as u16);
+                bus.io_write16(port.wrapping_add(2), (v >> 16) as u16);
+            }
         }
     }
 }

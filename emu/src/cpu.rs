@@ -13,14 +13,20 @@ pub enum StepEvent {
     Executed,
     /// The CPU is halted and no interrupt woke it: idle clocks passed.
     Halted,
-    /// The instruction raised a CPU exception (0 divide error on the 8086,
-    /// which pushes the address of the NEXT instruction).
+    /// The instruction raised a CPU exception: 0 divide error (the 8086
+    /// pushes the address of the NEXT instruction, later models restart the
+    /// faulting one), 5 BOUND range, 6 invalid opcode, 12 stack limit, 13
+    /// general protection (real-mode segment limit).
     Exception(u8),
-    /// A software interrupt instruction (INT n, INT3, INTO taken) ran.
+    /// A software interrupt instruction (INT n, INT3, INTO taken, ICEBP) ran.
     SoftwareInterrupt(u8),
     /// A hardware interrupt (NMI = 2, or a vector from INTA) or the single-step
     /// trap (1) was taken after the instruction.
     Interrupt(u8),
+    /// The instruction needs something tandem does not emulate (entering
+    /// protected mode). Nothing changed: CS:IP still points at it, and the
+    /// run should stop with this message.
+    Unsupported(&'static str),
 }
 
 /// The result of one [`Cpu::step`]: the clocks it took and what happened.
@@ -32,27 +38,73 @@ pub struct StepInfo {
     pub event: StepEvent,
 }
 
+/// Why an instruction stopped before completing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Fault {
+    /// A CPU exception with this vector.
+    Vector(u8),
+    /// A feature outside tandem's scope.
+    Unsupported(&'static str),
+}
+
+/// The message for a MOV to CR0 or LMSW that sets PE.
+pub const PROTECTED_MODE_UNSUPPORTED: &str = "protected mode is not supported";
+
+/// The 386's system registers as far as real mode sees them.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct SystemRegisters {
+    /// CR0 (the 286's machine status word is its low 16 bits).
+    pub cr0: u32,
+    /// CR2 and CR3, kept as written.
+    pub cr2: u32,
+    /// Page directory base (unused in real mode).
+    pub cr3: u32,
+    /// DR0-DR7, kept as written.
+    pub dr: [u32; 8],
+    /// TR6 and TR7 (and the rest of the test register file), kept as written.
+    pub tr: [u32; 8],
+    /// GDTR base and limit (kept for LGDT/SGDT).
+    pub gdtr: (u32, u16),
+    /// IDTR base and limit: real-mode interrupts read their vector from
+    /// `base + 4 * n` (80386 PRM, section 14.3), 0 and 3FFh after reset.
+    pub idtr: (u32, u16),
+}
+
 /// An x86 CPU in real mode.
 #[derive(Clone, Debug)]
 pub struct Cpu {
     /// The programmer-visible registers.
     pub regs: Registers,
+    /// Control, debug and descriptor-table registers (286/386).
+    pub sys: SystemRegisters,
     /// The chip being emulated.
     pub model: CpuModel,
     /// Total clocks since reset.
     pub cycles: u64,
     /// True after HLT until an interrupt arrives.
     pub halted: bool,
+    /// When set, a fault (an exception raised by an instruction: #DE, #BR,
+    /// #UD, #SS, #GP) is not delivered: the registers are left as at the
+    /// start of the faulting instruction and `step` returns
+    /// [`StepEvent::Exception`]. Debuggers and reference suites that record
+    /// the state at the fault use it. The 8086's divide error, a trap, is
+    /// always delivered.
+    pub stop_on_fault: bool,
     /// An NMI edge has been latched and not yet serviced.
     pub(crate) nmi_latch: bool,
     /// Interrupts are held off for one instruction (after MOV SS / POP SS,
-    /// Intel 8086 Family User's Manual p. 2-30, and after a segment prefix).
+    /// Intel 8086 Family User's Manual p. 2-30, and after STI).
     pub(crate) irq_shadow: bool,
     /// Clocks spent by the current step.
     pub(crate) step_cycles: u32,
     /// IP of the first byte of the instruction being executed (its first
     /// prefix).
     pub(crate) instr_ip: u32,
+    /// The registers at the start of the instruction (or of the current REP
+    /// iteration), restored when a 286/386 fault restarts it.
+    pub(crate) saved: Registers,
+    /// An instruction fetch ran past the 64 KiB limit (286/386).
+    pub(crate) fetch_fault: bool,
 }
 
 impl Cpu {
@@ -60,24 +112,39 @@ impl Cpu {
     pub fn new(model: CpuModel) -> Self {
         let mut cpu = Cpu {
             regs: Registers::default(),
+            sys: SystemRegisters::default(),
             model,
             cycles: 0,
             halted: false,
+            stop_on_fault: false,
             nmi_latch: false,
             irq_shadow: false,
             step_cycles: 0,
             instr_ip: 0,
+            saved: Registers::default(),
+            fetch_fault: false,
         };
         cpu.reset();
         cpu
     }
 
     /// The RESET input: CS = FFFFh, IP, DS, SS, ES = 0, FLAGS clear (Intel
-    /// 8086 Family User's Manual, table 2-4).
+    /// 8086 Family User's Manual, table 2-4). The 286 and 386 start with
+    /// the same real-mode view (their CS base FFFF0h/FFFFFFF0h quirk is not
+    /// modelled: CS = FFFFh, IP = 0 reaches the same first byte below 1 MiB).
     pub fn reset(&mut self) {
         self.regs = Registers::default();
         self.regs.set_sreg(SegReg::CS, 0xFFFF);
         self.regs.flags = self.normalize_flags(0);
+        self.sys = SystemRegisters {
+            idtr: (0, 0x3FF),
+            gdtr: (0, 0xFFFF),
+            ..SystemRegisters::default()
+        };
+        if self.model == CpuModel::I286 {
+            // The 286's MSW reads its unused bits as ones.
+            self.sys.cr0 = 0xFFF0;
+        }
         self.halted = false;
         self.nmi_latch = false;
         self.irq_shadow = false;
@@ -89,15 +156,16 @@ impl Cpu {
         self.nmi_latch = true;
     }
 
-    /// FLAGS as this model stores them: on the 8086 bits 12-15 read as 1 and
-    /// bits 1/3/5 are fixed; the 286 in real mode keeps 12-15 clear.
+    /// FLAGS as this model stores them: the 8086 reads bits 12-15 as ones;
+    /// the 286 in real mode keeps them clear; the 386 lets real-mode code
+    /// write IOPL and NT (bits 12-14) and has no AC/ID, VM or RF there. Bit
+    /// 1 is always set; bits 3 and 5 are always clear.
     #[inline]
     pub fn normalize_flags(&self, v: u32) -> u32 {
-        let v = (v & 0x0FD5) | flags::RESERVED1;
         match self.model {
-            CpuModel::I8086 => v | 0xF000,
-            CpuModel::I286 => v,
-            CpuModel::I386 => v,
+            CpuModel::I8086 => (v & 0x0FD5) | flags::RESERVED1 | 0xF000,
+            CpuModel::I286 => (v & 0x0FD5) | flags::RESERVED1,
+            CpuModel::I386 => (v & 0x7FD5) | flags::RESERVED1,
         }
     }
 
@@ -124,7 +192,7 @@ impl Cpu {
             let trap = self.regs.flags & flags::TF != 0;
             self.irq_shadow = false;
             let ev = self.execute_one(bus);
-            if self.irq_shadow {
+            if self.irq_shadow || matches!(ev, StepEvent::Unsupported(_)) {
                 // MOV SS / POP SS / STI: nothing is recognised until after
                 // the next instruction.
                 ev
@@ -135,6 +203,8 @@ impl Cpu {
                 self.step_cycles += crate::timing::NMI_ENTRY;
                 self.interrupt(bus, 1);
                 StepEvent::Interrupt(1)
+            } else if self.stop_on_fault && matches!(ev, StepEvent::Exception(_)) {
+                ev
             } else {
                 match self.service_interrupts(bus) {
                     Some(v) if ev == StepEvent::Executed || ev == StepEvent::Halted => {

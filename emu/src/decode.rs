@@ -1,13 +1,14 @@
-//! Our own 8086 decoder: prefixes, opcode, ModR/M, displacement and
-//! immediates, driven by the opcode map in [`crate::table`].
+//! Our own x86 real-mode decoder: prefixes, opcode (one byte, or 0Fh and a
+//! second byte on the 386), ModR/M, SIB, displacement and immediates, driven
+//! by the opcode maps in [`crate::table`] for the configured CPU model.
 //!
 //! iced-x86 has no 8086 aliases (60h-6Fh, C0h/C1h/C8h/C9h, D6h, 0Fh as POP CS,
 //! F1h), so the core decodes for itself; a test cross-checks this decoder with
 //! iced-x86 on every encoding both understand.
 
+use crate::model::CpuModel;
 use crate::regs::SegReg;
-use crate::table::{group_member, Form, Op, OPCODES};
-
+use crate::table::{group_member, Form, Op, OPCODES, OPCODES_0F, OPCODES_186};
 /// The repeat prefix of an instruction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Rep {
@@ -61,29 +62,40 @@ impl ModRm {
 /// A decoded instruction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Instruction {
-    /// The opcode byte (after the prefixes).
+    /// The opcode byte (after the prefixes; the second byte after 0Fh for
+    /// two-byte opcodes).
     pub opcode: u8,
+    /// A two-byte (0Fh) opcode.
+    pub two_byte: bool,
     /// The operation.
     pub op: Op,
     /// Its operand form (for group members, the member's form).
     pub form: Form,
-    /// Word operation (opcode bit 0 in most encodings).
+    /// Word (or doubleword) operation, opcode bit 0 in most encodings.
     pub w: bool,
     /// ModR/M byte, when the form has one.
     pub modrm: Option<ModRm>,
-    /// Displacement (sign-extended to 16 bits for 8-bit displacements).
-    pub disp: u16,
-    /// First immediate (the offset of a far pointer; sign-extended for 83h
-    /// and for relative jumps).
-    pub imm: u16,
-    /// Second immediate (the segment of a far pointer).
-    pub imm2: u16,
+    /// SIB byte (32-bit addressing only).
+    pub sib: Option<u8>,
+    /// Displacement, sign-extended to 32 bits for 8-bit displacements (16-bit
+    /// displacements are kept as 16-bit values).
+    pub disp: u32,
+    /// First immediate (the offset of a far pointer; sign-extended for 83h,
+    /// 6Ah, 6Bh and for relative jumps).
+    pub imm: u32,
+    /// Second immediate (the segment of a far pointer, ENTER's level, the
+    /// count of SHLD/SHRD imm8, the immediate of IMUL r, r/m, imm).
+    pub imm2: u32,
     /// Segment override prefix (the last one given wins).
     pub seg: Option<SegReg>,
     /// Repeat prefix (the last one given wins).
     pub rep: Rep,
-    /// LOCK (F0h or its alias F1h) was given.
+    /// LOCK (F0h, or its 8086 alias F1h) was given.
     pub lock: bool,
+    /// 32-bit operand size (a 66h prefix in real mode, 386 only).
+    pub opsize32: bool,
+    /// 32-bit address size (a 67h prefix in real mode, 386 only).
+    pub addrsize32: bool,
     /// Number of prefix bytes.
     pub prefixes: u8,
     /// Total length in bytes, prefixes included.
@@ -96,89 +108,189 @@ pub fn is_prefix(b: u8) -> bool {
     matches!(b, 0x26 | 0x2E | 0x36 | 0x3E | 0xF0 | 0xF1 | 0xF2 | 0xF3)
 }
 
+/// True for the bytes `model` treats as prefixes.
+#[inline]
+pub fn is_prefix_for(model: CpuModel, b: u8) -> bool {
+    match model {
+        CpuModel::I8086 => is_prefix(b),
+        CpuModel::I286 => matches!(b, 0x26 | 0x2E | 0x36 | 0x3E | 0xF0 | 0xF2 | 0xF3),
+        CpuModel::I386 => matches!(
+            b,
+            0x26 | 0x2E | 0x36 | 0x3E | 0x64 | 0x65 | 0x66 | 0x67 | 0xF0 | 0xF2 | 0xF3
+        ),
+    }
+}
+
 /// Whether the operation uses the word size: most encodings use opcode bit 0;
-/// register-in-opcode and segment forms are fixed.
-fn word_size(opcode: u8, form: Form) -> bool {
+/// register-in-opcode, segment and two-byte forms are fixed.
+fn word_size(opcode: u8, two_byte: bool, op: Op, form: Form) -> bool {
+    if two_byte {
+        return !matches!(op, Op::Setcc);
+    }
     match form {
-        Form::Reg | Form::AccReg | Form::Reg16I | Form::Sreg | Form::ES | Form::SE | Form::GM => {
-            true
-        }
+        Form::Reg
+        | Form::AccReg
+        | Form::Reg16I
+        | Form::Sreg
+        | Form::ES
+        | Form::SE
+        | Form::GM
+        | Form::GEI
+        | Form::GEIb
+        | Form::Iv
+        | Form::Ibs => true,
         Form::Reg8I => false,
-        Form::Rel8 | Form::Rel16 | Form::Far | Form::Iw | Form::Ib => true,
+        Form::Rel8 | Form::Rel16 | Form::Far | Form::Iw | Form::Ib | Form::IwIb => true,
         _ => opcode & 1 != 0,
     }
 }
 
-/// Decodes one 8086 instruction, reading its bytes from `next` in order.
-/// Prefixes are unlimited, as on the 8086 (no 15-byte limit). `max_len`
-/// bounds the bytes read for callers that decode from a buffer: a longer
-/// instruction returns `None` (it never happens on the CPU, which passes
-/// `usize::MAX`).
-pub fn decode<F: FnMut() -> u8>(next: F, max_len: usize) -> Option<Instruction> {
+/// Decodes one instruction for `model`, reading its bytes from `next` in
+/// order. Prefixes are unlimited, as on the 8086 (the 286 and 386 limit of
+/// 10 and 15 bytes is not modelled). `max_len` bounds the bytes read for
+/// callers that decode from a buffer: a longer instruction returns `None`
+/// (the CPU passes `usize::MAX`).
+pub fn decode_for<F: FnMut() -> u8>(
+    model: CpuModel,
+    next: F,
+    max_len: usize,
+) -> Option<Instruction> {
     let mut r = Reader {
         next,
         len: 0,
         max_len,
     };
+    let i386 = model == CpuModel::I386;
+    let i186 = model != CpuModel::I8086;
     let mut seg = None;
     let mut rep = Rep::None;
     let mut lock = false;
+    let mut opsize32 = false;
+    let mut addrsize32 = false;
     let mut prefixes = 0u8;
     let opcode = loop {
         let b = r.byte()?;
+        if !is_prefix_for(model, b) {
+            break b;
+        }
         match b {
             0x26 => seg = Some(SegReg::ES),
             0x2E => seg = Some(SegReg::CS),
             0x36 => seg = Some(SegReg::SS),
             0x3E => seg = Some(SegReg::DS),
+            0x64 => seg = Some(SegReg::FS),
+            0x65 => seg = Some(SegReg::GS),
+            0x66 => opsize32 = true,
+            0x67 => addrsize32 = true,
             0xF0 | 0xF1 => lock = true,
             0xF2 => rep = Rep::Repne,
-            0xF3 => rep = Rep::Rep,
-            _ => break b,
+            _ => rep = Rep::Rep,
         }
         prefixes = prefixes.saturating_add(1);
     };
-    let entry = OPCODES[opcode as usize];
+    let (opcode, two_byte, entry) = if i186 && opcode == 0x0F {
+        let b = r.byte()?;
+        let entry = if i386 || matches!(b, 0x00 | 0x01 | 0x06) {
+            OPCODES_0F[b as usize]
+        } else {
+            OPCODES_0F[0xFF]
+        };
+        (b, true, entry)
+    } else if i186 {
+        let mut entry = OPCODES_186[opcode as usize];
+        if opcode == 0xF1 && i386 {
+            entry = crate::table::OpcodeEntry {
+                op: Op::Icebp,
+                form: Form::None,
+            };
+        }
+        (opcode, false, entry)
+    } else {
+        (opcode, false, OPCODES[opcode as usize])
+    };
     let (mut op, mut form) = (entry.op, entry.form);
     let modrm = if form.has_modrm() {
         let m = ModRm::new(r.byte()?);
         if let Form::Group(g) = form {
-            (op, form) = group_member(opcode, g, m.reg);
+            (op, form) = group_member(i186, opcode, g, m.reg);
         }
         Some(m)
     } else {
         None
     };
-    let w = word_size(opcode, form);
-    let disp = match modrm.map_or(0, ModRm::disp_len) {
-        1 => r.byte()? as i8 as i16 as u16,
-        2 => r.word()?,
-        _ => 0,
+    let w = word_size(opcode, two_byte, op, form);
+    let mut sib = None;
+    let disp = match modrm {
+        Some(m) if form == Form::Cr || m.is_reg() => 0,
+        Some(m) if addrsize32 => {
+            let mut base = m.rm;
+            if m.rm == 4 {
+                let s = r.byte()?;
+                sib = Some(s);
+                base = s & 7;
+            }
+            match m.mode {
+                0 if base == 5 => r.dword()?,
+                1 => r.byte()? as i8 as i32 as u32,
+                2 => r.dword()?,
+                _ => 0,
+            }
+        }
+        Some(m) => match m.disp_len() {
+            1 => r.byte()? as i8 as i16 as u16 as u32,
+            2 => r.word()? as u32,
+            _ => 0,
+        },
+        None => 0,
     };
+    let wide = |r: &mut Reader<F>| -> Option<u32> {
+        if opsize32 {
+            r.dword()
+        } else {
+            r.word().map(u32::from)
+        }
+    };
+    let sext8 = |b: u8| b as i8 as i32 as u32;
     let (imm, imm2) = match form {
-        Form::AccI | Form::EI if w => (r.word()?, 0),
-        Form::AccI | Form::EI => (r.byte()? as u16, 0),
-        Form::EIb | Form::Rel8 => (r.byte()? as i8 as i16 as u16, 0),
-        Form::Reg8I | Form::Ib | Form::AccPort => (r.byte()? as u16, 0),
-        Form::Reg16I | Form::Rel16 | Form::Iw | Form::AccMoffs | Form::MoffsAcc => (r.word()?, 0),
-        Form::Far => (r.word()?, r.word()?),
+        Form::AccI | Form::EI if w => (wide(&mut r)?, 0),
+        Form::AccI | Form::EI => (r.byte()? as u32, 0),
+        Form::EIbs | Form::Rel8 | Form::Ibs => (sext8(r.byte()?), 0),
+        Form::Reg8I | Form::Ib | Form::AccPort | Form::EIbu => (r.byte()? as u32, 0),
+        Form::Reg16I | Form::Rel16 | Form::Iv => (wide(&mut r)?, 0),
+        Form::Iw => (r.word()? as u32, 0),
+        Form::AccMoffs | Form::MoffsAcc if addrsize32 => (r.dword()?, 0),
+        Form::AccMoffs | Form::MoffsAcc => (r.word()? as u32, 0),
+        Form::Far => (wide(&mut r)?, r.word()? as u32),
+        Form::IwIb => (r.word()? as u32, r.byte()? as u32),
+        Form::GEI => (0, wide(&mut r)?),
+        Form::GEIb => (0, sext8(r.byte()?)),
+        Form::EGIb => (0, r.byte()? as u32),
         _ => (0, 0),
     };
     Some(Instruction {
         opcode,
+        two_byte,
         op,
         form,
         w,
         modrm,
+        sib,
         disp,
         imm,
         imm2,
         seg,
         rep,
         lock,
+        opsize32,
+        addrsize32,
         prefixes,
         len: r.len.min(255) as u8,
     })
+}
+
+/// Decodes one 8086 instruction (see [`decode_for`]).
+pub fn decode<F: FnMut() -> u8>(next: F, max_len: usize) -> Option<Instruction> {
+    decode_for(CpuModel::I8086, next, max_len)
 }
 
 /// Reads instruction bytes, counting them against a limit.
@@ -202,13 +314,24 @@ impl<F: FnMut() -> u8> Reader<F> {
         let lo = self.byte()? as u16;
         Some(lo | (self.byte()? as u16) << 8)
     }
+    #[inline]
+    fn dword(&mut self) -> Option<u32> {
+        let lo = self.word()? as u32;
+        Some(lo | (self.word()? as u32) << 16)
+    }
 }
 
-/// Decodes from a byte slice; `None` when the slice ends inside the
-/// instruction.
+/// Decodes an 8086 instruction from a byte slice; `None` when the slice
+/// ends inside the instruction.
 pub fn decode_bytes(bytes: &[u8]) -> Option<Instruction> {
+    decode_bytes_for(CpuModel::I8086, bytes)
+}
+
+/// Decodes an instruction for `model` from a byte slice.
+pub fn decode_bytes_for(model: CpuModel, bytes: &[u8]) -> Option<Instruction> {
     let mut i = 0;
-    decode(
+    decode_for(
+        model,
         || {
             let b = bytes.get(i).copied().unwrap_or(0);
             i += 1;

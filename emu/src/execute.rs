@@ -1,10 +1,11 @@
 //! The execution unit's dispatcher: decodes one instruction through the BIU
 //! and carries it out, one arm per operation of [`crate::table::Op`].
+//! Operations raise faults as `Err(Fault)`; [`Cpu::fault`] delivers them.
 
 use crate::alu::Size;
 use crate::bus::Bus;
-use crate::cpu::{Cpu, StepEvent};
-use crate::decode::{decode, Instruction, ModRm, Rep};
+use crate::cpu::{Cpu, Fault, StepEvent, PROTECTED_MODE_UNSUPPORTED};
+use crate::decode::{decode_for, Instruction, ModRm, Rep};
 use crate::flags::{self, CF, DF, IF, OF, PF, SF, ZF};
 use crate::model::CpuModel;
 use crate::regs::SegReg;
@@ -16,32 +17,63 @@ use crate::timing;
 pub(crate) enum Loc {
     /// A register (its ModR/M number).
     Reg(u8),
-    /// Memory at segment value : offset.
-    Mem(u16, u16),
+    /// Memory at segment register : offset.
+    Mem(SegReg, u32),
 }
 
+/// #UD.
+const UD: Fault = Fault::Vector(6);
+
 impl Cpu {
-    /// The effective address of a memory ModR/M operand (table 2-20 of the
-    /// 8086 Family User's Manual): the segment value (BP-based forms default
-    /// to SS, the others to DS, unless overridden) and the 16-bit offset.
-    pub(crate) fn effective_address(&self, ins: &Instruction, m: ModRm) -> (u16, u16) {
+    /// The effective address of a memory ModR/M operand: its segment
+    /// register (BP/EBP/ESP-based forms default to SS, the others to DS,
+    /// unless overridden) and offset. 16-bit addressing follows table 2-20
+    /// of the 8086 Family User's Manual and wraps at 64 KiB; 32-bit
+    /// addressing (67h) adds base, scaled index and displacement (80386 PRM,
+    /// section 17.2.1).
+    pub(crate) fn effective_address(&self, ins: &Instruction, m: ModRm) -> (SegReg, u32) {
         let r = &self.regs;
-        let (bx, bp, si, di) = (r.get16(3), r.get16(5), r.get16(6), r.get16(7));
-        let (base, ss_default) = match m.rm {
-            0 => (bx.wrapping_add(si), false),
-            1 => (bx.wrapping_add(di), false),
-            2 => (bp.wrapping_add(si), true),
-            3 => (bp.wrapping_add(di), true),
-            4 => (si, false),
-            5 => (di, false),
-            6 if m.mode == 0 => (0, false),
-            6 => (bp, true),
-            _ => (bx, false),
+        let (off, ss_default) = if !ins.addrsize32 {
+            let (bx, bp, si, di) = (r.get16(3), r.get16(5), r.get16(6), r.get16(7));
+            let (base, ss) = match m.rm {
+                0 => (bx.wrapping_add(si), false),
+                1 => (bx.wrapping_add(di), false),
+                2 => (bp.wrapping_add(si), true),
+                3 => (bp.wrapping_add(di), true),
+                4 => (si, false),
+                5 => (di, false),
+                6 if m.mode == 0 => (0, false),
+                6 => (bp, true),
+                _ => (bx, false),
+            };
+            (base.wrapping_add(ins.disp as u16) as u32, ss)
+        } else if let Some(sib) = ins.sib {
+            let scale = sib >> 6;
+            let index = (sib >> 3) & 7;
+            let base = sib & 7;
+            let idx = if index == 4 {
+                0
+            } else {
+                r.gpr[index as usize] << scale
+            };
+            let (b, ss) = if base == 5 && m.mode == 0 {
+                (0, false)
+            } else {
+                (r.gpr[base as usize], base == 4 || base == 5)
+            };
+            (b.wrapping_add(idx).wrapping_add(ins.disp), ss)
+        } else if m.rm == 5 && m.mode == 0 {
+            (ins.disp, false)
+        } else {
+            (
+                r.gpr[m.rm as usize].wrapping_add(ins.disp),
+                m.rm == 5,
+            )
         };
         let seg = ins
             .seg
             .unwrap_or(if ss_default { SegReg::SS } else { SegReg::DS });
-        (r.sreg(seg), base.wrapping_add(ins.disp))
+        (seg, off)
     }
 
     /// The location of the r/m operand, charging EA clocks for memory.
@@ -50,48 +82,65 @@ impl Cpu {
         if m.is_reg() {
             Loc::Reg(m.rm)
         } else {
-            self.step_cycles += timing::ea_clocks(m, ins.seg.is_some());
+            self.step_cycles += timing::ea_clocks(self.model, m, ins.seg.is_some());
             let (seg, off) = self.effective_address(ins, m);
             Loc::Mem(seg, off)
         }
     }
 
-    fn read_loc<B: Bus>(&mut self, bus: &mut B, loc: Loc, sz: Size) -> u32 {
-        match (loc, sz) {
-            (Loc::Reg(r), Size::Byte) => self.regs.get8(r) as u32,
-            (Loc::Reg(r), Size::Word) => self.regs.get16(r) as u32,
-            (Loc::Mem(s, o), Size::Byte) => self.read8(bus, s, o) as u32,
-            (Loc::Mem(s, o), Size::Word) => self.read16(bus, s, o) as u32,
+    /// The memory operand of a form that requires one (#UD for a register).
+    fn mem_operand(&mut self, ins: &Instruction) -> Result<(SegReg, u32), Fault> {
+        match self.rm_loc(ins) {
+            Loc::Mem(s, o) => Ok((s, o)),
+            Loc::Reg(_) => Err(UD),
         }
     }
 
-    fn write_loc<B: Bus>(&mut self, bus: &mut B, loc: Loc, sz: Size, v: u32) {
-        match (loc, sz) {
-            (Loc::Reg(r), Size::Byte) => self.regs.put8(r, v as u8),
-            (Loc::Reg(r), Size::Word) => self.regs.put16(r, v as u16),
-            (Loc::Mem(s, o), Size::Byte) => self.write8(bus, s, o, v as u8),
-            (Loc::Mem(s, o), Size::Word) => self.write16(bus, s, o, v as u16),
+    fn read_loc<B: Bus>(&mut self, bus: &mut B, loc: Loc, sz: Size) -> Result<u32, Fault> {
+        match loc {
+            Loc::Reg(r) => Ok(self.get_reg(r, sz)),
+            Loc::Mem(s, o) => self.read_mem(bus, s, o, sz),
         }
     }
 
-    fn get_reg(&self, r: u8, sz: Size) -> u32 {
+    fn write_loc<B: Bus>(&mut self, bus: &mut B, loc: Loc, sz: Size, v: u32) -> Result<(), Fault> {
+        match loc {
+            Loc::Reg(r) => {
+                self.put_reg(r, sz, v);
+                Ok(())
+            }
+            Loc::Mem(s, o) => self.write_mem(bus, s, o, sz, v),
+        }
+    }
+
+    #[inline]
+    pub(crate) fn get_reg(&self, r: u8, sz: Size) -> u32 {
         match sz {
             Size::Byte => self.regs.get8(r) as u32,
             Size::Word => self.regs.get16(r) as u32,
+            Size::Dword => self.regs.gpr[(r & 7) as usize],
         }
     }
 
-    fn put_reg(&mut self, r: u8, sz: Size, v: u32) {
+    #[inline]
+    pub(crate) fn put_reg(&mut self, r: u8, sz: Size, v: u32) {
         match sz {
             Size::Byte => self.regs.put8(r, v as u8),
             Size::Word => self.regs.put16(r, v as u16),
+            Size::Dword => self.regs.gpr[(r & 7) as usize] = v,
         }
     }
 
     /// A segment register from a ModR/M `reg` field: 2 bits wide on the
-    /// 8086 (4-7 alias 0-3).
-    fn sreg_field(&self, reg: u8) -> SegReg {
-        SegReg::from_index(reg & 3)
+    /// 8086 (4-7 alias 0-3); on the 286, 4-7 are #UD; on the 386, 4 and 5
+    /// are FS and GS and 6-7 are #UD.
+    fn sreg_field(&self, reg: u8) -> Result<SegReg, Fault> {
+        match self.model {
+            CpuModel::I8086 => Ok(SegReg::from_index(reg & 3)),
+            CpuModel::I286 if reg < 4 => Ok(SegReg::from_index(reg)),
+            CpuModel::I386 if reg < 6 => Ok(SegReg::from_index(reg)),
+            _ => Err(UD),
+        }
     }
 
     /// Loads a segment register; loading SS holds off interrupts for one
@@ -119,26 +168,65 @@ impl Cpu {
         r != (cc & 1 != 0)
     }
 
-    fn jump_rel(&mut self, disp: u16) {
-        self.regs.ip = (self.regs.ip as u16).wrapping_add(disp) as u32;
+    /// Loads IP with a new value. The 8086 has a 16-bit IP; with a 16-bit
+    /// operand size the 286/386 truncate EIP to 16 bits; a 32-bit target past
+    /// the real-mode CS limit raises #GP.
+    fn set_ip(&mut self, target: u32, op32: bool) -> Result<(), Fault> {
+        let t = if op32 { target } else { target & 0xFFFF };
+        if t > 0xFFFF {
+            return Err(Fault::Vector(13));
+        }
+        self.regs.ip = t;
+        Ok(())
+    }
+
+    fn jump_rel(&mut self, ins: &Instruction) -> Result<(), Fault> {
+        let t = self.regs.ip.wrapping_add(ins.imm);
+        self.set_ip(t, ins.opsize32)
+    }
+
+    /// CX or ECX, by address size.
+    fn count_reg(&self, a32: bool) -> u32 {
+        if a32 {
+            self.regs.gpr[1]
+        } else {
+            self.regs.get16(1) as u32
+        }
     }
 
     /// Decodes and executes one instruction.
     pub(crate) fn execute_one<B: Bus>(&mut self, bus: &mut B) -> StepEvent {
         self.instr_ip = self.regs.ip;
-        let decoded = decode(|| self.fetch8(bus), usize::MAX);
+        if self.model != CpuModel::I8086 {
+            self.saved = self.regs.clone();
+        }
+        self.fetch_fault = false;
+        let model = self.model;
+        let decoded = decode_for(model, || self.fetch8(bus), usize::MAX);
         let Some(ins) = decoded else {
             // Unreachable: decoding from the bus has no length limit.
             return StepEvent::Executed;
         };
-        self.step_cycles += ins.prefixes as u32 * timing::PREFIX;
-        self.execute(bus, &ins)
+        if self.fetch_fault {
+            return self.fault(bus, Fault::Vector(13));
+        }
+        self.step_cycles += ins.prefixes as u32 * timing::prefix_clocks(model);
+        match self.execute(bus, &ins) {
+            Ok(ev) => ev,
+            Err(f) => {
+                self.step_cycles += timing::clocks(model, &ins, false, false);
+                self.fault(bus, f)
+            }
+        }
     }
 
-    fn execute<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) -> StepEvent {
-        let sz = Size::from_w(ins.w);
+    fn execute<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) -> Result<StepEvent, Fault> {
+        let op32 = ins.opsize32;
+        let a32 = ins.addrsize32;
+        let sz = Size::of(ins.w, op32);
+        let wsz = Size::wide(op32);
         let m = ins.modrm.unwrap_or_default();
-        let mut mem = false;
+        let mem = !m.is_reg() && ins.modrm.is_some();
         let mut taken = false;
         let mut event = StepEvent::Executed;
         match ins.op {
@@ -155,19 +243,17 @@ impl Cpu {
                 match ins.form {
                     Form::EG => {
                         let loc = self.rm_loc(ins);
-                        mem = matches!(loc, Loc::Mem(..));
-                        let a = self.read_loc(bus, loc, sz);
+                        let a = self.read_loc(bus, loc, sz)?;
                         let b = self.get_reg(m.reg, sz);
                         let r = self.alu(ins.op, a, b, sz);
                         if stores {
-                            self.write_loc(bus, loc, sz, r);
+                            self.write_loc(bus, loc, sz, r)?;
                         }
                     }
                     Form::GE => {
                         let loc = self.rm_loc(ins);
-                        mem = matches!(loc, Loc::Mem(..));
                         let a = self.get_reg(m.reg, sz);
-                        let b = self.read_loc(bus, loc, sz);
+                        let b = self.read_loc(bus, loc, sz)?;
                         let r = self.alu(ins.op, a, b, sz);
                         if stores {
                             self.put_reg(m.reg, sz, r);
@@ -175,31 +261,30 @@ impl Cpu {
                     }
                     Form::AccI => {
                         let a = self.get_reg(0, sz);
-                        let r = self.alu(ins.op, a, ins.imm as u32 & sz.mask(), sz);
+                        let r = self.alu(ins.op, a, ins.imm & sz.mask(), sz);
                         if stores {
                             self.put_reg(0, sz, r);
                         }
                     }
                     _ => {
-                        // EI / EIb: the immediate groups and TEST r/m, imm.
+                        // EI / EIbs: the immediate groups and TEST r/m, imm.
                         let loc = self.rm_loc(ins);
-                        mem = matches!(loc, Loc::Mem(..));
-                        let a = self.read_loc(bus, loc, sz);
-                        let r = self.alu(ins.op, a, ins.imm as u32 & sz.mask(), sz);
+                        let a = self.read_loc(bus, loc, sz)?;
+                        let r = self.alu(ins.op, a, ins.imm & sz.mask(), sz);
                         if stores {
-                            self.write_loc(bus, loc, sz, r);
+                            self.write_loc(bus, loc, sz, r)?;
                         }
                     }
                 }
             }
             Op::PushSeg => {
-                let s = SegReg::from_index((ins.opcode >> 3) & 3);
-                let v = self.regs.sreg(s);
-                self.push16(bus, v);
+                let s = self.sreg_of_opcode(ins);
+                let v = self.regs.sreg(s) as u32;
+                self.push(bus, wsz, v)?;
             }
             Op::PopSeg => {
-                let s = SegReg::from_index((ins.opcode >> 3) & 3);
-                let v = self.pop16(bus);
+                let s = self.sreg_of_opcode(ins);
+                let v = self.pop(bus, wsz)? as u16;
                 self.load_sreg(s, v);
             }
             Op::Daa => self.daa(),
@@ -208,176 +293,147 @@ impl Cpu {
             Op::Aas => self.aas(),
             Op::Inc | Op::Dec => {
                 let (loc, sz) = if ins.form == Form::Reg {
-                    (Loc::Reg(ins.opcode & 7), Size::Word)
+                    (Loc::Reg(ins.opcode & 7), wsz)
                 } else {
                     (self.rm_loc(ins), sz)
                 };
-                mem = matches!(loc, Loc::Mem(..));
-                let a = self.read_loc(bus, loc, sz);
+                let a = self.read_loc(bus, loc, sz)?;
                 let r = if ins.op == Op::Inc {
                     self.inc(a, sz)
                 } else {
                     self.dec(a, sz)
                 };
-                self.write_loc(bus, loc, sz, r);
+                self.write_loc(bus, loc, sz, r)?;
             }
             Op::Push => {
-                let v = if ins.form == Form::Reg {
-                    let r = ins.opcode & 7;
-                    if r == 4 && self.model == CpuModel::I8086 {
-                        // The 8086 pushes SP as decremented (p. 2-33 note).
-                        self.regs.get16(4).wrapping_sub(2)
-                    } else {
-                        self.regs.get16(r)
+                let v = match ins.form {
+                    Form::Reg => {
+                        let r = ins.opcode & 7;
+                        if r == 4 && self.model == CpuModel::I8086 {
+                            // The 8086 pushes SP as decremented (p. 2-33).
+                            self.regs.get16(4).wrapping_sub(2) as u32
+                        } else {
+                            self.get_reg(r, wsz)
+                        }
                     }
-                } else {
-                    let loc = self.rm_loc(ins);
-                    mem = matches!(loc, Loc::Mem(..));
-                    if matches!(loc, Loc::Reg(4)) && self.model == CpuModel::I8086 {
-                        self.regs.get16(4).wrapping_sub(2)
-                    } else {
-                        self.read_loc(bus, loc, Size::Word) as u16
+                    Form::Iv | Form::Ibs => ins.imm & wsz.mask(),
+                    _ => {
+                        let loc = self.rm_loc(ins);
+                        if matches!(loc, Loc::Reg(4)) && self.model == CpuModel::I8086 {
+                            self.regs.get16(4).wrapping_sub(2) as u32
+                        } else if self.model == CpuModel::I8086 {
+                            self.read_loc(bus, loc, Size::Word)?
+                        } else {
+                            self.read_loc(bus, loc, wsz)?
+                        }
                     }
                 };
-                self.push16(bus, v);
+                self.push(bus, wsz, v)?;
             }
             Op::Pop => {
-                let v = self.pop16(bus);
                 if ins.form == Form::Reg {
-                    self.regs.put16(ins.opcode & 7, v);
+                    let v = self.pop(bus, wsz)?;
+                    self.put_reg(ins.opcode & 7, wsz, v);
                 } else {
+                    // The 386 computes an SP-based address after the pop
+                    // has incremented SP (80386 PRM, POP).
+                    let v = self.pop(bus, wsz)?;
                     let loc = self.rm_loc(ins);
-                    mem = matches!(loc, Loc::Mem(..));
-                    self.write_loc(bus, loc, Size::Word, v as u32);
+                    if let Err(f) = self.write_loc(bus, loc, wsz, v) {
+                        return Err(f);
+                    }
                 }
             }
             Op::Jcc => {
                 taken = self.condition(ins.opcode & 0x0F);
                 if taken {
-                    self.jump_rel(ins.imm);
+                    self.jump_rel(ins)?;
                 }
+            }
+            Op::Setcc => {
+                let v = self.condition(ins.opcode & 0x0F) as u32;
+                let loc = self.rm_loc(ins);
+                self.write_loc(bus, loc, Size::Byte, v)?;
             }
             Op::Xchg => {
                 if ins.form == Form::AccReg {
                     let r = ins.opcode & 7;
-                    let a = self.regs.get16(0);
-                    let b = self.regs.get16(r);
-                    self.regs.put16(0, b);
-                    self.regs.put16(r, a);
+                    let a = self.get_reg(0, wsz);
+                    let b = self.get_reg(r, wsz);
+                    self.put_reg(0, wsz, b);
+                    self.put_reg(r, wsz, a);
                 } else {
                     let loc = self.rm_loc(ins);
-                    mem = matches!(loc, Loc::Mem(..));
-                    let a = self.read_loc(bus, loc, sz);
+                    let a = self.read_loc(bus, loc, sz)?;
                     let b = self.get_reg(m.reg, sz);
-                    self.write_loc(bus, loc, sz, b);
+                    self.write_loc(bus, loc, sz, b)?;
                     self.put_reg(m.reg, sz, a);
                 }
             }
-            Op::Mov => match ins.form {
-                Form::EG => {
-                    let loc = self.rm_loc(ins);
-                    mem = matches!(loc, Loc::Mem(..));
-                    let v = self.get_reg(m.reg, sz);
-                    self.write_loc(bus, loc, sz, v);
-                }
-                Form::GE => {
-                    let loc = self.rm_loc(ins);
-                    mem = matches!(loc, Loc::Mem(..));
-                    let v = self.read_loc(bus, loc, sz);
-                    self.put_reg(m.reg, sz, v);
-                }
-                Form::ES => {
-                    let loc = self.rm_loc(ins);
-                    mem = matches!(loc, Loc::Mem(..));
-                    let v = self.regs.sreg(self.sreg_field(m.reg));
-                    self.write_loc(bus, loc, Size::Word, v as u32);
-                }
-                Form::SE => {
-                    let loc = self.rm_loc(ins);
-                    mem = matches!(loc, Loc::Mem(..));
-                    let v = self.read_loc(bus, loc, Size::Word) as u16;
-                    let s = self.sreg_field(m.reg);
-                    self.load_sreg(s, v);
-                }
-                Form::EI => {
-                    let loc = self.rm_loc(ins);
-                    mem = matches!(loc, Loc::Mem(..));
-                    self.write_loc(bus, loc, sz, ins.imm as u32);
-                }
-                Form::Reg8I => self.regs.put8(ins.opcode & 7, ins.imm as u8),
-                Form::Reg16I => self.regs.put16(ins.opcode & 7, ins.imm),
-                Form::AccMoffs => {
-                    let seg = self.regs.sreg(ins.seg.unwrap_or(SegReg::DS));
-                    let v = if ins.w {
-                        self.read16(bus, seg, ins.imm) as u32
-                    } else {
-                        self.read8(bus, seg, ins.imm) as u32
-                    };
-                    self.put_reg(0, sz, v);
-                }
-                _ => {
-                    // MoffsAcc
-                    let seg = self.regs.sreg(ins.seg.unwrap_or(SegReg::DS));
-                    let v = self.get_reg(0, sz);
-                    if ins.w {
-                        self.write16(bus, seg, ins.imm, v as u16);
-                    } else {
-                        self.write8(bus, seg, ins.imm, v as u8);
-                    }
-                }
-            },
+            Op::Mov => self.mov(bus, ins, sz)?,
             Op::Lea => {
-                if !m.is_reg() {
-                    self.step_cycles += timing::ea_clocks(m, ins.seg.is_some());
+                if m.is_reg() {
+                    if self.model != CpuModel::I8086 {
+                        return Err(UD);
+                    }
+                } else {
+                    self.step_cycles += timing::ea_clocks(self.model, m, ins.seg.is_some());
                     let (_, off) = self.effective_address(ins, m);
-                    self.regs.put16(m.reg, off);
+                    self.put_reg(m.reg, wsz, off);
                 }
             }
-            Op::Les | Op::Lds => {
-                if !m.is_reg() {
-                    self.step_cycles += timing::ea_clocks(m, ins.seg.is_some());
-                    let (seg, off) = self.effective_address(ins, m);
-                    let o = self.read16(bus, seg, off);
-                    let s = self.read16(bus, seg, off.wrapping_add(2));
-                    self.regs.put16(m.reg, o);
-                    let target = if ins.op == Op::Les {
-                        SegReg::ES
-                    } else {
-                        SegReg::DS
+            Op::Les | Op::Lds | Op::Lss | Op::Lfs | Op::Lgs => {
+                if m.is_reg() {
+                    if self.model != CpuModel::I8086 {
+                        return Err(UD);
+                    }
+                } else {
+                    let (seg, off) = self.mem_operand(ins)?;
+                    let o = self.read_mem(bus, seg, off, wsz)?;
+                    let n = if op32 { 4 } else { 2 };
+                    let s = self.read16(bus, seg, self.next_off(off, n, a32))?;
+                    self.put_reg(m.reg, wsz, o);
+                    let target = match ins.op {
+                        Op::Les => SegReg::ES,
+                        Op::Lds => SegReg::DS,
+                        Op::Lss => SegReg::SS,
+                        Op::Lfs => SegReg::FS,
+                        _ => SegReg::GS,
                     };
-                    self.regs.set_sreg(target, s);
+                    self.load_sreg(target, s);
                 }
             }
             Op::Cbw => {
-                let al = self.regs.get8(0) as i8 as i16 as u16;
-                self.regs.put16(0, al);
+                if op32 {
+                    self.regs.gpr[0] = self.regs.get16(0) as i16 as i32 as u32;
+                } else {
+                    let al = self.regs.get8(0) as i8 as i16 as u16;
+                    self.regs.put16(0, al);
+                }
             }
             Op::Cwd => {
-                let dx = if self.regs.get16(0) & 0x8000 != 0 {
-                    0xFFFF
-                } else {
-                    0
-                };
-                self.regs.put16(2, dx);
+                let neg = self.get_reg(0, wsz) & wsz.sign() != 0;
+                self.put_reg(2, wsz, if neg { wsz.mask() } else { 0 });
             }
             Op::CallFar => {
-                let cs = self.regs.sreg(SegReg::CS);
-                self.push16(bus, cs);
-                let ip = self.regs.ip as u16;
-                self.push16(bus, ip);
-                self.regs.set_sreg(SegReg::CS, ins.imm2);
-                self.regs.ip = ins.imm as u32;
+                let cs = self.regs.sreg(SegReg::CS) as u32;
+                self.push(bus, wsz, cs)?;
+                let ip = self.regs.ip;
+                self.push(bus, wsz, ip)?;
+                self.far_jump(ins.imm2 as u16, ins.imm, op32)?;
             }
             Op::Wait => {
-                // No coprocessor: TEST is inactive, WAIT falls through.
+                // No coprocessor: TEST/BUSY is inactive, WAIT falls through.
             }
             Op::Pushf => {
-                let f = self.regs.flags as u16;
-                self.push16(bus, f);
+                // The 386's 32-bit push clears VM and RF in the image.
+                let f = self.regs.flags & 0xFFFC_FFFF;
+                self.push(bus, wsz, f)?;
             }
             Op::Popf => {
-                let v = self.pop16(bus) as u32;
-                self.regs.flags = self.normalize_flags(v);
+                let v = self.pop(bus, wsz)?;
+                let keep = if op32 { 0 } else { self.regs.flags & 0xFFFF_0000 };
+                self.regs.flags = self.normalize_flags(keep | v);
             }
             Op::Sahf => {
                 let mask = SF | ZF | flags::AF | PF | CF;
@@ -389,31 +445,35 @@ impl Cpu {
                 let f = self.regs.flags as u8;
                 self.regs.put8(4, f);
             }
-            Op::Movs | Op::Cmps | Op::Stos | Op::Lods | Op::Scas => {
-                self.string_op(bus, ins);
-                return event;
+            Op::Movs | Op::Cmps | Op::Stos | Op::Lods | Op::Scas | Op::Ins | Op::Outs => {
+                self.string_op(bus, ins)?;
+                return Ok(event);
             }
             Op::Ret => {
-                let ip = self.pop16(bus);
-                self.regs.ip = ip as u32;
+                let ip = self.pop(bus, wsz)?;
                 if ins.form == Form::Iw {
-                    let sp = self.regs.get16(4).wrapping_add(ins.imm);
+                    let sp = self.regs.get16(4).wrapping_add(ins.imm as u16);
                     self.regs.put16(4, sp);
                 }
+                self.set_ip(ip, op32)?;
             }
             Op::Retf => {
-                let ip = self.pop16(bus);
-                let cs = self.pop16(bus);
-                self.regs.ip = ip as u32;
-                self.regs.set_sreg(SegReg::CS, cs);
+                let ip = self.pop(bus, wsz)?;
+                let cs = self.pop(bus, wsz)? as u16;
                 if ins.form == Form::Iw {
-                    let sp = self.regs.get16(4).wrapping_add(ins.imm);
+                    let sp = self.regs.get16(4).wrapping_add(ins.imm as u16);
                     self.regs.put16(4, sp);
                 }
+                self.far_jump(cs, ip, op32)?;
             }
             Op::Int3 => {
+                self.regs.ip &= 0xFFFF;
                 self.interrupt(bus, 3);
                 event = StepEvent::SoftwareInterrupt(3);
+            }
+            Op::Icebp => {
+                self.interrupt(bus, 1);
+                event = StepEvent::SoftwareInterrupt(1);
             }
             Op::Int => {
                 self.interrupt(bus, ins.imm as u8);
@@ -427,38 +487,60 @@ impl Cpu {
                 }
             }
             Op::Iret => {
-                let ip = self.pop16(bus);
-                let cs = self.pop16(bus);
-                let f = self.pop16(bus) as u32;
-                self.regs.ip = ip as u32;
-                self.regs.set_sreg(SegReg::CS, cs);
-                self.regs.flags = self.normalize_flags(f);
+                let ip = self.pop(bus, wsz)?;
+                let cs = self.pop(bus, wsz)? as u16;
+                let f = self.pop(bus, wsz)?;
+                let keep = if op32 { 0 } else { self.regs.flags & 0xFFFF_0000 };
+                self.far_jump(cs, ip, op32)?;
+                self.regs.flags = self.normalize_flags(keep | f);
             }
-            Op::Rol | Op::Ror | Op::Rcl | Op::Rcr | Op::Shl | Op::Shr | Op::Setmo | Op::Sar => {
+            Op::Rol
+            | Op::Ror
+            | Op::Rcl
+            | Op::Rcr
+            | Op::Shl
+            | Op::Shr
+            | Op::Setmo
+            | Op::Sar => {
                 let loc = self.rm_loc(ins);
-                mem = matches!(loc, Loc::Mem(..));
-                let count = if ins.form == Form::E1 {
-                    1
-                } else {
-                    let cl = self.regs.get8(1) as u32;
-                    self.step_cycles += cl * timing::SHIFT_PER_BIT;
-                    if self.model == CpuModel::I8086 {
-                        cl
-                    } else {
-                        cl & 0x1F
-                    }
+                let raw = match ins.form {
+                    Form::E1 => 1,
+                    Form::EIbu => ins.imm & 0xFF,
+                    _ => self.regs.get8(1) as u32,
                 };
-                let v = self.read_loc(bus, loc, sz);
+                // The 8086 shifts by the whole count; the 186 and later mask
+                // it to 5 bits (80386 PRM, SAL/SAR/SHL/SHR).
+                let count = if self.model == CpuModel::I8086 {
+                    raw
+                } else {
+                    raw & 0x1F
+                };
+                if ins.form != Form::E1 {
+                    self.step_cycles += count * timing::shift_per_bit(self.model);
+                }
+                let v = self.read_loc(bus, loc, sz)?;
                 let r = self.shift(ins.op, v, count, sz);
                 if count != 0 {
-                    self.write_loc(bus, loc, sz, r);
+                    self.write_loc(bus, loc, sz, r)?;
+                }
+            }
+            Op::Shld | Op::Shrd => {
+                let loc = self.rm_loc(ins);
+                let count = if ins.form == Form::EGIb {
+                    ins.imm2 & 0x1F
+                } else {
+                    self.regs.get8(1) as u32 & 0x1F
+                };
+                let a = self.read_loc(bus, loc, sz)?;
+                let b = self.get_reg(m.reg, sz);
+                if count != 0 {
+                    let r = self.double_shift(ins.op == Op::Shld, a, b, count, sz);
+                    self.write_loc(bus, loc, sz, r)?;
                 }
             }
             Op::Aam => {
                 if !self.aam(ins.imm as u8) {
-                    self.step_cycles += timing::base_clocks(ins, false, false);
-                    self.exception(bus, 0);
-                    return StepEvent::Exception(0);
+                    return Err(Fault::Vector(0));
                 }
             }
             Op::Aad => self.aad(ins.imm as u8),
@@ -467,23 +549,31 @@ impl Cpu {
                 self.regs.put8(0, v);
             }
             Op::Xlat => {
-                let seg = self.regs.sreg(ins.seg.unwrap_or(SegReg::DS));
-                let off = self.regs.get16(3).wrapping_add(self.regs.get8(0) as u16);
-                let v = self.read8(bus, seg, off);
-                self.regs.put8(0, v);
+                let seg = ins.seg.unwrap_or(SegReg::DS);
+                let al = self.regs.get8(0) as u32;
+                let off = if a32 {
+                    self.regs.gpr[3].wrapping_add(al)
+                } else {
+                    (self.regs.get16(3) as u32 + al) & 0xFFFF
+                };
+                let v = self.read_mem(bus, seg, off, Size::Byte)?;
+                self.regs.put8(0, v as u8);
             }
             Op::Esc => {
-                // No 8087: the 8086 still computes the address and reads
-                // the operand, then continues.
+                // No coprocessor: the CPU still computes the address and
+                // reads the operand, then continues.
                 if !m.is_reg() {
-                    mem = true;
                     let loc = self.rm_loc(ins);
-                    self.read_loc(bus, loc, Size::Word);
+                    self.read_loc(bus, loc, Size::Word)?;
                 }
             }
             Op::Loop | Op::Loope | Op::Loopne => {
-                let cx = self.regs.get16(1).wrapping_sub(1);
-                self.regs.put16(1, cx);
+                let cx = self.count_reg(a32).wrapping_sub(1);
+                if a32 {
+                    self.regs.gpr[1] = cx;
+                } else {
+                    self.regs.put16(1, cx as u16);
+                }
                 taken = cx != 0
                     && match ins.op {
                         Op::Loope => self.flag(ZF),
@@ -491,72 +581,80 @@ impl Cpu {
                         _ => true,
                     };
                 if taken {
-                    self.jump_rel(ins.imm);
+                    self.jump_rel(ins)?;
                 }
             }
             Op::Jcxz => {
-                taken = self.regs.get16(1) == 0;
+                taken = self.count_reg(a32) == 0;
                 if taken {
-                    self.jump_rel(ins.imm);
+                    self.jump_rel(ins)?;
                 }
             }
-            Op::In => {
+            Op::In | Op::Out => {
                 let port = if ins.form == Form::AccPort {
-                    ins.imm
+                    ins.imm as u16
                 } else {
                     self.regs.get16(2)
                 };
-                let v = self.port_in(bus, port, ins.w);
-                self.put_reg(0, sz, v as u32);
-            }
-            Op::Out => {
-                let port = if ins.form == Form::AccPort {
-                    ins.imm
+                if ins.op == Op::In {
+                    let v = self.port_in(bus, port, sz);
+                    self.put_reg(0, sz, v);
                 } else {
-                    self.regs.get16(2)
-                };
-                let v = self.get_reg(0, sz) as u16;
-                self.port_out(bus, port, v, ins.w);
+                    let v = self.get_reg(0, sz);
+                    self.port_out(bus, port, v, sz);
+                }
             }
             Op::Call => {
-                let ip = self.regs.ip as u16;
-                self.push16(bus, ip);
-                self.jump_rel(ins.imm);
+                let ip = self.regs.ip;
+                let t = ip.wrapping_add(ins.imm);
+                let t = if op32 { t } else { t & 0xFFFF };
+                if t > 0xFFFF {
+                    return Err(Fault::Vector(13));
+                }
+                self.push(bus, wsz, ip)?;
+                self.regs.ip = t;
             }
-            Op::Jmp => self.jump_rel(ins.imm),
-            Op::JmpFar => {
-                self.regs.set_sreg(SegReg::CS, ins.imm2);
-                self.regs.ip = ins.imm as u32;
-            }
+            Op::Jmp => self.jump_rel(ins)?,
+            Op::JmpFar => self.far_jump(ins.imm2 as u16, ins.imm, op32)?,
             Op::CallInd | Op::JmpInd => {
                 let loc = self.rm_loc(ins);
-                mem = matches!(loc, Loc::Mem(..));
-                let target = self.read_loc(bus, loc, sz) as u16;
+                let size = if self.model == CpuModel::I8086 { sz } else { wsz };
+                let target = self.read_loc(bus, loc, size)?;
+                let target = if self.model == CpuModel::I8086 {
+                    target & 0xFFFF
+                } else {
+                    target
+                };
                 if ins.op == Op::CallInd {
-                    let ip = self.regs.ip as u16;
-                    self.push16(bus, ip);
+                    let t = if op32 { target } else { target & 0xFFFF };
+                    if t > 0xFFFF {
+                        return Err(Fault::Vector(13));
+                    }
+                    let ip = self.regs.ip;
+                    self.push(bus, wsz, ip)?;
                 }
-                self.regs.ip = target as u32;
+                self.set_ip(target, op32)?;
             }
             Op::CallFarInd | Op::JmpFarInd => {
-                // A register operand has no far pointer to read; the 8086's
-                // behaviour there is undocumented and tandem leaves it a
-                // no-op.
-                if !m.is_reg() {
-                    let loc = self.rm_loc(ins);
-                    mem = true;
-                    if let Loc::Mem(seg, off) = loc {
-                        let ip = self.read16(bus, seg, off);
-                        let cs = self.read16(bus, seg, off.wrapping_add(2));
-                        if ins.op == Op::CallFarInd {
-                            let old_cs = self.regs.sreg(SegReg::CS);
-                            self.push16(bus, old_cs);
-                            let old_ip = self.regs.ip as u16;
-                            self.push16(bus, old_ip);
-                        }
-                        self.regs.set_sreg(SegReg::CS, cs);
-                        self.regs.ip = ip as u32;
+                if m.is_reg() {
+                    // No far pointer to read: #UD on the 286 and 386; the
+                    // 8086's behaviour is undocumented and tandem leaves it
+                    // a no-op.
+                    if self.model != CpuModel::I8086 {
+                        return Err(UD);
                     }
+                } else {
+                    let (seg, off) = self.mem_operand(ins)?;
+                    let ip = self.read_mem(bus, seg, off, wsz)?;
+                    let n = if op32 { 4 } else { 2 };
+                    let cs = self.read16(bus, seg, self.next_off(off, n, a32))?;
+                    if ins.op == Op::CallFarInd {
+                        let old_cs = self.regs.sreg(SegReg::CS) as u32;
+                        self.push(bus, wsz, old_cs)?;
+                        let old_ip = self.regs.ip;
+                        self.push(bus, wsz, old_ip)?;
+                    }
+                    self.far_jump(cs, ip, op32)?;
                 }
             }
             Op::Hlt => {
@@ -569,56 +667,59 @@ impl Cpu {
             }
             Op::Not => {
                 let loc = self.rm_loc(ins);
-                mem = matches!(loc, Loc::Mem(..));
-                let v = self.read_loc(bus, loc, sz);
-                self.write_loc(bus, loc, sz, !v & sz.mask());
+                let v = self.read_loc(bus, loc, sz)?;
+                self.write_loc(bus, loc, sz, !v & sz.mask())?;
             }
             Op::Neg => {
                 let loc = self.rm_loc(ins);
-                mem = matches!(loc, Loc::Mem(..));
-                let v = self.read_loc(bus, loc, sz);
+                let v = self.read_loc(bus, loc, sz)?;
                 let r = self.neg(v, sz);
-                self.write_loc(bus, loc, sz, r);
+                self.write_loc(bus, loc, sz, r)?;
             }
             Op::Mul | Op::Imul => {
                 let loc = self.rm_loc(ins);
-                mem = matches!(loc, Loc::Mem(..));
-                let src = self.read_loc(bus, loc, sz);
+                let src = self.read_loc(bus, loc, sz)?;
                 let acc = self.get_reg(0, sz);
                 let signed = ins.op == Op::Imul;
                 let negate = self.rep_negates(ins) && signed;
                 let (lo, hi) = self.multiply(acc, src, sz, signed, negate);
                 match sz {
                     Size::Byte => self.regs.put16(0, (hi << 8 | lo) as u16),
-                    Size::Word => {
-                        self.regs.put16(0, lo as u16);
-                        self.regs.put16(2, hi as u16);
+                    _ => {
+                        self.put_reg(0, sz, lo);
+                        self.put_reg(2, sz, hi);
                     }
                 }
             }
+            Op::Imul3 => {
+                let loc = self.rm_loc(ins);
+                let src = self.read_loc(bus, loc, wsz)?;
+                let other = if ins.form == Form::GE {
+                    self.get_reg(m.reg, wsz)
+                } else {
+                    ins.imm2 & wsz.mask()
+                };
+                let (lo, _) = self.multiply(src, other, wsz, true, false);
+                self.put_reg(m.reg, wsz, lo);
+            }
             Op::Div | Op::Idiv => {
                 let loc = self.rm_loc(ins);
-                mem = matches!(loc, Loc::Mem(..));
-                let src = self.read_loc(bus, loc, sz);
+                let src = self.read_loc(bus, loc, sz)?;
                 let (lo, hi) = match sz {
                     Size::Byte => (self.regs.get8(0) as u32, self.regs.get8(4) as u32),
-                    Size::Word => (self.regs.get16(0) as u32, self.regs.get16(2) as u32),
+                    _ => (self.get_reg(0, sz), self.get_reg(2, sz)),
                 };
                 let signed = ins.op == Op::Idiv;
                 let negate = self.rep_negates(ins) && signed;
                 match self.divide(lo, hi, src, sz, signed, negate) {
                     Ok((q, r)) => match sz {
                         Size::Byte => self.regs.put16(0, (r << 8 | q) as u16),
-                        Size::Word => {
-                            self.regs.put16(0, q as u16);
-                            self.regs.put16(2, r as u16);
+                        _ => {
+                            self.put_reg(0, sz, q);
+                            self.put_reg(2, sz, r);
                         }
                     },
-                    Err(_) => {
-                        self.step_cycles += timing::base_clocks(ins, mem, false);
-                        self.exception(bus, 0);
-                        return StepEvent::Exception(0);
-                    }
+                    Err(_) => return Err(Fault::Vector(0)),
                 }
             }
             Op::Clc => self.set_flag(CF, false),
@@ -633,10 +734,341 @@ impl Cpu {
             }
             Op::Cld => self.set_flag(DF, false),
             Op::Std => self.set_flag(DF, true),
+            Op::Pusha => {
+                let sp = self.get_reg(4, wsz);
+                for r in 0..8u8 {
+                    let v = if r == 4 { sp } else { self.get_reg(r, wsz) };
+                    self.push(bus, wsz, v)?;
+                }
+            }
+            Op::Popa => {
+                for r in (0..8u8).rev() {
+                    let v = self.pop(bus, wsz)?;
+                    if r != 4 {
+                        self.put_reg(r, wsz, v);
+                    }
+                }
+            }
+            Op::Bound => {
+                let (seg, off) = self.mem_operand(ins)?;
+                let n = if op32 { 4 } else { 2 };
+                let lower = self.read_mem(bus, seg, off, wsz)?;
+                let upper = self.read_mem(bus, seg, self.next_off(off, n, a32), wsz)?;
+                let v = self.get_reg(m.reg, wsz);
+                let s = |x: u32| -> i64 {
+                    if op32 {
+                        x as i32 as i64
+                    } else {
+                        x as u16 as i16 as i64
+                    }
+                };
+                if s(v) < s(lower) || s(v) > s(upper) {
+                    return Err(Fault::Vector(5));
+                }
+            }
+            Op::Enter => self.enter(bus, ins)?,
+            Op::Leave => {
+                let bp = self.get_reg(5, Size::Word);
+                self.regs.put16(4, bp as u16);
+                let v = self.pop(bus, wsz)?;
+                self.put_reg(5, wsz, v);
+            }
+            Op::Movzx | Op::Movsx => {
+                let loc = self.rm_loc(ins);
+                let src_sz = if ins.form == Form::GEb {
+                    Size::Byte
+                } else {
+                    Size::Word
+                };
+                let v = self.read_loc(bus, loc, src_sz)?;
+                let v = if ins.op == Op::Movsx && v & src_sz.sign() != 0 {
+                    v | !src_sz.mask()
+                } else {
+                    v
+                };
+                self.put_reg(m.reg, wsz, v);
+            }
+            Op::Bt | Op::Bts | Op::Btr | Op::Btc => self.bit_test(bus, ins, wsz)?,
+            Op::Bsf | Op::Bsr => {
+                let loc = self.rm_loc(ins);
+                let v = self.read_loc(bus, loc, wsz)?;
+                if v == 0 {
+                    self.set_flag(ZF, true);
+                } else {
+                    self.set_flag(ZF, false);
+                    let i = if ins.op == Op::Bsf {
+                        v.trailing_zeros()
+                    } else {
+                        31 - v.leading_zeros()
+                    };
+                    self.put_reg(m.reg, wsz, i);
+                }
+            }
+            Op::MovFromCr | Op::MovToCr => self.mov_cr(ins)?,
+            Op::Smsw => {
+                let loc = self.rm_loc(ins);
+                let v = self.sys.cr0;
+                let size = if matches!(loc, Loc::Reg(_)) { wsz } else { Size::Word };
+                self.write_loc(bus, loc, size, v)?;
+            }
+            Op::Lmsw => {
+                let loc = self.rm_loc(ins);
+                let v = self.read_loc(bus, loc, Size::Word)?;
+                // LMSW loads PE, MP, EM and TS; it cannot clear PE.
+                if v & 1 != 0 {
+                    return Err(Fault::Unsupported(PROTECTED_MODE_UNSUPPORTED));
+                }
+                self.sys.cr0 = (self.sys.cr0 & !0xF) | (v & 0xE);
+            }
+            Op::Clts => self.sys.cr0 &= !0x8,
+            Op::Sgdt | Op::Sidt | Op::Lgdt | Op::Lidt => {
+                let (seg, off) = self.mem_operand(ins)?;
+                let base_off = self.next_off(off, 2, a32);
+                let (base, limit) = if matches!(ins.op, Op::Sgdt | Op::Lgdt) {
+                    self.sys.gdtr
+                } else {
+                    self.sys.idtr
+                };
+                if matches!(ins.op, Op::Sgdt | Op::Sidt) {
+                    // A 16-bit store writes 24 bits of base; the 286 fills
+                    // the top byte with ones, the 386 with the base's.
+                    let top = if self.model == CpuModel::I286 {
+                        0xFF00_0000 | base
+                    } else {
+                        base
+                    };
+                    self.write_mem(bus, seg, off, Size::Word, limit as u32)?;
+                    self.write_mem(bus, seg, base_off, Size::Dword, top)?;
+                } else {
+                    let limit = self.read_mem(bus, seg, off, Size::Word)? as u16;
+                    let mut base = self.read_mem(bus, seg, base_off, Size::Dword)?;
+                    if !op32 {
+                        base &= 0x00FF_FFFF;
+                    }
+                    if ins.op == Op::Lgdt {
+                        self.sys.gdtr = (base, limit);
+                    } else {
+                        self.sys.idtr = (base, limit);
+                    }
+                }
+            }
+            Op::Invalid => {
+                if self.model != CpuModel::I8086 {
+                    return Err(UD);
+                }
+            }
             Op::Prefix => {}
         }
-        self.step_cycles += timing::base_clocks(ins, mem, taken);
-        event
+        self.step_cycles += timing::clocks(self.model, ins, mem, taken);
+        Ok(event)
+    }
+
+    /// The segment register of PUSH/POP Sreg: opcode bits 3-4 in the
+    /// one-byte map, FS (0F A0h/A1h) or GS (0F A8h/A9h) in the two-byte map.
+    fn sreg_of_opcode(&self, ins: &Instruction) -> SegReg {
+        if ins.two_byte {
+            if ins.opcode < 0xA8 {
+                SegReg::FS
+            } else {
+                SegReg::GS
+            }
+        } else {
+            SegReg::from_index((ins.opcode >> 3) & 3)
+        }
+    }
+
+    /// The offset `n` bytes after `off`: the 8086 wraps at 64 KiB, the 286
+    /// and 386 let the limit check catch an operand that runs past it.
+    fn next_off(&self, off: u32, n: u32, _a32: bool) -> u32 {
+        if self.model == CpuModel::I8086 {
+            (off + n) & 0xFFFF
+        } else {
+            off.wrapping_add(n)
+        }
+    }
+
+    /// Loads CS:IP for a far transfer.
+    fn far_jump(&mut self, cs: u16, ip: u32, op32: bool) -> Result<(), Fault> {
+        let t = if op32 { ip } else { ip & 0xFFFF };
+        if t > 0xFFFF {
+            return Err(Fault::Vector(13));
+        }
+        self.regs.set_sreg(SegReg::CS, cs);
+        self.regs.ip = t;
+        Ok(())
+    }
+
+    /// The MOV forms, by operand form.
+    fn mov<B: Bus>(&mut self, bus: &mut B, ins: &Instruction, sz: Size) -> Result<(), Fault> {
+        let m = ins.modrm.unwrap_or_default();
+        match ins.form {
+            Form::EG => {
+                let loc = self.rm_loc(ins);
+                let v = self.get_reg(m.reg, sz);
+                self.write_loc(bus, loc, sz, v)?;
+            }
+            Form::GE => {
+                let loc = self.rm_loc(ins);
+                let v = self.read_loc(bus, loc, sz)?;
+                self.put_reg(m.reg, sz, v);
+            }
+            Form::ES => {
+                let s = self.sreg_field(m.reg)?;
+                let loc = self.rm_loc(ins);
+                let v = self.regs.sreg(s) as u32;
+                // A register destination takes the operand size (the 386
+                // zero-extends into a 32-bit register); memory takes 16 bits.
+                let size = match loc {
+                    Loc::Reg(_) if ins.opsize32 => Size::Dword,
+                    _ => Size::Word,
+                };
+                self.write_loc(bus, loc, size, v)?;
+            }
+            Form::SE => {
+                let s = self.sreg_field(m.reg)?;
+                if s == SegReg::CS && self.model != CpuModel::I8086 {
+                    return Err(UD);
+                }
+                let loc = self.rm_loc(ins);
+                let v = self.read_loc(bus, loc, Size::Word)? as u16;
+                self.load_sreg(s, v);
+            }
+            Form::EI => {
+                let loc = self.rm_loc(ins);
+                self.write_loc(bus, loc, sz, ins.imm)?;
+            }
+            Form::Reg8I => self.regs.put8(ins.opcode & 7, ins.imm as u8),
+            Form::Reg16I => self.put_reg(ins.opcode & 7, Size::wide(ins.opsize32), ins.imm),
+            Form::AccMoffs => {
+                let seg = ins.seg.unwrap_or(SegReg::DS);
+                let v = self.read_mem(bus, seg, ins.imm, sz)?;
+                self.put_reg(0, sz, v);
+            }
+            _ => {
+                // MoffsAcc
+                let seg = ins.seg.unwrap_or(SegReg::DS);
+                let v = self.get_reg(0, sz);
+                self.write_mem(bus, seg, ins.imm, sz, v)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// ENTER imm16, imm8 (80386 PRM, ENTER): push BP, copy `level - 1`
+    /// frame pointers from the old frame, push the new frame pointer, and
+    /// reserve `imm16` bytes.
+    fn enter<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) -> Result<(), Fault> {
+        let wsz = Size::wide(ins.opsize32);
+        let n = (wsz.bits() / 8) as u16;
+        let level = ins.imm2 & 0x1F;
+        let bp = self.get_reg(5, wsz);
+        self.push(bus, wsz, bp)?;
+        let frame = self.regs.get16(4);
+        if level > 0 {
+            let mut p = self.regs.get16(5);
+            for _ in 1..level {
+                p = p.wrapping_sub(n);
+                let v = self.read_mem(bus, SegReg::SS, p as u32, wsz)?;
+                self.push(bus, wsz, v)?;
+            }
+            let f = if ins.opsize32 {
+                (self.regs.gpr[4] & 0xFFFF_0000) | frame as u32
+            } else {
+                frame as u32
+            };
+            self.push(bus, wsz, f)?;
+        }
+        let sp = self.regs.get16(4).wrapping_sub(ins.imm as u16);
+        // Touch the lowest byte of the new frame, as the 386 checks it.
+        self.check_limit(SegReg::SS, sp as u32, 1)?;
+        if ins.opsize32 {
+            self.regs.gpr[5] = (self.regs.gpr[5] & 0xFFFF_0000) | frame as u32;
+        } else {
+            self.regs.put16(5, frame);
+        }
+        self.regs.put16(4, sp);
+        self.step_cycles += level * 4;
+        Ok(())
+    }
+
+    /// BT, BTS, BTR, BTC: CF = the selected bit, then set, clear or
+    /// complement it. A register bit offset addresses memory beyond the
+    /// operand (80386 PRM, BT): the address moves by the offset's signed
+    /// quotient by the operand width.
+    fn bit_test<B: Bus>(&mut self, bus: &mut B, ins: &Instruction, sz: Size) -> Result<(), Fault> {
+        let m = ins.modrm.unwrap_or_default();
+        let bits = sz.bits();
+        let loc = self.rm_loc(ins);
+        let (loc, bit) = if ins.form == Form::EIbu {
+            (loc, ins.imm & (bits - 1))
+        } else {
+            let off = self.get_reg(m.reg, sz);
+            match loc {
+                Loc::Reg(_) => (loc, off & (bits - 1)),
+                Loc::Mem(seg, ea) => {
+                    let signed = if sz == Size::Dword {
+                        off as i32 as i64
+                    } else {
+                        off as u16 as i16 as i64
+                    };
+                    let bytes = signed.div_euclid(bits as i64) * (bits as i64 / 8);
+                    let mut a = (ea as i64 + bytes) as u32;
+                    if !ins.addrsize32 {
+                        a &= 0xFFFF;
+                    }
+                    (Loc::Mem(seg, a), (signed.rem_euclid(bits as i64)) as u32)
+                }
+            }
+        };
+        let v = self.read_loc(bus, loc, sz)?;
+        self.set_flag(CF, v >> bit & 1 != 0);
+        let r = match ins.op {
+            Op::Bts => v | 1 << bit,
+            Op::Btr => v & !(1 << bit),
+            Op::Btc => v ^ 1 << bit,
+            _ => return Ok(()),
+        };
+        self.write_loc(bus, loc, sz, r)
+    }
+
+    /// MOV to and from CR0-CR3, DR0-DR7 and TR6/TR7. Real mode runs at
+    /// privilege 0, so all are allowed; setting CR0.PE would enter protected
+    /// mode, which tandem does not emulate.
+    fn mov_cr(&mut self, ins: &Instruction) -> Result<(), Fault> {
+        let m = ins.modrm.unwrap_or_default();
+        let n = m.reg as usize;
+        let kind = ins.opcode & 7; // 0/2 CR, 1/3 DR, 4/6 TR
+        if ins.op == Op::MovFromCr {
+            let v = match kind {
+                0 => match n {
+                    0 => self.sys.cr0,
+                    2 => self.sys.cr2,
+                    3 => self.sys.cr3,
+                    _ => return Err(UD),
+                },
+                1 => self.sys.dr[n],
+                _ => self.sys.tr[n],
+            };
+            self.regs.gpr[m.rm as usize] = v;
+        } else {
+            let v = self.regs.gpr[m.rm as usize];
+            match kind {
+                2 => match n {
+                    0 => {
+                        if v & 1 != 0 {
+                            return Err(Fault::Unsupported(PROTECTED_MODE_UNSUPPORTED));
+                        }
+                        self.sys.cr0 = v;
+                    }
+                    2 => self.sys.cr2 = v,
+                    3 => self.sys.cr3 = v,
+                    _ => return Err(UD),
+                },
+                3 => self.sys.dr[n] = v,
+                _ => self.sys.tr[n] = v,
+            }
+        }
+        Ok(())
     }
 
     /// On the 8086 a REP or REPNE prefix flips the microcode's sign flag for

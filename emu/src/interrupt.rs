@@ -1,42 +1,67 @@
 //! Interrupt and exception entry (Intel 8086 Family User's Manual,
-//! pp. 2-25 to 2-31): push FLAGS, clear IF and TF, push CS and IP, and load
-//! CS:IP from the interrupt vector table at `vector * 4`.
+//! pp. 2-25 to 2-31; 80386 PRM, section 14.3): push FLAGS, clear IF and TF,
+//! push CS and IP, and load CS:IP from the interrupt vector table at
+//! `IDTR.base + vector * 4` (base 0 unless LIDT moved it).
 
 use crate::bus::Bus;
-use crate::cpu::Cpu;
+use crate::cpu::{Cpu, Fault};
 use crate::flags::{IF, TF};
+use crate::model::CpuModel;
 use crate::regs::SegReg;
 use crate::timing;
 
 impl Cpu {
     /// Enters the handler for `vector`. The return address is the current
     /// CS:IP, which the caller has set (the next instruction for INT n and
-    /// for the 8086's divide error).
+    /// for the 8086's divide error). The pushes wrap SP at 64 KiB whatever
+    /// the model: a stack fault during delivery would be a double fault,
+    /// which real-mode code cannot handle either way.
     pub(crate) fn interrupt<B: Bus>(&mut self, bus: &mut B, vector: u8) {
         let flags = self.regs.flags as u16;
-        self.push16(bus, flags);
-        self.regs.flags &= !(IF | TF);
         let cs = self.regs.sreg(SegReg::CS);
-        self.push16(bus, cs);
         let ip = self.regs.ip as u16;
-        self.push16(bus, ip);
-        let slot = (vector as u16) << 2;
-        let new_ip = self.read16(bus, 0, slot);
-        let new_cs = self.read16(bus, 0, slot.wrapping_add(2));
+        let ss = (self.regs.sreg(SegReg::SS) as u32) << 4;
+        let mut sp = self.regs.get16(4);
+        let mask = self.model.address_mask();
+        for v in [flags, cs, ip] {
+            sp = sp.wrapping_sub(2);
+            for (i, b) in v.to_le_bytes().into_iter().enumerate() {
+                let a = ss.wrapping_add(sp.wrapping_add(i as u16) as u32) & mask;
+                bus.mem_write8(a, b);
+            }
+        }
+        self.regs.put16(4, sp);
+        self.regs.flags &= !(IF | TF);
+        let slot = self.sys.idtr.0.wrapping_add((vector as u32) << 2);
+        let new_ip = self.read_phys16(bus, slot);
+        let new_cs = self.read_phys16(bus, slot.wrapping_add(2));
         self.regs.ip = new_ip as u32;
         self.regs.set_sreg(SegReg::CS, new_cs);
     }
 
-    /// Raises a CPU exception from the instruction being executed. The 8086
+    /// Delivers a fault raised by the instruction being executed. The 8086
     /// pushes the address of the next instruction (its IP is already past
-    /// the instruction); the 286 and 386 restart at the faulting instruction
-    /// (its first prefix).
-    pub(crate) fn exception<B: Bus>(&mut self, bus: &mut B, vector: u8) {
-        if self.model != crate::CpuModel::I8086 {
-            self.regs.ip = self.instr_ip;
+    /// the instruction); the 286 and 386 restore the registers of the
+    /// instruction's start and push its address, so the handler can restart
+    /// it. With [`Cpu::stop_on_fault`] nothing is pushed.
+    pub(crate) fn fault<B: Bus>(&mut self, bus: &mut B, fault: Fault) -> crate::StepEvent {
+        match fault {
+            Fault::Unsupported(msg) => {
+                self.regs = self.saved.clone();
+                crate::StepEvent::Unsupported(msg)
+            }
+            Fault::Vector(v) => {
+                if self.model != CpuModel::I8086 {
+                    self.regs = self.saved.clone();
+                    if self.stop_on_fault {
+                        return crate::StepEvent::Exception(v);
+                    }
+                }
+                self.step_cycles += timing::EXCEPTION_ENTRY;
+                self.interrupt(bus, v);
+                crate::StepEvent::Exception(v)
+            }
         }
-        self.step_cycles += timing::EXCEPTION_ENTRY;
-        self.interrupt(bus, vector);
     }
 
     /// The two INTA bus cycles of a maskable interrupt; returns the vector

@@ -17,6 +17,7 @@ fn sext(v: u32, sz: Size) -> i64 {
     match sz {
         Size::Byte => v as u8 as i8 as i64,
         Size::Word => v as u16 as i16 as i64,
+        Size::Dword => v as i32 as i64,
     }
 }
 
@@ -36,9 +37,9 @@ impl Cpu {
         let bits = sz.bits();
         let mask = sz.mask();
         let product: u64 = if signed {
-            let mut p = sext(acc, sz) * sext(src, sz);
+            let mut p = sext(acc, sz).wrapping_mul(sext(src, sz));
             if negate {
-                p = -p;
+                p = p.wrapping_neg();
             }
             p as u64
         } else {
@@ -80,26 +81,27 @@ impl Cpu {
         if src == 0 {
             return Err(DivideError);
         }
-        let dividend = ((hi & mask) as u64) << bits | (lo & mask) as u64;
+        let dividend = ((hi & mask) as u128) << bits | (lo & mask) as u128;
         if !signed {
-            let q = dividend / src as u64;
-            let r = dividend % src as u64;
-            if q > mask as u64 {
+            let q = dividend / src as u128;
+            let r = dividend % src as u128;
+            if q > mask as u128 {
                 return Err(DivideError);
             }
             return Ok((q as u32, r as u32));
         }
-        let dividend = match sz {
-            Size::Byte => dividend as u16 as i16 as i64,
-            Size::Word => dividend as u32 as i32 as i64,
+        let dividend: i128 = match sz {
+            Size::Byte => dividend as u16 as i16 as i128,
+            Size::Word => dividend as u32 as i32 as i128,
+            Size::Dword => dividend as u64 as i64 as i128,
         };
-        let divisor = sext(src, sz);
+        let divisor = sext(src, sz) as i128;
         let mag_q = dividend.unsigned_abs() / divisor.unsigned_abs();
         let mag_r = dividend.unsigned_abs() % divisor.unsigned_abs();
         // The 8086 rejects a quotient magnitude with the top bit set; the
         // 286 and later accept exactly -2^(n-1).
         let q_negative = (dividend < 0) != (divisor < 0);
-        let limit = sz.sign() as u64;
+        let limit = sz.sign() as u128;
         let fits = if self.model == CpuModel::I8086 {
             mag_q < limit
         } else if q_negative {
@@ -117,7 +119,7 @@ impl Cpu {
             mag_q as i64
         };
         let r = if dividend < 0 {
-            -(mag_r as i64)
+            (mag_r as i64).wrapping_neg()
         } else {
             mag_r as i64
         };

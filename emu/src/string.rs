@@ -1,16 +1,18 @@
-//! String instructions MOVS, CMPS, SCAS, LODS, STOS and their REP forms
-//! (Intel 8086 Family User's Manual, pp. 2-42 to 2-45).
+//! String instructions MOVS, CMPS, SCAS, LODS, STOS, INS, OUTS and their REP
+//! forms (Intel 8086 Family User's Manual, pp. 2-42 to 2-45; 80386 PRM,
+//! chapter 17 for the 32-bit forms).
 //!
 //! The source is DS:SI (segment override allowed), the destination ES:DI
-//! (never overridden). With a repeat prefix the CPU checks for interrupts
-//! between iterations; when one is pending it stops with CX, SI and DI
-//! updated and IP pointing back at the instruction, so the loop resumes after
-//! IRET. The 8086 resumes at the LAST prefix byte only, losing any earlier
-//! prefix (a documented 8086 erratum; the 286 restarts at the first prefix).
+//! (never overridden); a 67h prefix makes them ESI, EDI and ECX. With a
+//! repeat prefix the CPU checks for interrupts between iterations; when one
+//! is pending it stops with CX, SI and DI updated and IP pointing back at the
+//! instruction, so the loop resumes after IRET. The 8086 resumes at the LAST
+//! prefix byte only, losing any earlier prefix (a documented 8086 erratum;
+//! the 286 restarts at the first prefix).
 
 use crate::alu::Size;
 use crate::bus::Bus;
-use crate::cpu::Cpu;
+use crate::cpu::{Cpu, Fault};
 use crate::decode::{Instruction, Rep};
 use crate::flags::{DF, IF, ZF};
 use crate::model::CpuModel;
@@ -19,84 +21,122 @@ use crate::table::Op;
 use crate::timing;
 
 impl Cpu {
-    /// One iteration: the transfer and the SI/DI steps.
-    fn string_once<B: Bus>(&mut self, bus: &mut B, op: Op, sz: Size, src_seg: u16) {
-        let es = self.regs.sreg(SegReg::ES);
-        let step: u16 = match (sz, self.flag(DF)) {
-            (Size::Byte, false) => 1,
-            (Size::Byte, true) => 0xFFFF,
-            (Size::Word, false) => 2,
-            (Size::Word, true) => 0xFFFE,
-        };
-        let si = self.regs.get16(6);
-        let di = self.regs.get16(7);
-        let read = |cpu: &mut Cpu, bus: &mut B, seg: u16, off: u16| -> u32 {
-            match sz {
-                Size::Byte => cpu.read8(bus, seg, off) as u32,
-                Size::Word => cpu.read16(bus, seg, off) as u32,
-            }
-        };
-        let write = |cpu: &mut Cpu, bus: &mut B, off: u16, v: u32| match sz {
-            Size::Byte => cpu.write8(bus, es, off, v as u8),
-            Size::Word => cpu.write16(bus, es, off, v as u16),
-        };
-        let acc = self.regs.gpr[0] & sz.mask();
-        match op {
-            Op::Movs => {
-                let v = read(self, bus, src_seg, si);
-                write(self, bus, di, v);
-                self.regs.put16(6, si.wrapping_add(step));
-                self.regs.put16(7, di.wrapping_add(step));
-            }
-            Op::Cmps => {
-                let a = read(self, bus, src_seg, si);
-                let b = read(self, bus, es, di);
-                self.sub(a, b, 0, sz);
-                self.regs.put16(6, si.wrapping_add(step));
-                self.regs.put16(7, di.wrapping_add(step));
-            }
-            Op::Scas => {
-                let b = read(self, bus, es, di);
-                self.sub(acc, b, 0, sz);
-                self.regs.put16(7, di.wrapping_add(step));
-            }
-            Op::Lods => {
-                let v = read(self, bus, src_seg, si);
-                match sz {
-                    Size::Byte => self.regs.put8(0, v as u8),
-                    Size::Word => self.regs.put16(0, v as u16),
-                }
-                self.regs.put16(6, si.wrapping_add(step));
-            }
-            Op::Stos => {
-                write(self, bus, di, acc);
-                self.regs.put16(7, di.wrapping_add(step));
-            }
-            _ => unreachable!("not a string operation: {op:?}"),
+    /// An index register (SI=6, DI=7, CX=1) at the address size.
+    #[inline]
+    fn index_reg(&self, r: u8, a32: bool) -> u32 {
+        if a32 {
+            self.regs.gpr[r as usize]
+        } else {
+            self.regs.get16(r) as u32
         }
     }
 
-    /// Executes a string instruction with its prefixes.
-    pub(crate) fn string_op<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) {
-        let sz = Size::from_w(ins.w);
-        let src_seg = self.regs.sreg(ins.seg.unwrap_or(SegReg::DS));
-        let op = ins.op;
-        if ins.rep == Rep::None {
-            self.string_once(bus, op, sz, src_seg);
-            self.step_cycles += timing::base_clocks(ins, false, false);
-            return;
+    #[inline]
+    fn set_index_reg(&mut self, r: u8, a32: bool, v: u32) {
+        if a32 {
+            self.regs.gpr[r as usize] = v;
+        } else {
+            self.regs.put16(r, v as u16);
         }
-        let (setup, per) = timing::rep_clocks(op);
+    }
+
+    /// One iteration: the transfer and the SI/DI steps.
+    fn string_once<B: Bus>(
+        &mut self,
+        bus: &mut B,
+        ins: &Instruction,
+        sz: Size,
+        src_seg: SegReg,
+    ) -> Result<(), Fault> {
+        let a32 = ins.addrsize32;
+        let n = sz.bits() / 8;
+        let step = if self.flag(DF) {
+            n.wrapping_neg()
+        } else {
+            n
+        };
+        let si = self.index_reg(6, a32);
+        let di = self.index_reg(7, a32);
+        let acc = self.regs.gpr[0] & sz.mask();
+        let es = SegReg::ES;
+        match ins.op {
+            Op::Movs => {
+                let v = self.read_mem(bus, src_seg, si, sz)?;
+                self.write_mem(bus, es, di, sz, v)?;
+                self.set_index_reg(6, a32, si.wrapping_add(step));
+                self.set_index_reg(7, a32, di.wrapping_add(step));
+            }
+            Op::Cmps => {
+                let a = self.read_mem(bus, src_seg, si, sz)?;
+                let b = self.read_mem(bus, es, di, sz)?;
+                self.sub(a, b, 0, sz);
+                self.set_index_reg(6, a32, si.wrapping_add(step));
+                self.set_index_reg(7, a32, di.wrapping_add(step));
+            }
+            Op::Scas => {
+                let b = self.read_mem(bus, es, di, sz)?;
+                self.sub(acc, b, 0, sz);
+                self.set_index_reg(7, a32, di.wrapping_add(step));
+            }
+            Op::Lods => {
+                let v = self.read_mem(bus, src_seg, si, sz)?;
+                self.put_reg(0, sz, v);
+                self.set_index_reg(6, a32, si.wrapping_add(step));
+            }
+            Op::Stos => {
+                self.write_mem(bus, es, di, sz, acc)?;
+                self.set_index_reg(7, a32, di.wrapping_add(step));
+            }
+            Op::Ins => {
+                self.check_limit(es, di, n)?;
+                let port = self.regs.get16(2);
+                let v = self.port_in(bus, port, sz);
+                self.write_mem(bus, es, di, sz, v)?;
+                self.set_index_reg(7, a32, di.wrapping_add(step));
+            }
+            Op::Outs => {
+                let v = self.read_mem(bus, src_seg, si, sz)?;
+                let port = self.regs.get16(2);
+                self.port_out(bus, port, v, sz);
+                self.set_index_reg(6, a32, si.wrapping_add(step));
+            }
+            _ => unreachable!("not a string operation: {:?}", ins.op),
+        }
+        Ok(())
+    }
+
+    /// Executes a string instruction with its prefixes.
+    pub(crate) fn string_op<B: Bus>(
+        &mut self,
+        bus: &mut B,
+        ins: &Instruction,
+    ) -> Result<(), Fault> {
+        let sz = Size::of(ins.w, ins.opsize32);
+        let src_seg = ins.seg.unwrap_or(SegReg::DS);
+        let a32 = ins.addrsize32;
+        if ins.rep == Rep::None {
+            self.string_once(bus, ins, sz, src_seg)?;
+            self.step_cycles += timing::clocks(self.model, ins, false, false);
+            return Ok(());
+        }
+        let (setup, per) = timing::rep_clocks(self.model, ins.op);
         self.step_cycles += setup;
-        let compares = matches!(op, Op::Cmps | Op::Scas);
+        let compares = matches!(ins.op, Op::Cmps | Op::Scas);
+        let i8086 = self.model == CpuModel::I8086;
         loop {
-            let cx = self.regs.get16(1);
+            let cx = self.index_reg(1, a32);
             if cx == 0 {
                 break;
             }
-            self.string_once(bus, op, sz, src_seg);
+            if !i8086 {
+                // A fault in this iteration restarts it, keeping the
+                // progress of the iterations before.
+                self.saved = self.regs.clone();
+                self.saved.ip = self.instr_ip;
+            }
+            self.string_once(bus, ins, sz, src_seg)?;
             self.step_cycles += per;
-            self.regs.put16(1, cx.wrapping_sub(1));
+            self.set_index_reg(1, a32, cx.wrapping_sub(1));
             if compares {
                 let zf = self.flag(ZF);
                 match ins.rep {
@@ -105,7 +145,7 @@ impl Cpu {
                     _ => {}
                 }
             }
-            if self.regs.get16(1) == 0 {
+            if self.index_reg(1, a32) == 0 {
                 break;
             }
             if self.nmi_latch || (self.flag(IF) && bus.intr()) {
@@ -113,16 +153,15 @@ impl Cpu {
                 break;
             }
         }
+        Ok(())
     }
 
     /// Where an interrupted REP string instruction resumes.
     fn string_restart_ip(&self, ins: &Instruction) -> u32 {
-        let start = self.instr_ip as u16;
-        let back = if self.model == CpuModel::I8086 && ins.prefixes > 0 {
-            ins.prefixes as u16 - 1
+        if self.model == CpuModel::I8086 && ins.prefixes > 0 {
+            (self.instr_ip as u16).wrapping_add(ins.prefixes as u16 - 1) as u32
         } else {
-            0
-        };
-        start.wrapping_add(back) as u32
+            self.instr_ip
+        }
     }
 }

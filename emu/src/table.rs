@@ -1,6 +1,8 @@
-//! The 8086 opcode map as data: for each first byte, the operation and the
+//! The opcode maps as data: for each opcode byte, the operation and the
 //! shape of its operands; for the group opcodes, the operation per ModR/M
-//! `reg` field. Source: Intel 8086 Family User's Manual (1979), tables 4-12
+//! `reg` field. Three maps: the 8086's ([`OPCODES`]), the 80186/286/386
+//! one-byte map ([`OPCODES_186`], which turns the 8086 aliases into the new
+//! instructions), and the 386's two-byte 0Fh map ([`OPCODES_0F`]). Source: Intel 8086 Family User's Manual (1979), tables 4-12
 //! and 4-13, with the undocumented encodings the silicon executes (see the
 //! single-step suite's `metadata.json`: 60h-6Fh alias 70h-7Fh, C0h/C1h alias
 //! C2h/C3h, C8h/C9h alias CAh/CBh, 0Fh is POP CS, D6h is SALC, F1h is a LOCK
@@ -107,6 +109,49 @@ pub enum Op {
     /// A prefix byte (segment override, LOCK, REP/REPNE); consumed by the
     /// decoder, never executed on its own.
     Prefix,
+    // 80186/286 additions.
+    Pusha,
+    Popa,
+    Bound,
+    /// IMUL with an immediate (69h, 6Bh) or the 386's IMUL r, r/m (0F AFh).
+    Imul3,
+    Ins,
+    Outs,
+    Enter,
+    Leave,
+    /// An opcode the model does not define: raises #UD (vector 6) on the 286
+    /// and 386.
+    Invalid,
+    // 386 additions (0Fh map and friends).
+    Movzx,
+    Movsx,
+    Bt,
+    Bts,
+    Btr,
+    Btc,
+    Bsf,
+    Bsr,
+    Shld,
+    Shrd,
+    /// SETcc r/m8; the condition is the opcode's low nibble.
+    Setcc,
+    Lss,
+    Lfs,
+    Lgs,
+    /// MOV r32, CRn / DRn / TRn (0F 20h, 21h, 24h).
+    MovFromCr,
+    /// MOV CRn / DRn / TRn, r32 (0F 22h, 23h, 26h).
+    MovToCr,
+    /// 0F 01h group: SGDT, SIDT, LGDT, LIDT, SMSW, LMSW.
+    Sgdt,
+    Sidt,
+    Lgdt,
+    Lidt,
+    Smsw,
+    Lmsw,
+    Clts,
+    /// F1h on the 386: ICEBP, a one-byte INT 1.
+    Icebp,
 }
 
 /// Where an instruction's operands are, in Intel's operand notation (E =
@@ -126,7 +171,7 @@ pub enum Form {
     /// r/m and an immediate of the operand size.
     EI,
     /// r/m and a sign-extended byte immediate (83h).
-    EIb,
+    EIbs,
     /// r/m shifted by 1.
     E1,
     /// r/m shifted by CL.
@@ -168,6 +213,29 @@ pub enum Form {
     /// A group opcode: the operation comes from the `reg` field through
     /// [`GROUPS`]; the operand form is the group's.
     Group(u8),
+    /// r/m and an unsigned byte immediate (C0h/C1h shift counts, BT imm8).
+    EIbu,
+    /// An immediate of the operand size (PUSH imm, 68h).
+    Iv,
+    /// A sign-extended byte immediate (PUSH imm8, 6Ah).
+    Ibs,
+    /// reg, r/m and an immediate of the operand size (IMUL 69h).
+    GEI,
+    /// reg, r/m and a sign-extended byte immediate (IMUL 6Bh).
+    GEIb,
+    /// reg and a byte r/m, extended (MOVZX/MOVSX with a byte source).
+    GEb,
+    /// reg and a word r/m, extended (MOVZX/MOVSX with a word source).
+    GEw,
+    /// r/m, reg and a byte count (SHLD/SHRD imm8).
+    EGIb,
+    /// r/m, reg and CL (SHLD/SHRD CL).
+    EGCl,
+    /// ENTER: a word immediate and a byte immediate.
+    IwIb,
+    /// MOV to or from a control, debug or test register: ModR/M with the
+    /// r/m field always a register.
+    Cr,
 }
 
 impl Form {
@@ -179,13 +247,21 @@ impl Form {
                 | Form::GE
                 | Form::E
                 | Form::EI
-                | Form::EIb
+                | Form::EIbs
                 | Form::E1
                 | Form::ECl
                 | Form::ES
                 | Form::SE
                 | Form::GM
                 | Form::Group(_)
+                | Form::EIbu
+                | Form::GEI
+                | Form::GEIb
+                | Form::GEb
+                | Form::GEw
+                | Form::EGIb
+                | Form::EGCl
+                | Form::Cr
         )
     }
 }
@@ -466,13 +542,150 @@ pub static OPCODES: [OpcodeEntry; 256] = {
     t
 };
 
+/// The group tables of the 80186 and later (286, 386): the 8086's undefined
+/// members raise #UD, shift /6 is SHL, and the 0Fh map adds groups 8-11.
+pub static GROUPS_186: [GroupEntry; 12] = {
+    let inv = (Invalid, F::E);
+    let mut g = [GroupEntry { ops: [inv; 8] }; 12];
+    g[0] = GROUPS[0];
+    g[1] = GROUPS[1];
+    g[1].ops[6] = (Shl, F::E1);
+    g[2] = GROUPS[2];
+    g[2].ops[6] = (Shl, F::ECl);
+    g[3] = GROUPS[3];
+    g[4].ops[0] = (Inc, F::E);
+    g[4].ops[1] = (Dec, F::E);
+    g[5] = GROUPS[5];
+    g[5].ops[7] = inv;
+    g[6].ops[0] = (Pop, F::E);
+    g[7].ops[0] = (Mov, F::EI);
+    // 8: C0h/C1h, shift by an immediate byte.
+    g[8] = GroupEntry {
+        ops: [
+            (Rol, F::EIbu),
+            (Ror, F::EIbu),
+            (Rcl, F::EIbu),
+            (Rcr, F::EIbu),
+            (Shl, F::EIbu),
+            (Shr, F::EIbu),
+            (Shl, F::EIbu),
+            (Sar, F::EIbu),
+        ],
+    };
+    // 9: 0F 00h (SLDT, STR, LLDT, LTR, VERR, VERW): protected mode only,
+    // #UD in real mode (80386 PRM, section 17.2).
+    // 10: 0F 01h.
+    g[10] = GroupEntry {
+        ops: [
+            (Sgdt, F::E),
+            (Sidt, F::E),
+            (Lgdt, F::E),
+            (Lidt, F::E),
+            (Smsw, F::E),
+            inv,
+            (Lmsw, F::E),
+            inv,
+        ],
+    };
+    // 11: 0F BAh, BT/BTS/BTR/BTC r/m, imm8.
+    g[11] = GroupEntry {
+        ops: [
+            inv,
+            inv,
+            inv,
+            inv,
+            (Bt, F::EIbu),
+            (Bts, F::EIbu),
+            (Btr, F::EIbu),
+            (Btc, F::EIbu),
+        ],
+    };
+    g
+};
+
+/// The 80186/286/386 one-byte map: the 8086 map with 0Fh as the two-byte
+/// escape, 60h-6Fh and C0h/C1h/C8h/C9h as the 186's new instructions. The
+/// 386's prefixes 64h-67h are decoded before this table is consulted (on
+/// the 286 they are #UD).
+pub static OPCODES_186: [OpcodeEntry; 256] = {
+    let mut t = OPCODES;
+    t[0x0F] = e(Invalid, F::None); // two-byte escape, handled by the decoder
+    t[0x60] = e(Pusha, F::None);
+    t[0x61] = e(Popa, F::None);
+    t[0x62] = e(Bound, F::GM);
+    t[0x63] = e(Invalid, F::None); // ARPL: #UD in real mode
+    t[0x64] = e(Invalid, F::None);
+    t[0x65] = e(Invalid, F::None);
+    t[0x66] = e(Invalid, F::None);
+    t[0x67] = e(Invalid, F::None);
+    t[0x68] = e(Push, F::Iv);
+    t[0x69] = e(Imul3, F::GEI);
+    t[0x6A] = e(Push, F::Ibs);
+    t[0x6B] = e(Imul3, F::GEIb);
+    t[0x6C] = e(Ins, F::None);
+    t[0x6D] = e(Ins, F::None);
+    t[0x6E] = e(Outs, F::None);
+    t[0x6F] = e(Outs, F::None);
+    t[0xC0] = e(Rol, F::Group(8));
+    t[0xC1] = e(Rol, F::Group(8));
+    t[0xC8] = e(Enter, F::IwIb);
+    t[0xC9] = e(Leave, F::None);
+    t
+};
+
+/// The 386's two-byte map (second byte after 0Fh). Entries left
+/// [`Op::Invalid`] raise #UD; the 286 uses only 0F 00h, 0F 01h and 0F 06h.
+pub static OPCODES_0F: [OpcodeEntry; 256] = {
+    let mut t = [e(Invalid, F::None); 256];
+    t[0x00] = e(Invalid, F::Group(9));
+    t[0x01] = e(Invalid, F::Group(10));
+    t[0x06] = e(Clts, F::None);
+    t[0x20] = e(MovFromCr, F::Cr);
+    t[0x21] = e(MovFromCr, F::Cr);
+    t[0x22] = e(MovToCr, F::Cr);
+    t[0x23] = e(MovToCr, F::Cr);
+    t[0x24] = e(MovFromCr, F::Cr);
+    t[0x26] = e(MovToCr, F::Cr);
+    let mut c = 0;
+    while c < 16 {
+        t[0x80 + c] = e(Jcc, F::Rel16);
+        t[0x90 + c] = e(Setcc, F::E);
+        c += 1;
+    }
+    t[0xA0] = e(PushSeg, F::Sreg);
+    t[0xA1] = e(PopSeg, F::Sreg);
+    t[0xA3] = e(Bt, F::EG);
+    t[0xA4] = e(Shld, F::EGIb);
+    t[0xA5] = e(Shld, F::EGCl);
+    t[0xA8] = e(PushSeg, F::Sreg);
+    t[0xA9] = e(PopSeg, F::Sreg);
+    t[0xAB] = e(Bts, F::EG);
+    t[0xAC] = e(Shrd, F::EGIb);
+    t[0xAD] = e(Shrd, F::EGCl);
+    t[0xAF] = e(Imul3, F::GE);
+    t[0xB2] = e(Lss, F::GM);
+    t[0xB3] = e(Btr, F::EG);
+    t[0xB4] = e(Lfs, F::GM);
+    t[0xB5] = e(Lgs, F::GM);
+    t[0xB6] = e(Movzx, F::GEb);
+    t[0xB7] = e(Movzx, F::GEw);
+    t[0xBA] = e(Invalid, F::Group(11));
+    t[0xBB] = e(Btc, F::EG);
+    t[0xBC] = e(Bsf, F::GE);
+    t[0xBD] = e(Bsr, F::GE);
+    t[0xBE] = e(Movsx, F::GEb);
+    t[0xBF] = e(Movsx, F::GEw);
+    t
+};
+
 /// The operation and form of a group member: the group's table gives the
 /// operation; the immediate group's form depends on the opcode (83h takes a
-/// sign-extended byte).
-pub fn group_member(opcode: u8, group: u8, reg: u8) -> (Op, Form) {
-    let (op, form) = GROUPS[group as usize].ops[(reg & 7) as usize];
-    if opcode == 0x83 {
-        (op, Form::EIb)
+/// sign-extended byte). `i186` selects the 80186-and-later tables.
+pub fn group_member(i186: bool, opcode: u8, group: u8, reg: u8) -> (Op, Form) {
+    let table: &[GroupEntry] = if i186 { &GROUPS_186 } else { &GROUPS };
+    let (op, form) = table[group as usize].ops[(reg & 7) as usize];
+    if opcode == 0x83 && group == 0 {
+        (op, Form::EIbs)
     } else {
         (op, form)
     }
