@@ -141,7 +141,7 @@ impl Rules {
 
 /// What lies beside the test files in one directory: `metadata.json` and
 /// `revocation_list.txt`, both optional.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub struct DirContext {
     /// The directory.
     pub dir: PathBuf,
@@ -149,21 +149,20 @@ pub struct DirContext {
     pub metadata: Option<Metadata>,
     /// Hashes from its `revocation_list.txt`: tests to skip.
     pub revoked: HashSet<[u8; 20]>,
+    /// Set once the missing metadata has been warned about.
+    warned_no_metadata: AtomicBool,
 }
 
 impl DirContext {
     /// Loads the context of a directory. A missing `metadata.json` is not an
     /// error (every form then counts as normal with all flags compared, and
-    /// a warning is logged); an unreadable or malformed one is.
+    /// a warning is logged when a file of the directory runs); an unreadable
+    /// or malformed one is.
     pub fn load(dir: &Path) -> Result<DirContext, SstError> {
         let meta_path = dir.join("metadata.json");
         let metadata = if meta_path.is_file() {
             Some(Metadata::load(&meta_path)?)
         } else {
-            log::warn!(
-                "{}: no metadata.json; every form counts as normal with all flags compared",
-                dir.display()
-            );
             None
         };
         let rev_path = dir.join("revocation_list.txt");
@@ -178,6 +177,7 @@ impl DirContext {
             dir: dir.to_path_buf(),
             metadata,
             revoked,
+            warned_no_metadata: AtomicBool::new(false),
         })
     }
 }
@@ -556,7 +556,7 @@ enum FormResolver {
     /// A group opcode file without a reg in its name: the ModR/M reg field of
     /// each test picks the form.
     ByModrm {
-        opcode: u8,
+        opcode: Vec<u8>,
         regs: [FormInfo; 8],
         fallback: FormInfo,
     },
@@ -574,7 +574,7 @@ impl FormResolver {
                 *slot = meta.form(form.opcode, Some(r as u8)).unwrap_or(fallback);
             }
             return FormResolver::ByModrm {
-                opcode: form.opcode,
+                opcode: form.opcode_bytes(),
                 regs,
                 fallback,
             };
@@ -596,12 +596,12 @@ impl FormResolver {
                 regs,
                 fallback,
             } => {
-                let at = bytes.iter().position(|&b| !is_prefix(b));
-                match at {
-                    Some(i) if bytes[i] == *opcode => match bytes.get(i + 1) {
-                        Some(&modrm) => regs[(modrm >> 3 & 7) as usize],
-                        None => *fallback,
-                    },
+                let Some(i) = bytes.iter().position(|&b| !is_prefix(b)) else {
+                    return *fallback;
+                };
+                let rest = &bytes[i..];
+                match rest.get(opcode.len()) {
+                    Some(&modrm) if rest.starts_with(opcode) => regs[(modrm >> 3 & 7) as usize],
                     _ => *fallback,
                 }
             }
@@ -650,6 +650,12 @@ impl Runner {
             .file_name()
             .and_then(|n| n.to_str())
             .and_then(parse_file_name);
+        if ctx.metadata.is_none() && !ctx.warned_no_metadata.swap(true, Ordering::Relaxed) {
+            log::warn!(
+                "{}: no metadata.json; every form counts as normal with all flags compared",
+                ctx.dir.display()
+            );
+        }
         let resolver = FormResolver::new(ctx.metadata.as_ref(), form, &label);
         let mut res = FileResult {
             file: label,
