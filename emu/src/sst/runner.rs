@@ -1119,6 +1119,128 @@ mod tests {
         }
     }
 
+    /// DIV BL with BL = 0 raises a divide error, which pushes FLAGS at the
+    /// final SS:SP+4: undefined flags there are compared under the mask.
+    #[test]
+    fn divide_error_pushed_flags_use_the_mask() {
+        let mut r = Runner::new(CpuModel::I8086);
+        let stack: Vec<(u32, u8)> = (0x101FA..0x10200).map(|a| (a, 0)).collect();
+        let mut init_ram = vec![(0x100, 0xF6), (0x101, 0xF3), (0, 0), (1, 4), (2, 0), (3, 0)];
+        init_ram.extend(&stack);
+        let mut t = MooTest {
+            bytes: vec![0xF6, 0xF3],
+            init: CpuState {
+                regs: regs(&[
+                    (MooReg::AX, 0x1234),
+                    (MooReg::BX, 0),
+                    (MooReg::CX, 0),
+                    (MooReg::DX, 0),
+                    (MooReg::CS, 0),
+                    (MooReg::SS, 0x1000),
+                    (MooReg::DS, 0),
+                    (MooReg::ES, 0),
+                    (MooReg::SP, 0x200),
+                    (MooReg::BP, 0),
+                    (MooReg::SI, 0),
+                    (MooReg::DI, 0),
+                    (MooReg::IP, 0x100),
+                    (MooReg::FLAGS, 0xF202),
+                ]),
+                ram: init_ram,
+                queue: vec![],
+            },
+            fina: CpuState {
+                ram: stack.clone(),
+                ..CpuState::default()
+            },
+            ..MooTest::default()
+        };
+        let strict = FormInfo::default();
+        // Learn the CPU's final state from the differences to "nothing
+        // changed" (bytes still 0 do not show up).
+        let f = r.run_test(&t, strict, true).unwrap_err().unwrap();
+        assert_eq!(f.event, "Exception(0)", "{f}");
+        let mut fina = MooRegs::default();
+        for d in &f.regs {
+            let m = MooReg::ALL.into_iter().find(|m| m.name() == d.reg).unwrap();
+            fina.mask |= 1 << m as u8;
+            fina.values[m as usize] = d.got as u16;
+        }
+        let mut ram: Vec<(u32, u8)> = stack
+            .iter()
+            .map(|&(a, _)| {
+                (
+                    a,
+                    f.ram.iter().find(|d| d.address == a).map_or(0, |d| d.got),
+                )
+            })
+            .collect();
+        t.fina = CpuState {
+            regs: fina,
+            ram: ram.clone(),
+            queue: vec![],
+        };
+        assert!(r.run_test(&t, strict, true).is_ok());
+
+        // Flip the undefined flags (o s z a p c) in the pushed word only.
+        let mask = FormInfo {
+            status: FormStatus::Normal,
+            flags_mask: 0xF72A,
+        };
+        let undefined = !mask.flags_mask;
+        let sp = fina.get(MooReg::SP).unwrap() as u32;
+        let lo = 0x10000 + sp + 4;
+        for e in ram.iter_mut() {
+            if e.0 == lo {
+                e.1 ^= undefined as u8;
+            } else if e.0 == lo + 1 {
+                e.1 ^= (undefined >> 8) as u8;
+            }
+        }
+        t.fina.ram = ram;
+        let f = r.run_test(&t, strict, true).unwrap_err().unwrap();
+        assert!(f.regs.is_empty(), "{f}");
+        assert_eq!(f.ram.len(), 2, "{f}");
+        assert!(f.ram.iter().all(|d| d.flags_mask.is_some()), "{f}");
+        assert!(r.run_test(&t, mask, true).is_ok());
+    }
+
+    /// 286 rules: the trailing HLT is stepped, the INIT flags lose bits
+    /// 12-15, revoked tests are skipped.
+    #[test]
+    fn rules_286() {
+        let mut r = Runner::new(CpuModel::I286);
+        assert_eq!(r.rules().mem_size, 1 << 24);
+        let mut t = unchanged_test();
+        t.bytes = vec![0x90, 0xF4];
+        t.init.ram = vec![(0x10010, 0x90), (0x10011, 0xF4)];
+        t.fina.ram = vec![(0x10010, 0x90), (0x10011, 0xF4)];
+        // NOP, HLT: IP ends after the HLT; FLAGS F002h in INIT are 0002h.
+        t.fina.regs = regs(&[(MooReg::IP, 0x12)]);
+        t.hash = Some([9; 20]);
+        let out = r.run_test(&t, FormInfo::default(), true);
+        assert!(out.is_ok(), "{}", out.unwrap_err().unwrap());
+
+        let moo = MooFile {
+            header: crate::sst::moo::MooHeader {
+                version: 1,
+                test_count: 2,
+                cpu_name: "286".into(),
+            },
+            tests: vec![t.clone(), MooTest { hash: None, ..t }],
+        };
+        let ctx = DirContext {
+            metadata: None,
+            revoked: [[9; 20]].into_iter().collect(),
+            ..DirContext::default()
+        };
+        let res = r.run_moo(&moo, Path::new("dir/90.MOO.gz"), &ctx);
+        assert_eq!(res.revoked, 1);
+        assert_eq!((res.counted.run, res.counted.passed), (1, 1));
+        assert_eq!(res.model, CpuModel::I286);
+        assert_eq!(res.form.map(|f| f.opcode), Some(0x90));
+    }
+
     #[test]
     fn flag_helpers() {
         assert_eq!(flag_letters(0x0000), "oditszapc");
