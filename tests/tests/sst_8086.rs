@@ -40,7 +40,7 @@ fn jobs() -> usize {
 fn whole_8086_suite() {
     let dir = suite_dir("8086");
     let start = Instant::now();
-    let suite = Suite::open(&[dir.clone()]).unwrap_or_else(|e| panic!("{e}"));
+    let suite = Suite::open(std::slice::from_ref(&dir)).unwrap_or_else(|e| panic!("{e}"));
     assert!(
         suite.files().len() > 300,
         "only {} test files in {}",
