@@ -94,7 +94,7 @@ mod tests {
         assert_eq!(disasm16(&[0x90, 0x90], 0), "nop");
         assert_eq!(disasm16(&[0xB8, 0x34, 0x12], 0), "mov ax,1234h");
         // A short jump's target uses the IP.
-        assert_eq!(disasm16(&[0xEB, 0x00], 0x100), "jmp 0102h");
+        assert_eq!(disasm16(&[0xEB, 0x00], 0x100), "jmp short 0102h");
         assert_eq!(disasm16(&[], 0), "");
         // Truncated instruction.
         assert_eq!(disasm16(&[0xB8, 0x34], 0), "db B8h,34h");

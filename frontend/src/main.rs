@@ -1,2 +1,53 @@
-//! The `tandem` binary (being written).
-fn main() {}
+//! The `tandem` command line.
+//!
+//! `tandem sst PATHS...` runs the single-step CPU test suites; more
+//! subcommands join as the emulator grows. `-v` (repeatable) raises the log
+//! level on stderr; `RUST_LOG` overrides it.
+
+mod sst_cmd;
+
+use std::process::ExitCode;
+
+use clap::{ArgAction, Parser, Subcommand};
+
+/// tandem: a cycle-level x86 PC emulator for reverse engineering DOS games.
+#[derive(Parser, Debug)]
+#[command(name = "tandem", version, about, long_about = None)]
+struct Cli {
+    /// More log output on stderr: -v info, -vv debug, -vvv trace (RUST_LOG
+    /// overrides).
+    #[arg(short, long, action = ArgAction::Count, global = true)]
+    verbose: u8,
+
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// The subcommands.
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Run single-step CPU tests (MOO files) against the CPU core.
+    Sst(sst_cmd::SstArgs),
+}
+
+fn init_logging(verbose: u8) {
+    let level = match verbose {
+        0 => log::LevelFilter::Warn,
+        1 => log::LevelFilter::Info,
+        2 => log::LevelFilter::Debug,
+        _ => log::LevelFilter::Trace,
+    };
+    env_logger::Builder::new()
+        .filter_level(level)
+        .parse_default_env()
+        .format_timestamp(None)
+        .init();
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    init_logging(cli.verbose);
+    match cli.command {
+        Command::Sst(args) => sst_cmd::run(&args),
+    }
+}

@@ -4,7 +4,8 @@
 //! The file looks like
 //! `{"cpu": "8086", "opcodes": {"08": {"status": "normal", "flags-mask": 65519},
 //! "80": {"reg": {"0": {"status": "normal"}, ...}}}}`; fields this reader does
-//! not know are ignored.
+//! not know are ignored. Opcodes are one byte (`"08"`) or, in the 286 suite,
+//! two (`"0F01"`); both are kept as a `u16` (`0x0008`, `0x0F01`).
 
 use std::collections::HashMap;
 use std::fmt;
@@ -13,7 +14,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 /// What kind of form an opcode (or opcode/reg pair) is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Deserialize, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum FormStatus {
     /// A documented instruction.
@@ -28,6 +29,10 @@ pub enum FormStatus {
     Prefix,
     /// An FPU escape.
     Fpu,
+    /// An opcode-space extension (0Fh on the 286).
+    Extension,
+    /// A status this reader does not know; counted like a normal form.
+    Other,
 }
 
 impl FormStatus {
@@ -46,6 +51,23 @@ impl FormStatus {
             FormStatus::Undefined => "undefined",
             FormStatus::Prefix => "prefix",
             FormStatus::Fpu => "fpu",
+            FormStatus::Extension => "extension",
+            FormStatus::Other => "other",
+        }
+    }
+
+    /// The status named `s` in `metadata.json`; unknown names are
+    /// [`FormStatus::Other`].
+    pub fn from_name(s: &str) -> FormStatus {
+        match s {
+            "normal" => FormStatus::Normal,
+            "undocumented" => FormStatus::Undocumented,
+            "alias" => FormStatus::Alias,
+            "undefined" => FormStatus::Undefined,
+            "prefix" => FormStatus::Prefix,
+            "fpu" => FormStatus::Fpu,
+            "extension" => FormStatus::Extension,
+            _ => FormStatus::Other,
         }
     }
 }
@@ -92,8 +114,8 @@ pub struct Metadata {
     pub cpu: Option<String>,
     /// The `version` field, if any.
     pub version: Option<String>,
-    /// Entries by opcode byte.
-    pub opcodes: HashMap<u8, OpcodeInfo>,
+    /// Entries by opcode (`0x00XX` or `0x0FXX`).
+    pub opcodes: HashMap<u16, OpcodeInfo>,
 }
 
 /// Why `metadata.json` could not be read.
@@ -122,7 +144,7 @@ struct RawFile {
 
 #[derive(Deserialize)]
 struct RawEntry {
-    status: Option<FormStatus>,
+    status: Option<String>,
     #[serde(rename = "flags-mask")]
     flags_mask: Option<u16>,
     reg: Option<HashMap<String, RawEntry>>,
@@ -130,8 +152,8 @@ struct RawEntry {
 
 impl RawEntry {
     fn info(&self) -> Option<FormInfo> {
-        self.status.map(|status| FormInfo {
-            status,
+        self.status.as_deref().map(|status| FormInfo {
+            status: FormStatus::from_name(status),
             flags_mask: self.flags_mask.unwrap_or(0xFFFF),
         })
     }
@@ -158,8 +180,8 @@ impl Metadata {
             serde_json::from_str(text).map_err(|e| err(format!("bad metadata JSON: {e}")))?;
         let mut opcodes = HashMap::with_capacity(raw.opcodes.len());
         for (key, entry) in &raw.opcodes {
-            let op = parse_hex_byte(key)
-                .ok_or_else(|| err(format!("opcode key '{key}' is not a hex byte")))?;
+            let op = parse_opcode(key)
+                .ok_or_else(|| err(format!("opcode key '{key}' is not 2 or 4 hex digits")))?;
             let reg = match &entry.reg {
                 None => None,
                 Some(map) => {
@@ -192,14 +214,14 @@ impl Metadata {
     }
 
     /// Whether the opcode has per-reg entries (a group opcode).
-    pub fn has_reg_forms(&self, opcode: u8) -> bool {
+    pub fn has_reg_forms(&self, opcode: u16) -> bool {
         self.opcodes.get(&opcode).is_some_and(|o| o.reg.is_some())
     }
 
     /// The info of a form. With `reg` given, a per-reg entry wins over the
     /// opcode's own; without it (or when the reg has no entry) the opcode's
     /// own entry is used. `None` when the metadata does not describe it.
-    pub fn form(&self, opcode: u8, reg: Option<u8>) -> Option<FormInfo> {
+    pub fn form(&self, opcode: u16, reg: Option<u8>) -> Option<FormInfo> {
         let o = self.opcodes.get(&opcode)?;
         let by_reg = match (reg, &o.reg) {
             (Some(r), Some(regs)) => regs.get(r as usize).copied().flatten(),
@@ -212,24 +234,29 @@ impl Metadata {
 /// The form a test file covers, from its name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct FileForm {
-    /// The opcode byte.
-    pub opcode: u8,
+    /// The opcode: `0x00XX` for one byte, `0x0FXX` for two.
+    pub opcode: u16,
     /// The ModR/M reg field for group opcode files (`XX.R.MOO.gz`).
     pub reg: Option<u8>,
 }
 
 impl fmt::Display for FileForm {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.opcode > 0xFF {
+            write!(f, "{:04X}", self.opcode)?;
+        } else {
+            write!(f, "{:02X}", self.opcode)?;
+        }
         match self.reg {
-            Some(r) => write!(f, "{:02X}.{}", self.opcode, r),
-            None => write!(f, "{:02X}", self.opcode),
+            Some(r) => write!(f, ".{r}"),
+            None => Ok(()),
         }
     }
 }
 
 /// Maps a file name `XX.MOO.gz`, `XX.R.MOO.gz`, `XX.MOO` or `XX.R.MOO`
-/// (suffix case-insensitive) to its opcode and reg field; `None` for other
-/// names.
+/// (suffix case-insensitive; `XX` may also be a two-byte opcode `0FXX`) to
+/// its opcode and reg field; `None` for other names.
 pub fn parse_file_name(name: &str) -> Option<FileForm> {
     let lower = name.to_ascii_lowercase();
     let stem_len = if lower.ends_with(".moo.gz") {
@@ -241,7 +268,7 @@ pub fn parse_file_name(name: &str) -> Option<FileForm> {
     };
     let stem = name.get(..stem_len)?;
     let mut parts = stem.split('.');
-    let opcode = parse_hex_byte(parts.next()?)?;
+    let opcode = parse_opcode(parts.next()?)?;
     let reg = match parts.next() {
         None => None,
         Some(r) if r.len() == 1 => Some(r.parse::<u8>().ok().filter(|&r| r < 8)?),
@@ -253,11 +280,23 @@ pub fn parse_file_name(name: &str) -> Option<FileForm> {
     Some(FileForm { opcode, reg })
 }
 
-fn parse_hex_byte(s: &str) -> Option<u8> {
-    if s.len() != 2 {
+/// An opcode of 2 or 4 hex digits.
+fn parse_opcode(s: &str) -> Option<u16> {
+    if (s.len() != 2 && s.len() != 4) || !s.bytes().all(|b| b.is_ascii_hexdigit()) {
         return None;
     }
-    u8::from_str_radix(s, 16).ok()
+    u16::from_str_radix(s, 16).ok()
+}
+
+impl FileForm {
+    /// The opcode's bytes as they appear in an instruction (one or two).
+    pub fn opcode_bytes(&self) -> Vec<u8> {
+        if self.opcode > 0xFF {
+            vec![(self.opcode >> 8) as u8, self.opcode as u8]
+        } else {
+            vec![self.opcode as u8]
+        }
+    }
 }
 
 #[cfg(test)]
@@ -273,6 +312,9 @@ mod tests {
             "D8": {"status": "fpu"},
             "F0": {"status": "prefix"},
             "60": {"status": "alias", "arch": "86"},
+            "0F": {"status": "extension"},
+            "F1": {"status": "something new"},
+            "0F01": {"reg": {"5": {"status": "undefined"}}},
             "8F": {"reg": {"0": {"status": "normal"}, "1": {"status": "undefined"}}},
             "D3": {"reg": {"6": {"status": "undocumented", "flags-mask": 63274}}}
         }
@@ -294,6 +336,12 @@ mod tests {
         assert_eq!(m.form(0xD8, None).unwrap().status, FormStatus::Fpu);
         assert_eq!(m.form(0xF0, None).unwrap().status, FormStatus::Prefix);
         assert_eq!(m.form(0x60, None).unwrap().status, FormStatus::Alias);
+        assert_eq!(m.form(0x0F, None).unwrap().status, FormStatus::Extension);
+        assert_eq!(m.form(0xF1, None).unwrap().status, FormStatus::Other);
+        assert_eq!(
+            m.form(0x0F01, Some(5)).unwrap().status,
+            FormStatus::Undefined
+        );
         assert_eq!(m.form(0x8F, Some(1)).unwrap().status, FormStatus::Undefined);
         assert_eq!(m.form(0x8F, Some(0)).unwrap().status, FormStatus::Normal);
         assert_eq!(m.form(0x8F, None), None);
@@ -311,6 +359,8 @@ mod tests {
         assert!(FormStatus::Undocumented.counted());
         assert!(FormStatus::Alias.counted());
         assert!(FormStatus::Fpu.counted());
+        assert!(FormStatus::Extension.counted());
+        assert!(FormStatus::Other.counted());
         assert!(!FormStatus::Undefined.counted());
     }
 
@@ -320,7 +370,8 @@ mod tests {
             "",
             "{",
             r#"{"opcodes": {"0G": {"status": "normal"}}}"#,
-            r#"{"opcodes": {"00": {"status": "weird"}}}"#,
+            r#"{"opcodes": {"0F1": {"status": "normal"}}}"#,
+            r#"{"opcodes": {"00": {"status": 5}}}"#,
             r#"{"opcodes": {"00": {}}}"#,
             r#"{"opcodes": {"00": {"status": "normal", "flags-mask": 70000}}}"#,
             r#"{"opcodes": {"80": {"reg": {"8": {"status": "normal"}}}}}"#,
@@ -343,6 +394,11 @@ mod tests {
         assert_eq!(parse_file_name("D3.4.5.MOO.gz"), None);
         assert_eq!(parse_file_name("123.MOO.gz"), None);
         assert_eq!(parse_file_name("00.json"), None);
+        assert_eq!(parse_file_name("0F01.2.MOO.gz"), f(0x0F01, Some(2)));
+        assert_eq!(parse_file_name("0F0.MOO.gz"), None);
+        assert_eq!(parse_file_name("+1.MOO.gz"), None);
+        assert_eq!(f(0x0F01, Some(2)).unwrap().to_string(), "0F01.2");
+        assert_eq!(f(0x0F01, None).unwrap().opcode_bytes(), vec![0x0F, 0x01]);
         assert_eq!(parse_file_name(".MOO.gz"), None);
         assert_eq!(f(0xD3, Some(4)).unwrap().to_string(), "D3.4");
     }

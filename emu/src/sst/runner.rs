@@ -141,7 +141,7 @@ impl Rules {
 
 /// What lies beside the test files in one directory: `metadata.json` and
 /// `revocation_list.txt`, both optional.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub struct DirContext {
     /// The directory.
     pub dir: PathBuf,
@@ -149,21 +149,20 @@ pub struct DirContext {
     pub metadata: Option<Metadata>,
     /// Hashes from its `revocation_list.txt`: tests to skip.
     pub revoked: HashSet<[u8; 20]>,
+    /// Set once the missing metadata has been warned about.
+    warned_no_metadata: AtomicBool,
 }
 
 impl DirContext {
     /// Loads the context of a directory. A missing `metadata.json` is not an
     /// error (every form then counts as normal with all flags compared, and
-    /// a warning is logged); an unreadable or malformed one is.
+    /// a warning is logged when a file of the directory runs); an unreadable
+    /// or malformed one is.
     pub fn load(dir: &Path) -> Result<DirContext, SstError> {
         let meta_path = dir.join("metadata.json");
         let metadata = if meta_path.is_file() {
             Some(Metadata::load(&meta_path)?)
         } else {
-            log::warn!(
-                "{}: no metadata.json; every form counts as normal with all flags compared",
-                dir.display()
-            );
             None
         };
         let rev_path = dir.join("revocation_list.txt");
@@ -178,6 +177,7 @@ impl DirContext {
             dir: dir.to_path_buf(),
             metadata,
             revoked,
+            warned_no_metadata: AtomicBool::new(false),
         })
     }
 }
@@ -556,7 +556,7 @@ enum FormResolver {
     /// A group opcode file without a reg in its name: the ModR/M reg field of
     /// each test picks the form.
     ByModrm {
-        opcode: u8,
+        opcode: Vec<u8>,
         regs: [FormInfo; 8],
         fallback: FormInfo,
     },
@@ -574,7 +574,7 @@ impl FormResolver {
                 *slot = meta.form(form.opcode, Some(r as u8)).unwrap_or(fallback);
             }
             return FormResolver::ByModrm {
-                opcode: form.opcode,
+                opcode: form.opcode_bytes(),
                 regs,
                 fallback,
             };
@@ -596,12 +596,12 @@ impl FormResolver {
                 regs,
                 fallback,
             } => {
-                let at = bytes.iter().position(|&b| !is_prefix(b));
-                match at {
-                    Some(i) if bytes[i] == *opcode => match bytes.get(i + 1) {
-                        Some(&modrm) => regs[(modrm >> 3 & 7) as usize],
-                        None => *fallback,
-                    },
+                let Some(i) = bytes.iter().position(|&b| !is_prefix(b)) else {
+                    return *fallback;
+                };
+                let rest = &bytes[i..];
+                match rest.get(opcode.len()) {
+                    Some(&modrm) if rest.starts_with(opcode) => regs[(modrm >> 3 & 7) as usize],
                     _ => *fallback,
                 }
             }
@@ -650,6 +650,12 @@ impl Runner {
             .file_name()
             .and_then(|n| n.to_str())
             .and_then(parse_file_name);
+        if ctx.metadata.is_none() && !ctx.warned_no_metadata.swap(true, Ordering::Relaxed) {
+            log::warn!(
+                "{}: no metadata.json; every form counts as normal with all flags compared",
+                ctx.dir.display()
+            );
+        }
         let resolver = FormResolver::new(ctx.metadata.as_ref(), form, &label);
         let mut res = FileResult {
             file: label,
@@ -1111,6 +1117,128 @@ mod tests {
         if let Err(Some(f)) = r.run_test(&t, masked, true) {
             assert!(f.regs.iter().all(|d| d.reg != "flags"), "{f}");
         }
+    }
+
+    /// DIV BL with BL = 0 raises a divide error, which pushes FLAGS at the
+    /// final SS:SP+4: undefined flags there are compared under the mask.
+    #[test]
+    fn divide_error_pushed_flags_use_the_mask() {
+        let mut r = Runner::new(CpuModel::I8086);
+        let stack: Vec<(u32, u8)> = (0x101FA..0x10200).map(|a| (a, 0)).collect();
+        let mut init_ram = vec![(0x100, 0xF6), (0x101, 0xF3), (0, 0), (1, 4), (2, 0), (3, 0)];
+        init_ram.extend(&stack);
+        let mut t = MooTest {
+            bytes: vec![0xF6, 0xF3],
+            init: CpuState {
+                regs: regs(&[
+                    (MooReg::AX, 0x1234),
+                    (MooReg::BX, 0),
+                    (MooReg::CX, 0),
+                    (MooReg::DX, 0),
+                    (MooReg::CS, 0),
+                    (MooReg::SS, 0x1000),
+                    (MooReg::DS, 0),
+                    (MooReg::ES, 0),
+                    (MooReg::SP, 0x200),
+                    (MooReg::BP, 0),
+                    (MooReg::SI, 0),
+                    (MooReg::DI, 0),
+                    (MooReg::IP, 0x100),
+                    (MooReg::FLAGS, 0xF202),
+                ]),
+                ram: init_ram,
+                queue: vec![],
+            },
+            fina: CpuState {
+                ram: stack.clone(),
+                ..CpuState::default()
+            },
+            ..MooTest::default()
+        };
+        let strict = FormInfo::default();
+        // Learn the CPU's final state from the differences to "nothing
+        // changed" (bytes still 0 do not show up).
+        let f = r.run_test(&t, strict, true).unwrap_err().unwrap();
+        assert_eq!(f.event, "Exception(0)", "{f}");
+        let mut fina = MooRegs::default();
+        for d in &f.regs {
+            let m = MooReg::ALL.into_iter().find(|m| m.name() == d.reg).unwrap();
+            fina.mask |= 1 << m as u8;
+            fina.values[m as usize] = d.got as u16;
+        }
+        let mut ram: Vec<(u32, u8)> = stack
+            .iter()
+            .map(|&(a, _)| {
+                (
+                    a,
+                    f.ram.iter().find(|d| d.address == a).map_or(0, |d| d.got),
+                )
+            })
+            .collect();
+        t.fina = CpuState {
+            regs: fina,
+            ram: ram.clone(),
+            queue: vec![],
+        };
+        assert!(r.run_test(&t, strict, true).is_ok());
+
+        // Flip the undefined flags (o s z a p c) in the pushed word only.
+        let mask = FormInfo {
+            status: FormStatus::Normal,
+            flags_mask: 0xF72A,
+        };
+        let undefined = !mask.flags_mask;
+        let sp = fina.get(MooReg::SP).unwrap() as u32;
+        let lo = 0x10000 + sp + 4;
+        for e in ram.iter_mut() {
+            if e.0 == lo {
+                e.1 ^= undefined as u8;
+            } else if e.0 == lo + 1 {
+                e.1 ^= (undefined >> 8) as u8;
+            }
+        }
+        t.fina.ram = ram;
+        let f = r.run_test(&t, strict, true).unwrap_err().unwrap();
+        assert!(f.regs.is_empty(), "{f}");
+        assert_eq!(f.ram.len(), 2, "{f}");
+        assert!(f.ram.iter().all(|d| d.flags_mask.is_some()), "{f}");
+        assert!(r.run_test(&t, mask, true).is_ok());
+    }
+
+    /// 286 rules: the trailing HLT is stepped, the INIT flags lose bits
+    /// 12-15, revoked tests are skipped.
+    #[test]
+    fn rules_286() {
+        let mut r = Runner::new(CpuModel::I286);
+        assert_eq!(r.rules().mem_size, 1 << 24);
+        let mut t = unchanged_test();
+        t.bytes = vec![0x90, 0xF4];
+        t.init.ram = vec![(0x10010, 0x90), (0x10011, 0xF4)];
+        t.fina.ram = vec![(0x10010, 0x90), (0x10011, 0xF4)];
+        // NOP, HLT: IP ends after the HLT; FLAGS F002h in INIT are 0002h.
+        t.fina.regs = regs(&[(MooReg::IP, 0x12)]);
+        t.hash = Some([9; 20]);
+        let out = r.run_test(&t, FormInfo::default(), true);
+        assert!(out.is_ok(), "{}", out.unwrap_err().unwrap());
+
+        let moo = MooFile {
+            header: crate::sst::moo::MooHeader {
+                version: 1,
+                test_count: 2,
+                cpu_name: "286".into(),
+            },
+            tests: vec![t.clone(), MooTest { hash: None, ..t }],
+        };
+        let ctx = DirContext {
+            metadata: None,
+            revoked: [[9; 20]].into_iter().collect(),
+            ..DirContext::default()
+        };
+        let res = r.run_moo(&moo, Path::new("dir/90.MOO.gz"), &ctx);
+        assert_eq!(res.revoked, 1);
+        assert_eq!((res.counted.run, res.counted.passed), (1, 1));
+        assert_eq!(res.model, CpuModel::I286);
+        assert_eq!(res.form.map(|f| f.opcode), Some(0x90));
     }
 
     #[test]
