@@ -30,7 +30,11 @@ impl Cpu {
     #[inline]
     pub(crate) fn check_limit(&self, seg: SegReg, off: u32, size: u32) -> Result<(), Fault> {
         if self.model != CpuModel::I8086 && off as u64 + size as u64 - 1 > 0xFFFF {
-            return Err(if seg == SegReg::SS {
+            // The 286 reports every real-mode segment overrun as exception
+            // 13, stack or not (80286 PRM, real-address-mode exceptions;
+            // recorded by the 286 suite, e.g. LEAVE with BP = FFFFh); the 386
+            // separates #SS for the stack segment.
+            return Err(if seg == SegReg::SS && self.model == CpuModel::I386 {
                 Fault::Vector(12)
             } else {
                 Fault::Vector(13)

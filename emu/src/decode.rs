@@ -146,8 +146,8 @@ fn word_size(opcode: u8, two_byte: bool, op: Op, form: Form) -> bool {
 }
 
 /// Decodes one instruction for `model`, reading its bytes from `next` in
-/// order. Prefixes are unlimited, as on the 8086 (the 286 and 386 limit of
-/// 10 and 15 bytes is not modelled). `max_len` bounds the bytes read for
+/// order. Prefixes are unlimited, as on the 8086 (the CPU enforces the 286
+/// and 386 length limits of 10 and 15 bytes after decoding). `max_len` bounds the bytes read for
 /// callers that decode from a buffer: a longer instruction returns `None`
 /// (the CPU passes `usize::MAX`).
 pub fn decode_for<F: FnMut() -> u8>(

@@ -207,7 +207,15 @@ impl Cpu {
             // Unreachable: decoding from the bus has no length limit.
             return StepEvent::Executed;
         };
-        if self.fetch_fault {
+        // The 286 rejects an instruction longer than 10 bytes, the 386 one
+        // longer than 15 (prefixes included), with #GP (80286 PRM, 80386 PRM
+        // section 17.1; the 286 suite records it for over-prefixed IMUL).
+        let too_long = match model {
+            CpuModel::I8086 => false,
+            CpuModel::I286 => ins.len > 10,
+            CpuModel::I386 => ins.len > 15,
+        };
+        if self.fetch_fault || too_long {
             return self.fault(bus, Fault::Vector(13));
         }
         self.step_cycles += ins.prefixes as u32 * timing::prefix_clocks(model);
