@@ -232,7 +232,14 @@ impl Cpu {
     /// count of 1) a change of sign, SF/ZF/PF from the result. A 16-bit
     /// count above 16 leaves the result undefined; tandem shifts through the
     /// 32-bit concatenation.
-    pub(crate) fn double_shift(&mut self, left: bool, dest: u32, src: u32, count: u32, sz: Size) -> u32 {
+    pub(crate) fn double_shift(
+        &mut self,
+        left: bool,
+        dest: u32,
+        src: u32,
+        count: u32,
+        sz: Size,
+    ) -> u32 {
         let bits = sz.bits();
         let mask = sz.mask() as u64;
         let (r, cf) = if left {

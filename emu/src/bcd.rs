@@ -21,6 +21,9 @@ impl Cpu {
 
     /// DAA: decimal adjust AL after addition.
     pub(crate) fn daa(&mut self) {
+        if self.model != CpuModel::I8086 {
+            return self.decimal_adjust_286(true);
+        }
         let (old_al, old_cf, old_af) = (self.al(), self.flag(CF), self.flag(AF));
         let of = if old_cf {
             (0x1A..=0x7F).contains(&old_al)
@@ -46,6 +49,9 @@ impl Cpu {
 
     /// DAS: decimal adjust AL after subtraction.
     pub(crate) fn das(&mut self) {
+        if self.model != CpuModel::I8086 {
+            return self.decimal_adjust_286(false);
+        }
         let (old_al, old_cf, old_af) = (self.al(), self.flag(CF), self.flag(AF));
         let of = match (old_af, old_cf) {
             (false, false) => (0x9A..=0xDF).contains(&old_al),
@@ -124,6 +130,39 @@ impl Cpu {
         self.set_flag(OF, old_af && (0x80..=0x85).contains(&old_al));
         self.set_flag(ZF, value == 0);
         self.set_flag(PF, parity(value));
+    }
+
+    /// DAA/DAS on the 286 and later, as the Intel SDM's pseudo-code states
+    /// it: the high-digit test uses the original AL against 99h (the 8086
+    /// compares with 9Fh when AF is set), and DAS keeps the borrow of the
+    /// low-digit subtraction in CF, where DAA's second step decides CF
+    /// alone. OF is undefined; tandem clears it.
+    fn decimal_adjust_286(&mut self, add: bool) {
+        let (old_al, old_cf) = (self.al(), self.flag(CF));
+        let mut al = old_al;
+        let mut cf = false;
+        let af = (al & 0x0F) > 9 || self.flag(AF);
+        if af {
+            if add {
+                al = al.wrapping_add(6);
+            } else {
+                cf = old_cf || al < 6;
+                al = al.wrapping_sub(6);
+            }
+        }
+        if old_al > 0x99 || old_cf {
+            al = if add {
+                al.wrapping_add(0x60)
+            } else {
+                al.wrapping_sub(0x60)
+            };
+            cf = true;
+        }
+        self.set_al(al);
+        self.set_flag(AF, af);
+        self.set_flag(CF, cf);
+        self.set_flag(OF, false);
+        self.set_szp(al as u32, Size::Byte);
     }
 
     /// AAA/AAS on the 286 and later: AX is adjusted by +/-106h as one

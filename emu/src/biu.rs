@@ -105,7 +105,12 @@ impl Cpu {
 
     /// Reads a word at `seg:off`.
     #[inline]
-    pub(crate) fn read16<B: Bus>(&mut self, bus: &mut B, seg: SegReg, off: u32) -> Result<u16, Fault> {
+    pub(crate) fn read16<B: Bus>(
+        &mut self,
+        bus: &mut B,
+        seg: SegReg,
+        off: u32,
+    ) -> Result<u16, Fault> {
         self.read_mem(bus, seg, off, Size::Word).map(|v| v as u16)
     }
 
@@ -153,7 +158,8 @@ impl Cpu {
     pub(crate) fn pop<B: Bus>(&mut self, bus: &mut B, size: Size) -> Result<u32, Fault> {
         let sp = self.regs.get16(4);
         let v = self.read_mem(bus, SegReg::SS, sp as u32, size)?;
-        self.regs.put16(4, sp.wrapping_add((size.bits() / 8) as u16));
+        self.regs
+            .put16(4, sp.wrapping_add((size.bits() / 8) as u16));
         Ok(v)
     }
 

@@ -65,10 +65,7 @@ impl Cpu {
         } else if m.rm == 5 && m.mode == 0 {
             (ins.disp, false)
         } else {
-            (
-                r.gpr[m.rm as usize].wrapping_add(ins.disp),
-                m.rm == 5,
-            )
+            (r.gpr[m.rm as usize].wrapping_add(ins.disp), m.rm == 5)
         };
         let seg = ins
             .seg
@@ -347,9 +344,7 @@ impl Cpu {
                     // has incremented SP (80386 PRM, POP).
                     let v = self.pop(bus, wsz)?;
                     let loc = self.rm_loc(ins);
-                    if let Err(f) = self.write_loc(bus, loc, wsz, v) {
-                        return Err(f);
-                    }
+                    self.write_loc(bus, loc, wsz, v)?;
                 }
             }
             Op::Jcc => {
@@ -440,7 +435,11 @@ impl Cpu {
             }
             Op::Popf => {
                 let v = self.pop(bus, wsz)?;
-                let keep = if op32 { 0 } else { self.regs.flags & 0xFFFF_0000 };
+                let keep = if op32 {
+                    0
+                } else {
+                    self.regs.flags & 0xFFFF_0000
+                };
                 self.regs.flags = self.normalize_flags(keep | v);
             }
             Op::Sahf => {
@@ -498,18 +497,15 @@ impl Cpu {
                 let ip = self.pop(bus, wsz)?;
                 let cs = self.pop(bus, wsz)? as u16;
                 let f = self.pop(bus, wsz)?;
-                let keep = if op32 { 0 } else { self.regs.flags & 0xFFFF_0000 };
+                let keep = if op32 {
+                    0
+                } else {
+                    self.regs.flags & 0xFFFF_0000
+                };
                 self.far_jump(cs, ip, op32)?;
                 self.regs.flags = self.normalize_flags(keep | f);
             }
-            Op::Rol
-            | Op::Ror
-            | Op::Rcl
-            | Op::Rcr
-            | Op::Shl
-            | Op::Shr
-            | Op::Setmo
-            | Op::Sar => {
+            Op::Rol | Op::Ror | Op::Rcl | Op::Rcr | Op::Shl | Op::Shr | Op::Setmo | Op::Sar => {
                 let loc = self.rm_loc(ins);
                 let raw = match ins.form {
                     Form::E1 => 1,
@@ -626,7 +622,11 @@ impl Cpu {
             Op::JmpFar => self.far_jump(ins.imm2 as u16, ins.imm, op32)?,
             Op::CallInd | Op::JmpInd => {
                 let loc = self.rm_loc(ins);
-                let size = if self.model == CpuModel::I8086 { sz } else { wsz };
+                let size = if self.model == CpuModel::I8086 {
+                    sz
+                } else {
+                    wsz
+                };
                 let target = self.read_loc(bus, loc, size)?;
                 let target = if self.model == CpuModel::I8086 {
                     target & 0xFFFF
@@ -816,7 +816,11 @@ impl Cpu {
             Op::Smsw => {
                 let loc = self.rm_loc(ins);
                 let v = self.sys.cr0;
-                let size = if matches!(loc, Loc::Reg(_)) { wsz } else { Size::Word };
+                let size = if matches!(loc, Loc::Reg(_)) {
+                    wsz
+                } else {
+                    Size::Word
+                };
                 self.write_loc(bus, loc, size, v)?;
             }
             Op::Lmsw => {

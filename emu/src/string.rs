@@ -50,11 +50,7 @@ impl Cpu {
     ) -> Result<(), Fault> {
         let a32 = ins.addrsize32;
         let n = sz.bits() / 8;
-        let step = if self.flag(DF) {
-            n.wrapping_neg()
-        } else {
-            n
-        };
+        let step = if self.flag(DF) { n.wrapping_neg() } else { n };
         let si = self.index_reg(6, a32);
         let di = self.index_reg(7, a32);
         let acc = self.regs.gpr[0] & sz.mask();

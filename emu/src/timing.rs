@@ -30,7 +30,8 @@ pub fn ea_clocks(model: CpuModel, m: ModRm, seg_override: bool) -> u32 {
     match model {
         CpuModel::I8086 => ea_clocks_8086(m, seg_override),
         CpuModel::I286 => (m.mode != 0 && m.rm < 4) as u32,
-        CpuModel::I386 => (m.rm < 4 || m.rm == 4) as u32,
+        // rm 0-3: base + index (16-bit); rm 4: a SIB byte (32-bit).
+        CpuModel::I386 => (m.rm <= 4) as u32,
     }
 }
 
@@ -510,13 +511,8 @@ fn clocks_8086(ins: &Instruction, mem: bool, taken: bool) -> u32 {
         Op::Hlt => 2,
         Op::Wait => 3,
         Op::Salc => 4,
-        Op::Esc => {
-            if mem {
-                8
-            } else {
-                2
-            }
-        }
+        Op::Esc if mem => 8,
+        Op::Esc => 2,
         Op::Prefix => 2,
         // 186+ operations never decode on the 8086.
         _ => 2,

@@ -1,42 +1,39 @@
-//! Cross-checks our 8086 decoder with iced-x86 on every encoding both
-//! understand: every opcode, every ModR/M byte, several displacement and
-//! immediate patterns, with and without prefixes. Length, operation and every
-//! operand (registers, memory base/index/displacement/effective segment,
-//! immediates, branch targets) must agree.
+//! Cross-checks our decoder with iced-x86 on every encoding both understand,
+//! for the 8086 map and for the 386's real-mode maps (one-byte, 0Fh, with
+//! 66h/67h): every opcode, every ModR/M byte, several displacement/immediate
+//! patterns, with and without prefixes. Length, operation and every operand
+//! (registers, memory segment/base/index/scale/displacement, immediates,
+//! branch targets) must agree.
 //!
-//! Skipped, because the 8086 gives them another meaning than iced-x86's
-//! 186+/386 decoding (see `emu::table`): 0Fh, 60h-6Fh, C0h/C1h, C8h/C9h, F1h,
-//! the undocumented group members, 8Ch/8Eh with reg >= 4, and register forms
-//! of memory-only instructions.
+//! Skipped, because our model gives them another meaning than iced-x86's
+//! decoding (see `emu::table`): on the 8086 the 186+ encodings (0Fh, 60h-6Fh,
+//! C0h/C1h, C8h/C9h, F1h), the undocumented group members, 8Ch/8Eh with
+//! reg >= 4, MOV CS; on the 386 the opcodes we raise #UD for (iced decodes
+//! later CPUs' instructions there), 0F 00h (protected mode only), the test
+//! registers, and two-byte opcodes behind F2h/F3h (iced reads those as SSE
+//! mandatory prefixes). Register forms of memory-only instructions are
+//! skipped on both.
 
-use emu::decode::{decode_bytes, Instruction};
-use emu::table::{Form, Op};
+use emu::decode::{decode_bytes_for, is_prefix_for, Instruction};
+use emu::table::{Form, Op, OPCODES, OPCODES_0F, OPCODES_186};
+use emu::CpuModel;
 use iced_x86::{Decoder, DecoderOptions, Mnemonic, OpKind, Register};
 
-#[derive(Debug, PartialEq, Eq, Clone, Copy)]
+#[derive(Debug, PartialEq, Eq, Clone, Copy, PartialOrd, Ord)]
 enum Operand {
     Reg(Register),
     Mem {
         seg: Register,
         base: Register,
         index: Register,
-        disp: u16,
+        scale: u32,
+        disp: u32,
     },
-    Imm(u16),
-    Near(u16),
-    Far(u16, u16),
+    Imm(u32),
+    Near(u32),
+    Far(u16, u32),
 }
 
-const R16: [Register; 8] = [
-    Register::AX,
-    Register::CX,
-    Register::DX,
-    Register::BX,
-    Register::SP,
-    Register::BP,
-    Register::SI,
-    Register::DI,
-];
 const R8: [Register; 8] = [
     Register::AL,
     Register::CL,
@@ -47,21 +44,86 @@ const R8: [Register; 8] = [
     Register::DH,
     Register::BH,
 ];
-const SREG: [Register; 4] = [Register::ES, Register::CS, Register::SS, Register::DS];
+const R16: [Register; 8] = [
+    Register::AX,
+    Register::CX,
+    Register::DX,
+    Register::BX,
+    Register::SP,
+    Register::BP,
+    Register::SI,
+    Register::DI,
+];
+const R32: [Register; 8] = [
+    Register::EAX,
+    Register::ECX,
+    Register::EDX,
+    Register::EBX,
+    Register::ESP,
+    Register::EBP,
+    Register::ESI,
+    Register::EDI,
+];
+const SREG: [Register; 6] = [
+    Register::ES,
+    Register::CS,
+    Register::SS,
+    Register::DS,
+    Register::FS,
+    Register::GS,
+];
 
-fn reg(i: u8, w: bool) -> Register {
-    if w {
-        R16[i as usize & 7]
-    } else {
-        R8[i as usize & 7]
+/// Operand width in bytes: 1, 2 or 4.
+fn reg(i: u8, width: u32) -> Register {
+    match width {
+        1 => R8[i as usize & 7],
+        2 => R16[i as usize & 7],
+        _ => R32[i as usize & 7],
     }
 }
 
+fn seg_of(ins: &Instruction, default: Register) -> Register {
+    ins.seg.map_or(default, |s| SREG[s as usize])
+}
+
 /// The r/m operand as our decoder describes it.
-fn rm(ins: &Instruction, w: bool) -> Operand {
+fn rm(ins: &Instruction, width: u32) -> Operand {
     let m = ins.modrm.expect("form has ModR/M");
     if m.is_reg() {
-        return Operand::Reg(reg(m.rm, w));
+        return Operand::Reg(reg(m.rm, width));
+    }
+    if ins.addrsize32 {
+        let (base, index, scale) = match ins.sib {
+            Some(sib) => {
+                let b = sib & 7;
+                let i = (sib >> 3) & 7;
+                let base = if b == 5 && m.mode == 0 {
+                    Register::None
+                } else {
+                    R32[b as usize]
+                };
+                let index = if i == 4 {
+                    Register::None
+                } else {
+                    R32[i as usize]
+                };
+                (base, index, 1u32 << (sib >> 6))
+            }
+            None if m.rm == 5 && m.mode == 0 => (Register::None, Register::None, 1),
+            None => (R32[m.rm as usize], Register::None, 1),
+        };
+        let default = if base == Register::ESP || base == Register::EBP {
+            Register::SS
+        } else {
+            Register::DS
+        };
+        return Operand::Mem {
+            seg: seg_of(ins, default),
+            base,
+            index,
+            scale: if index == Register::None { 1 } else { scale },
+            disp: ins.disp,
+        };
     }
     let (base, index) = match m.rm {
         0 => (Register::BX, Register::SI),
@@ -80,94 +142,155 @@ fn rm(ins: &Instruction, w: bool) -> Operand {
         Register::DS
     };
     Operand::Mem {
-        seg: ins.seg.map_or(default, |s| SREG[s as usize]),
+        seg: seg_of(ins, default),
         base,
         index,
-        disp: ins.disp,
+        scale: 1,
+        disp: ins.disp & 0xFFFF,
     }
 }
 
 fn direct(ins: &Instruction) -> Operand {
     Operand::Mem {
-        seg: ins.seg.map_or(Register::DS, |s| SREG[s as usize]),
+        seg: seg_of(ins, Register::DS),
         base: Register::None,
         index: Register::None,
+        scale: 1,
         disp: ins.imm,
     }
 }
 
-/// Our operands in Intel order, or None where the operands are implicit
-/// (string instructions, FPU escapes: only length and operation compared).
-fn ours(ins: &Instruction, ip: u16) -> Option<Vec<Operand>> {
-    let w = ins.w;
+/// Our operands in Intel order, or None where only length and operation are
+/// compared (FPU escapes).
+fn ours(ins: &Instruction, ip: u32) -> Option<Vec<Operand>> {
+    let wide = if ins.opsize32 { 4 } else { 2 };
+    let width = if ins.w { wide } else { 1 };
     let m = ins.modrm.unwrap_or_default();
-    let acc = Operand::Reg(reg(0, w));
-    let next = ip.wrapping_add(ins.len as u16);
+    let acc = Operand::Reg(reg(0, width));
+    let mask = if ins.opsize32 { u32::MAX } else { 0xFFFF };
+    let next = ip.wrapping_add(ins.len as u32) & 0xFFFF;
+    let (si, di) = if ins.addrsize32 {
+        (Register::ESI, Register::EDI)
+    } else {
+        (Register::SI, Register::DI)
+    };
+    let src = Operand::Mem {
+        seg: seg_of(ins, Register::DS),
+        base: si,
+        index: Register::None,
+        scale: 1,
+        disp: 0,
+    };
+    let dst = Operand::Mem {
+        seg: Register::ES,
+        base: di,
+        index: Register::None,
+        scale: 1,
+        disp: 0,
+    };
+    let imm = Operand::Imm(ins.imm);
+    let imm2 = Operand::Imm(ins.imm2);
+    let g = |w| Operand::Reg(reg(m.reg, w));
     Some(match ins.form {
-        Form::None => {
-            let src = Operand::Mem {
-                seg: ins.seg.map_or(Register::DS, |s| SREG[s as usize]),
-                base: Register::SI,
-                index: Register::None,
+        Form::None => match ins.op {
+            Op::Movs => vec![dst, src],
+            Op::Cmps => vec![src, dst],
+            Op::Stos => vec![dst, acc],
+            Op::Lods => vec![acc, src],
+            Op::Scas => vec![acc, dst],
+            Op::Ins => vec![dst, Operand::Reg(Register::DX)],
+            Op::Outs => vec![Operand::Reg(Register::DX), src],
+            Op::Xlat => vec![Operand::Mem {
+                seg: seg_of(ins, Register::DS),
+                base: if ins.addrsize32 {
+                    Register::EBX
+                } else {
+                    Register::BX
+                },
+                index: Register::AL,
+                scale: 1,
                 disp: 0,
-            };
-            let dst = Operand::Mem {
-                seg: Register::ES,
-                base: Register::DI,
-                index: Register::None,
-                disp: 0,
-            };
-            match ins.op {
-                Op::Movs => vec![dst, src],
-                Op::Cmps => vec![src, dst],
-                Op::Stos => vec![dst, acc],
-                Op::Lods => vec![acc, src],
-                Op::Scas => vec![acc, dst],
-                Op::Xlat => vec![Operand::Mem {
-                    seg: ins.seg.map_or(Register::DS, |s| SREG[s as usize]),
-                    base: Register::BX,
-                    index: Register::AL,
-                    disp: 0,
-                }],
-                _ => vec![],
-            }
-        }
-        Form::EG => vec![rm(ins, w), Operand::Reg(reg(m.reg, w))],
-        Form::GE => vec![Operand::Reg(reg(m.reg, w)), rm(ins, w)],
-        Form::AccI => vec![acc, Operand::Imm(ins.imm)],
+            }],
+            _ => vec![],
+        },
+        Form::EG => vec![rm(ins, width), g(width)],
+        Form::GE => vec![g(width), rm(ins, width)],
+        Form::AccI => vec![acc, imm],
         Form::E if ins.op == Op::Esc => return None,
-        Form::E => vec![rm(ins, w)],
-        Form::EI => vec![rm(ins, w), Operand::Imm(ins.imm)],
-        Form::EIb => vec![rm(ins, w), Operand::Imm(ins.imm)],
-        Form::E1 => vec![rm(ins, w), Operand::Imm(1)],
-        Form::ECl => vec![rm(ins, w), Operand::Reg(Register::CL)],
-        Form::ES => vec![rm(ins, true), Operand::Reg(SREG[m.reg as usize & 3])],
-        Form::SE => vec![Operand::Reg(SREG[m.reg as usize & 3]), rm(ins, true)],
-        Form::GM => vec![Operand::Reg(reg(m.reg, true)), rm(ins, true)],
-        Form::Reg => vec![Operand::Reg(R16[ins.opcode as usize & 7])],
-        Form::AccReg => vec![Operand::Reg(R16[ins.opcode as usize & 7]), acc],
-        Form::Reg8I => vec![
-            Operand::Reg(R8[ins.opcode as usize & 7]),
-            Operand::Imm(ins.imm),
+        Form::E if ins.op == Op::Setcc => vec![rm(ins, 1)],
+        Form::E if matches!(ins.op, Op::Smsw | Op::Lmsw) && m.is_reg() => vec![rm(ins, wide)],
+        Form::E if matches!(ins.op, Op::Smsw | Op::Lmsw) => vec![rm(ins, 2)],
+        Form::E => vec![rm(ins, width)],
+        Form::EI | Form::EIbs | Form::EIbu => vec![rm(ins, width), imm],
+        Form::E1 => vec![rm(ins, width), Operand::Imm(1)],
+        Form::ECl => vec![rm(ins, width), Operand::Reg(Register::CL)],
+        Form::ES => vec![
+            rm(ins, if m.is_reg() { wide } else { 2 }),
+            Operand::Reg(SREG[m.reg as usize % 6]),
         ],
-        Form::Reg16I => vec![
-            Operand::Reg(R16[ins.opcode as usize & 7]),
-            Operand::Imm(ins.imm),
+        Form::SE => vec![
+            Operand::Reg(SREG[m.reg as usize % 6]),
+            rm(ins, if m.is_reg() { wide } else { 2 }),
         ],
+        Form::GM => vec![g(wide), rm(ins, wide)],
+        Form::Reg => vec![Operand::Reg(reg(ins.opcode, wide))],
+        Form::AccReg => vec![Operand::Reg(reg(ins.opcode, wide)), acc],
+        Form::Reg8I => vec![Operand::Reg(R8[ins.opcode as usize & 7]), imm],
+        Form::Reg16I => vec![Operand::Reg(reg(ins.opcode, wide)), imm],
+        Form::Sreg if ins.two_byte => {
+            vec![Operand::Reg(if ins.opcode < 0xA8 {
+                Register::FS
+            } else {
+                Register::GS
+            })]
+        }
         Form::Sreg => vec![Operand::Reg(SREG[(ins.opcode as usize >> 3) & 3])],
-        Form::Rel8 | Form::Rel16 => vec![Operand::Near(next.wrapping_add(ins.imm))],
-        Form::Far => vec![Operand::Far(ins.imm2, ins.imm)],
-        Form::Iw | Form::Ib => vec![Operand::Imm(ins.imm)],
+        Form::Rel8 | Form::Rel16 => {
+            let t = next.wrapping_add(ins.imm);
+            vec![Operand::Near(t & mask)]
+        }
+        Form::Far => vec![Operand::Far(ins.imm2 as u16, ins.imm)],
+        Form::Iw | Form::Ib | Form::Iv | Form::Ibs => vec![imm],
         Form::AccMoffs => vec![acc, direct(ins)],
         Form::MoffsAcc => vec![direct(ins), acc],
-        Form::AccPort if ins.op == Op::In => vec![acc, Operand::Imm(ins.imm)],
-        Form::AccPort => vec![Operand::Imm(ins.imm), acc],
+        Form::AccPort if ins.op == Op::In => vec![acc, imm],
+        Form::AccPort => vec![imm, acc],
         Form::AccDx if ins.op == Op::In => vec![acc, Operand::Reg(Register::DX)],
         Form::AccDx => vec![Operand::Reg(Register::DX), acc],
+        Form::GEI | Form::GEIb => vec![g(wide), rm(ins, wide), imm2],
+        Form::GEb => vec![g(wide), rm(ins, 1)],
+        Form::GEw => vec![g(wide), rm(ins, 2)],
+        Form::EGIb => vec![rm(ins, wide), g(wide), imm2],
+        Form::EGCl => vec![rm(ins, wide), g(wide), Operand::Reg(Register::CL)],
+        Form::IwIb => vec![imm, imm2],
+        Form::Cr => {
+            let special = match ins.opcode & 7 {
+                0 | 2 => {
+                    [Register::CR0, Register::CR1, Register::CR2, Register::CR3][m.reg as usize & 3]
+                }
+                _ => [
+                    Register::DR0,
+                    Register::DR1,
+                    Register::DR2,
+                    Register::DR3,
+                    Register::DR4,
+                    Register::DR5,
+                    Register::DR6,
+                    Register::DR7,
+                ][m.reg as usize],
+            };
+            let gpr = Operand::Reg(R32[m.rm as usize]);
+            if ins.op == Op::MovFromCr {
+                vec![gpr, Operand::Reg(special)]
+            } else {
+                vec![Operand::Reg(special), gpr]
+            }
+        }
         Form::Group(_) => unreachable!("groups resolve to their member's form"),
     })
 }
 
+/// iced-x86's operands, immediates masked to their width.
 fn theirs(i: &iced_x86::Instruction) -> Vec<Operand> {
     (0..i.op_count())
         .map(|n| match i.op_kind(n) {
@@ -176,34 +299,82 @@ fn theirs(i: &iced_x86::Instruction) -> Vec<Operand> {
                 seg: i.memory_segment(),
                 base: i.memory_base(),
                 index: i.memory_index(),
-                disp: i.memory_displacement32() as u16,
+                scale: i.memory_index_scale(),
+                disp: if i.memory_displ_size() == 4
+                    || R32.contains(&i.memory_base())
+                    || R32.contains(&i.memory_index())
+                {
+                    i.memory_displacement32()
+                } else {
+                    i.memory_displacement32() & 0xFFFF
+                },
             },
-            OpKind::MemorySegSI => Operand::Mem {
+            OpKind::MemorySegSI | OpKind::MemorySegESI => Operand::Mem {
                 seg: i.memory_segment(),
-                base: Register::SI,
+                base: if i.op_kind(n) == OpKind::MemorySegSI {
+                    Register::SI
+                } else {
+                    Register::ESI
+                },
                 index: Register::None,
+                scale: 1,
                 disp: 0,
             },
-            OpKind::MemoryESDI => Operand::Mem {
+            OpKind::MemoryESDI | OpKind::MemoryESEDI => Operand::Mem {
                 seg: Register::ES,
-                base: Register::DI,
+                base: if i.op_kind(n) == OpKind::MemoryESDI {
+                    Register::DI
+                } else {
+                    Register::EDI
+                },
                 index: Register::None,
+                scale: 1,
                 disp: 0,
             },
-            OpKind::Immediate8 => Operand::Imm(i.immediate8() as u16),
-            OpKind::Immediate16 => Operand::Imm(i.immediate16()),
-            OpKind::Immediate8to16 => Operand::Imm(i.immediate8to16() as u16),
-            OpKind::NearBranch16 => Operand::Near(i.near_branch16()),
-            OpKind::FarBranch16 => Operand::Far(i.far_branch_selector(), i.far_branch16()),
+            OpKind::Immediate8 => Operand::Imm(i.immediate8() as u32),
+            OpKind::Immediate8_2nd => Operand::Imm(i.immediate8_2nd() as u32),
+            OpKind::Immediate16 => Operand::Imm(i.immediate16() as u32),
+            OpKind::Immediate32 => Operand::Imm(i.immediate32()),
+            OpKind::Immediate8to16 => Operand::Imm(i.immediate8to16() as u16 as u32),
+            OpKind::Immediate8to32 => Operand::Imm(i.immediate8to32() as u32),
+            OpKind::NearBranch16 => Operand::Near(i.near_branch16() as u32),
+            OpKind::NearBranch32 => Operand::Near(i.near_branch32()),
+            OpKind::FarBranch16 => Operand::Far(i.far_branch_selector(), i.far_branch16() as u32),
+            OpKind::FarBranch32 => Operand::Far(i.far_branch_selector(), i.far_branch32()),
             k => panic!("unexpected operand kind {k:?} in {i}"),
         })
         .collect()
 }
 
+/// Our immediates are sign-extended to 32 bits; iced's carry the operand
+/// width. Mask ours to the width iced reports for the same operand.
+fn align_immediates(o: &mut [Operand], t: &[Operand], i: &iced_x86::Instruction) {
+    for (n, (ours, theirs)) in o.iter_mut().zip(t).enumerate() {
+        if let (Operand::Imm(a), Operand::Imm(_)) = (ours, theirs) {
+            let mask = match i.op_kind(n as u32) {
+                OpKind::Immediate8 | OpKind::Immediate8_2nd => 0xFF,
+                OpKind::Immediate16 | OpKind::Immediate8to16 => 0xFFFF,
+                _ => u32::MAX,
+            };
+            *a &= mask;
+        }
+    }
+}
+
 fn mnemonic(ins: &Instruction) -> Option<Mnemonic> {
     use Mnemonic as M;
     let w = ins.w;
-    let pick = |b, wd| if w { wd } else { b };
+    let d = ins.opsize32;
+    let sized = |b, wd, dd| {
+        if !w {
+            b
+        } else if d {
+            dd
+        } else {
+            wd
+        }
+    };
+    let wd = |wd, dd| if d { dd } else { wd };
     const JCC: [Mnemonic; 16] = [
         M::Jo,
         M::Jno,
@@ -221,6 +392,24 @@ fn mnemonic(ins: &Instruction) -> Option<Mnemonic> {
         M::Jge,
         M::Jle,
         M::Jg,
+    ];
+    const SETCC: [Mnemonic; 16] = [
+        M::Seto,
+        M::Setno,
+        M::Setb,
+        M::Setae,
+        M::Sete,
+        M::Setne,
+        M::Setbe,
+        M::Seta,
+        M::Sets,
+        M::Setns,
+        M::Setp,
+        M::Setnp,
+        M::Setl,
+        M::Setge,
+        M::Setle,
+        M::Setg,
     ];
     Some(match ins.op {
         Op::Add => M::Add,
@@ -240,39 +429,52 @@ fn mnemonic(ins: &Instruction) -> Option<Mnemonic> {
         Op::Inc => M::Inc,
         Op::Dec => M::Dec,
         Op::Jcc => JCC[ins.opcode as usize & 15],
+        Op::Setcc => SETCC[ins.opcode as usize & 15],
         Op::Test => M::Test,
         Op::Xchg => M::Xchg,
-        Op::Mov => M::Mov,
+        Op::Mov | Op::MovFromCr | Op::MovToCr => M::Mov,
         Op::Lea => M::Lea,
         Op::Les => M::Les,
         Op::Lds => M::Lds,
-        Op::Cbw => M::Cbw,
-        Op::Cwd => M::Cwd,
+        Op::Lss => M::Lss,
+        Op::Lfs => M::Lfs,
+        Op::Lgs => M::Lgs,
+        Op::Cbw => wd(M::Cbw, M::Cwde),
+        Op::Cwd => wd(M::Cwd, M::Cdq),
         Op::CallFar | Op::Call | Op::CallInd | Op::CallFarInd => M::Call,
         Op::Jmp | Op::JmpFar | Op::JmpInd | Op::JmpFarInd => M::Jmp,
         Op::Wait => M::Wait,
-        Op::Pushf => M::Pushf,
-        Op::Popf => M::Popf,
+        Op::Pushf => wd(M::Pushf, M::Pushfd),
+        Op::Popf => wd(M::Popf, M::Popfd),
+        Op::Pusha => wd(M::Pusha, M::Pushad),
+        Op::Popa => wd(M::Popa, M::Popad),
         Op::Sahf => M::Sahf,
         Op::Lahf => M::Lahf,
-        Op::Movs => pick(M::Movsb, M::Movsw),
-        Op::Cmps => pick(M::Cmpsb, M::Cmpsw),
-        Op::Stos => pick(M::Stosb, M::Stosw),
-        Op::Lods => pick(M::Lodsb, M::Lodsw),
-        Op::Scas => pick(M::Scasb, M::Scasw),
+        Op::Movs => sized(M::Movsb, M::Movsw, M::Movsd),
+        Op::Cmps => sized(M::Cmpsb, M::Cmpsw, M::Cmpsd),
+        Op::Stos => sized(M::Stosb, M::Stosw, M::Stosd),
+        Op::Lods => sized(M::Lodsb, M::Lodsw, M::Lodsd),
+        Op::Scas => sized(M::Scasb, M::Scasw, M::Scasd),
+        Op::Ins => sized(M::Insb, M::Insw, M::Insd),
+        Op::Outs => sized(M::Outsb, M::Outsw, M::Outsd),
         Op::Ret => M::Ret,
         Op::Retf => M::Retf,
         Op::Int3 => M::Int3,
+        Op::Icebp => M::Int1,
         Op::Int => M::Int,
         Op::Into => M::Into,
-        Op::Iret => M::Iret,
+        Op::Iret => wd(M::Iret, M::Iretd),
         Op::Rol => M::Rol,
         Op::Ror => M::Ror,
         Op::Rcl => M::Rcl,
         Op::Rcr => M::Rcr,
+        // Shift /6 on the 186+ is SHL; iced calls it SAL.
+        Op::Shl if ins.modrm.is_some_and(|m| m.reg == 6) => M::Sal,
         Op::Shl => M::Shl,
         Op::Shr => M::Shr,
         Op::Sar => M::Sar,
+        Op::Shld => M::Shld,
+        Op::Shrd => M::Shrd,
         Op::Aam => M::Aam,
         Op::Aad => M::Aad,
         Op::Salc => M::Salc,
@@ -280,6 +482,7 @@ fn mnemonic(ins: &Instruction) -> Option<Mnemonic> {
         Op::Loopne => M::Loopne,
         Op::Loope => M::Loope,
         Op::Loop => M::Loop,
+        Op::Jcxz if ins.addrsize32 => M::Jecxz,
         Op::Jcxz => M::Jcxz,
         Op::In => M::In,
         Op::Out => M::Out,
@@ -288,7 +491,7 @@ fn mnemonic(ins: &Instruction) -> Option<Mnemonic> {
         Op::Not => M::Not,
         Op::Neg => M::Neg,
         Op::Mul => M::Mul,
-        Op::Imul => M::Imul,
+        Op::Imul | Op::Imul3 => M::Imul,
         Op::Div => M::Div,
         Op::Idiv => M::Idiv,
         Op::Clc => M::Clc,
@@ -297,44 +500,99 @@ fn mnemonic(ins: &Instruction) -> Option<Mnemonic> {
         Op::Sti => M::Sti,
         Op::Cld => M::Cld,
         Op::Std => M::Std,
-        Op::Esc | Op::Setmo | Op::Prefix => return None,
+        Op::Bound => M::Bound,
+        Op::Enter => M::Enter,
+        Op::Leave => M::Leave,
+        Op::Movzx => M::Movzx,
+        Op::Movsx => M::Movsx,
+        Op::Bt => M::Bt,
+        Op::Bts => M::Bts,
+        Op::Btr => M::Btr,
+        Op::Btc => M::Btc,
+        Op::Bsf => M::Bsf,
+        Op::Bsr => M::Bsr,
+        Op::Sgdt => M::Sgdt,
+        Op::Sidt => M::Sidt,
+        Op::Lgdt => M::Lgdt,
+        Op::Lidt => M::Lidt,
+        Op::Smsw => M::Smsw,
+        Op::Lmsw => M::Lmsw,
+        Op::Clts => M::Clts,
+        Op::Esc | Op::Setmo | Op::Prefix | Op::Invalid => return None,
     })
 }
 
-/// True where the 8086 meaning differs from iced-x86's (186+) decoding.
-fn skipped(bytes: &[u8], ins: &Instruction) -> bool {
+/// True where our model's meaning differs from iced-x86's decoding.
+fn skipped(model: CpuModel, bytes: &[u8], ins: &Instruction) -> bool {
     let op = ins.opcode;
     let m = ins.modrm.unwrap_or_default();
-    match op {
-        0x0F | 0x60..=0x6F | 0xC0 | 0xC1 | 0xC8 | 0xC9 | 0xF1 => return true,
-        0x8F | 0xC6 | 0xC7 if m.reg != 0 => return true,
-        0xFE if m.reg >= 2 => return true,
-        0xFF if m.reg == 7 => return true,
-        0xD0..=0xD3 if m.reg == 6 => return true,
-        0x8C | 0x8E if m.reg >= 4 => return true,
-        // MOV CS, r/m: the 8086 executes it; the 186 and later reject it.
-        0x8E if m.reg == 1 => return true,
-        0x8D | 0xC4 | 0xC5 if m.is_reg() => return true,
-        0xFF if (m.reg == 3 || m.reg == 5) && m.is_reg() => return true,
-        // iced decodes 90h as NOP and 9Bh followed by an FPU op as one
-        // instruction.
-        0x90 | 0x9B => return true,
-        _ => {}
+    if ins.op == Op::Invalid || ins.op == Op::Setmo {
+        return true;
     }
-    bytes.contains(&0xF1)
+    // iced decodes 90h as NOP and 9Bh followed by an FPU op as one
+    // instruction.
+    if !ins.two_byte && (op == 0x90 || op == 0x9B) {
+        return true;
+    }
+    let memory_only = matches!(
+        ins.op,
+        Op::Lea
+            | Op::Les
+            | Op::Lds
+            | Op::Lss
+            | Op::Lfs
+            | Op::Lgs
+            | Op::Bound
+            | Op::CallFarInd
+            | Op::JmpFarInd
+            | Op::Sgdt
+            | Op::Sidt
+            | Op::Lgdt
+            | Op::Lidt
+    );
+    if memory_only && m.is_reg() {
+        return true;
+    }
+    if model == CpuModel::I8086 {
+        return match op {
+            0x0F | 0x60..=0x6F | 0xC0 | 0xC1 | 0xC8 | 0xC9 | 0xF1 => true,
+            0x8F | 0xC6 | 0xC7 if m.reg != 0 => true,
+            0xFE if m.reg >= 2 => true,
+            0xFF if m.reg == 7 => true,
+            0x8C | 0x8E if m.reg >= 4 => true,
+            // MOV CS, r/m: the 8086 executes it; later CPUs reject it.
+            0x8E if m.reg == 1 => true,
+            _ => bytes.contains(&0xF1),
+        };
+    }
+    if ins.two_byte {
+        // F2h/F3h in front of 0Fh opcodes are SSE mandatory prefixes to iced.
+        if ins.rep != emu::decode::Rep::None {
+            return true;
+        }
+        // Test registers need a decoder option; CR1 and CR4+ do not exist.
+        if matches!(op, 0x24 | 0x26) {
+            return true;
+        }
+        if matches!(op, 0x20 | 0x22) && !matches!(m.reg, 0 | 2 | 3) {
+            return true;
+        }
+    }
+    matches!(op, 0x8C | 0x8E if !ins.two_byte && m.reg >= 6)
+        || (!ins.two_byte && op == 0x8E && m.reg == 1)
 }
 
-fn check(bytes: &[u8], ip: u16, compared: &mut u32) {
-    let Some(ours_ins) = decode_bytes(bytes) else {
+fn check(model: CpuModel, bytes: &[u8], ip: u32, compared: &mut u32) {
+    let Some(ours_ins) = decode_bytes_for(model, bytes) else {
         return;
     };
-    if skipped(bytes, &ours_ins) {
+    if skipped(model, bytes, &ours_ins) {
         return;
     }
     let mut dec = Decoder::with_ip(16, bytes, ip as u64, DecoderOptions::NONE);
     let theirs_ins = dec.decode();
     if theirs_ins.is_invalid() {
-        // Some ESC encodings are not 8087 instructions; the 8086 still treats
+        // Some ESC encodings are not 8087 instructions; the CPU still treats
         // every D8h-DFh byte as an escape with a ModR/M operand.
         if ours_ins.op == Op::Esc {
             return;
@@ -344,44 +602,50 @@ fn check(bytes: &[u8], ip: u16, compared: &mut u32) {
     assert_eq!(
         ours_ins.len as usize,
         theirs_ins.len(),
-        "length of {bytes:02X?} ({theirs_ins})"
+        "{model}: length of {bytes:02X?} ({theirs_ins}; ours {ours_ins:?})"
     );
     if let Some(mn) = mnemonic(&ours_ins) {
         assert_eq!(
             mn,
             theirs_ins.mnemonic(),
-            "operation of {bytes:02X?} ({theirs_ins})"
+            "{model}: operation of {bytes:02X?} ({theirs_ins})"
         );
     }
-    if let Some(ops) = ours(&ours_ins, ip) {
+    if let Some(mut o) = ours(&ours_ins, ip) {
         let mut t = theirs(&theirs_ins);
-        let mut o = ops;
+        align_immediates(&mut o, &t, &theirs_ins);
         if ours_ins.op == Op::Xchg {
             // XCHG is symmetric; iced orders the operands its own way.
-            t.sort_by_key(|x| format!("{x:?}"));
-            o.sort_by_key(|x| format!("{x:?}"));
+            t.sort();
+            o.sort();
         }
-        assert_eq!(o, t, "operands of {bytes:02X?} ({theirs_ins})");
+        assert_eq!(o, t, "{model}: operands of {bytes:02X?} ({theirs_ins})");
     }
     *compared += 1;
 }
 
-#[test]
-fn decoder_agrees_with_iced_on_every_shared_encoding() {
-    let tails: [[u8; 6]; 3] = [
-        [0x34, 0x12, 0x78, 0x56, 0x9A, 0xBC],
-        [0x80, 0xFF, 0x7F, 0x01, 0xFE, 0x00],
-        [0xFF, 0x7F, 0x00, 0x80, 0x55, 0xAA],
+/// Runs every opcode of a map through `check` with all ModR/M bytes, three
+/// tails and the given prefix sets.
+fn sweep(
+    model: CpuModel,
+    escape: &[u8],
+    has_modrm: impl Fn(u8) -> bool,
+    prefixes: &[&[u8]],
+) -> u32 {
+    let tails: [[u8; 7]; 3] = [
+        [0x34, 0x12, 0x78, 0x56, 0x9A, 0xBC, 0xDE],
+        [0x80, 0xFF, 0x7F, 0x01, 0xFE, 0x00, 0x11],
+        [0xFF, 0x7F, 0x00, 0x80, 0x55, 0xAA, 0x22],
     ];
-    let prefixes: [&[u8]; 6] = [&[], &[0x26], &[0x2E], &[0x36, 0xF3], &[0x3E], &[0xF2]];
     let mut compared = 0u32;
     for op in 0u16..=255 {
         let op = op as u8;
-        if emu::decode::is_prefix(op) {
+        if escape.is_empty()
+            && (is_prefix_for(model, op) || (model != CpuModel::I8086 && op == 0x0F))
+        {
             continue;
         }
-        let has_modrm = emu::table::OPCODES[op as usize].form.has_modrm();
-        let modrms: Vec<u8> = if has_modrm {
+        let modrms: Vec<u8> = if has_modrm(op) {
             (0..=255).collect()
         } else {
             vec![0x00]
@@ -389,22 +653,62 @@ fn decoder_agrees_with_iced_on_every_shared_encoding() {
         for &mr in &modrms {
             for tail in &tails {
                 for pre in prefixes {
-                    // String instructions are the only ones where iced keeps a
-                    // REP prefix; segment prefixes apply to memory operands.
                     let mut bytes: Vec<u8> = pre.to_vec();
+                    bytes.extend_from_slice(escape);
                     bytes.push(op);
-                    if has_modrm {
+                    if has_modrm(op) {
                         bytes.push(mr);
                     }
                     bytes.extend_from_slice(tail);
-                    check(&bytes, 0x1234, &mut compared);
+                    check(model, &bytes, 0x1234, &mut compared);
                 }
             }
         }
     }
+    compared
+}
+
+#[test]
+fn decoder_agrees_with_iced_on_every_shared_8086_encoding() {
+    let prefixes: [&[u8]; 6] = [&[], &[0x26], &[0x2E], &[0x36, 0xF3], &[0x3E], &[0xF2]];
+    let n = sweep(
+        CpuModel::I8086,
+        &[],
+        |op| OPCODES[op as usize].form.has_modrm(),
+        &prefixes,
+    );
     // 224 non-prefix opcodes, about 30 with all 256 ModR/M bytes, three
-    // tails, six prefix sets: anything far below this means the check
-    // silently skipped most encodings.
-    assert!(compared > 100_000, "only {compared} encodings compared");
-    eprintln!("decoder cross-check: {compared} encodings agree with iced-x86");
+    // tails, six prefix sets: far fewer means most encodings were skipped.
+    assert!(n > 100_000, "only {n} encodings compared");
+    eprintln!("8086 decoder cross-check: {n} encodings agree with iced-x86");
+}
+
+#[test]
+fn decoder_agrees_with_iced_on_every_shared_386_encoding() {
+    let prefixes: [&[u8]; 7] = [
+        &[],
+        &[0x66],
+        &[0x67],
+        &[0x66, 0x67],
+        &[0x64, 0x66],
+        &[0x65, 0x67, 0xF3],
+        &[0x36, 0xF2],
+    ];
+    let one = sweep(
+        CpuModel::I386,
+        &[],
+        |op| OPCODES_186[op as usize].form.has_modrm(),
+        &prefixes,
+    );
+    let two = sweep(
+        CpuModel::I386,
+        &[0x0F],
+        |op| OPCODES_0F[op as usize].form.has_modrm(),
+        &prefixes,
+    );
+    assert!(one > 150_000, "only {one} one-byte encodings compared");
+    assert!(two > 50_000, "only {two} two-byte encodings compared");
+    eprintln!(
+        "386 decoder cross-check: {one} one-byte and {two} two-byte encodings agree with iced-x86"
+    );
 }

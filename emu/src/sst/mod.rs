@@ -1,6 +1,7 @@
 //! The single-step test suites (`shared/sst/`): the MOO file reader
 //! ([`moo`]), the `metadata.json` reader ([`metadata`]) and the runner that
-//! checks the CPU core against them ([`runner`]).
+//! checks the CPU core against them ([`runner`]), and the 386 real-mode
+//! vectors of `shared/vectors/386-real` ([`vectors`]).
 //!
 //! Typical use:
 //!
@@ -26,6 +27,7 @@
 pub mod metadata;
 pub mod moo;
 pub mod runner;
+pub mod vectors;
 
 pub use metadata::{parse_file_name, FileForm, FormInfo, FormStatus, Metadata, MetadataError};
 pub use moo::{

@@ -857,6 +857,11 @@ pub fn run_file_with(
     ctx: &DirContext,
     opts: &RunOptions,
 ) -> Result<FileResult, SstError> {
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    if super::vectors::is_vector_name(name) {
+        let model = opts.model.unwrap_or(CpuModel::I386);
+        return super::vectors::VectorRunner::new(model).run_file(path);
+    }
     let moo = read_moo_file(path)?;
     let model = match opts.model {
         Some(m) => m,
@@ -939,13 +944,18 @@ impl Suite {
                         .map_err(|e| SstError::input(p, format!("cannot list directory: {e}")))?;
                     let name = entry.file_name();
                     if let Some(n) = name.to_str() {
-                        if is_moo_name(n) && entry.path().is_file() {
+                        if (is_moo_name(n) || super::vectors::is_vector_name(n))
+                            && entry.path().is_file()
+                        {
                             names.push(n.to_string());
                         }
                     }
                 }
                 if names.is_empty() {
-                    return Err(SstError::input(p, "no *.MOO.gz or *.MOO files here"));
+                    return Err(SstError::input(
+                        p,
+                        "no test files here (*.MOO.gz, *.MOO or *.json.gz)",
+                    ));
                 }
                 names.sort();
                 for n in names {
