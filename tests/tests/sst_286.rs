@@ -1,6 +1,9 @@
-//! The 286 sample files of `shared/sst/286` are read (not run: the core does
-//! not emulate the 286 yet): every file parses, its test count matches its
-//! header, and the directory's metadata and revocation list load.
+//! The 286 real-mode sample files of `shared/sst/286`: every file parses,
+//! its test count matches its header, the directory's metadata and
+//! revocation list load, and the 286 model passes every test (registers and
+//! memory).
+
+mod common;
 
 use std::path::PathBuf;
 
@@ -8,17 +11,13 @@ use emu::sst::{is_moo_name, model_for_cpu_name, read_moo_file, DirContext, MooRe
 use emu::CpuModel;
 
 fn suite_dir(name: &str) -> PathBuf {
-    let shared = match std::env::var_os("TANDEM_SHARED") {
-        Some(p) => PathBuf::from(p),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared"),
-    };
-    let dir = shared.join("sst").join(name);
-    assert!(
-        dir.is_dir(),
-        "single-step test data not found at {} (set TANDEM_SHARED to the shared directory)",
-        dir.display()
-    );
-    dir
+    common::data_dir(&format!("sst/{name}"))
+}
+
+#[test]
+fn whole_286_sample_suite_passes() {
+    let dir = suite_dir("286");
+    common::run_suite(&dir, CpuModel::I286, 5, 25_000, 1.0);
 }
 
 #[test]

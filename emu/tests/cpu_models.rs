@@ -1,0 +1,255 @@
+//! Behaviour that differs between the 8086, 286 and 386 models and that the
+//! reference suites do not cover: the classic CPU detection, real-mode
+//! segment limits, #UD delivery, the system registers, INS/OUTS, LIDT.
+
+use std::path::PathBuf;
+
+use emu::{Bus, Cpu, CpuModel, FlatBus, StepEvent};
+
+/// A flat 2 MiB bus with port reads answering `port & 0xFF` and a log of
+/// port writes.
+struct PortBus {
+    flat: FlatBus,
+    out: Vec<(u16, u8)>,
+}
+
+impl Bus for PortBus {
+    fn mem_read8(&mut self, a: u32) -> u8 {
+        self.flat.mem_read8(a)
+    }
+    fn mem_write8(&mut self, a: u32, v: u8) {
+        self.flat.mem_write8(a, v)
+    }
+    fn io_read8(&mut self, p: u16) -> u8 {
+        p as u8
+    }
+    fn io_write8(&mut self, p: u16, v: u8) {
+        self.out.push((p, v))
+    }
+}
+
+/// `code` at 1000:0100 (CS = DS = ES = SS = 1000h, SP = 0FFFEh); vectors 0-13
+/// point at 3000:(n * 16), each holding HLT.
+fn setup(model: CpuModel, code: &[u8]) -> (Cpu, PortBus) {
+    let mut bus = PortBus {
+        flat: FlatBus::new(1 << 21),
+        out: Vec::new(),
+    };
+    for v in 0..14u32 {
+        let slot = (v * 4) as usize;
+        bus.flat.mem[slot..slot + 4].copy_from_slice(&[(v * 16) as u8, 0, 0x00, 0x30]);
+        bus.flat.mem[0x30000 + (v * 16) as usize] = 0xF4;
+    }
+    bus.flat.mem[0x10100..0x10100 + code.len()].copy_from_slice(code);
+    let mut cpu = Cpu::new(model);
+    cpu.regs.seg = [0x1000, 0x1000, 0x1000, 0x1000, 0, 0];
+    cpu.regs.ip = 0x100;
+    cpu.regs.put16(4, 0xFFFE);
+    (cpu, bus)
+}
+
+fn run_to_hlt(cpu: &mut Cpu, bus: &mut PortBus) {
+    for _ in 0..10_000 {
+        if cpu.step(bus).event == StepEvent::Halted {
+            return;
+        }
+    }
+    panic!("no HLT within 10,000 steps");
+}
+
+fn data(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(name)
+}
+
+#[test]
+fn classic_detection_code_identifies_each_model() {
+    let bin = std::fs::read(data("cpudetect.bin")).expect("tests/data/cpudetect.bin");
+    for (model, ax, bx) in [
+        (CpuModel::I8086, 0, 1),
+        (CpuModel::I286, 2, 0),
+        (CpuModel::I386, 3, 0),
+    ] {
+        let (mut cpu, mut bus) = setup(model, &bin);
+        run_to_hlt(&mut cpu, &mut bus);
+        assert_eq!(
+            (cpu.regs.get16(0), cpu.regs.get16(3)),
+            (ax, bx),
+            "{model} detected as AX={:04X} BX={:04X}",
+            cpu.regs.get16(0),
+            cpu.regs.get16(3)
+        );
+    }
+}
+
+#[test]
+fn committed_detection_binary_matches_its_source() {
+    let out = std::env::temp_dir().join(format!("tandem-cpudetect-{}.bin", std::process::id()));
+    let status = std::process::Command::new("nasm")
+        .arg("-f")
+        .arg("bin")
+        .arg("-o")
+        .arg(&out)
+        .arg(data("cpudetect.asm"))
+        .status()
+        .expect("nasm is required to check tests/data/cpudetect.bin (apt-get install nasm)");
+    assert!(status.success(), "nasm failed on cpudetect.asm");
+    let built = std::fs::read(&out).expect("nasm output");
+    let _ = std::fs::remove_file(&out);
+    let committed = std::fs::read(data("cpudetect.bin")).expect("committed binary");
+    assert_eq!(
+        built, committed,
+        "cpudetect.bin is stale: rebuild it with nasm"
+    );
+}
+
+#[test]
+fn word_past_offset_ffff_faults_on_286_and_386_and_wraps_on_8086() {
+    // MOV AX,[FFFFh] (DS) ; MOV AX,[BP] with BP = FFFFh (SS)
+    for (code, bp, v386) in [
+        (&[0xA1, 0xFF, 0xFF][..], 0u16, 13u8),
+        (&[0x8B, 0x46, 0x00][..], 0xFFFF, 12),
+    ] {
+        for (model, want) in [
+            (CpuModel::I8086, None),
+            (CpuModel::I286, Some(13u8)),
+            (CpuModel::I386, Some(v386)),
+        ] {
+            let (mut cpu, mut bus) = setup(model, code);
+            cpu.regs.put16(5, bp);
+            bus.flat.mem[0x1FFFF] = 0x34;
+            bus.flat.mem[0x10000] = 0x12;
+            let ev = cpu.step(&mut bus).event;
+            match want {
+                None => {
+                    assert_eq!(ev, StepEvent::Executed);
+                    assert_eq!(cpu.regs.get16(0), 0x1234, "8086 wraps inside the segment");
+                }
+                Some(v) => {
+                    assert_eq!(ev, StepEvent::Exception(v), "{model} {code:02X?}");
+                    assert_eq!((cpu.regs.seg[1], cpu.regs.ip), (0x3000, v as u32 * 16));
+                    let sp = cpu.regs.get16(4) as usize;
+                    let ret = u16::from_le_bytes([
+                        bus.flat.mem[0x10000 + sp],
+                        bus.flat.mem[0x10001 + sp],
+                    ]);
+                    assert_eq!(ret, 0x100, "{model}: a fault pushes the faulting IP");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn push_with_sp_1_is_a_stack_fault_on_the_386() {
+    let (mut cpu, mut bus) = setup(CpuModel::I386, &[0x50]);
+    cpu.stop_on_fault = true;
+    cpu.regs.put16(4, 1);
+    assert_eq!(cpu.step(&mut bus).event, StepEvent::Exception(12));
+    assert_eq!(cpu.regs.get16(4), 1, "SP unchanged at the fault");
+    assert_eq!(cpu.regs.ip, 0x100);
+}
+
+#[test]
+fn jumps_and_fetches_past_the_cs_limit_fault_on_the_386() {
+    // 66 E9 rel32 to 10000h
+    let (mut cpu, mut bus) = setup(CpuModel::I386, &[0x66, 0xE9, 0xFA, 0xFE, 0x00, 0x00]);
+    cpu.stop_on_fault = true;
+    assert_eq!(cpu.step(&mut bus).event, StepEvent::Exception(13));
+    assert_eq!(cpu.regs.ip, 0x100);
+    // A two-byte instruction at FFFFh runs past the limit.
+    let (mut cpu, mut bus) = setup(CpuModel::I386, &[]);
+    cpu.stop_on_fault = true;
+    cpu.regs.ip = 0xFFFF;
+    bus.flat.mem[0x1FFFF] = 0xB0; // MOV AL, imm8
+    assert_eq!(cpu.step(&mut bus).event, StepEvent::Exception(13));
+}
+
+#[test]
+fn invalid_opcodes_raise_ud_on_286_and_386_only() {
+    // FF /7 (FF F8) and 63h (ARPL, protected mode only)
+    for code in [&[0xFF, 0xF8][..], &[0x63, 0xC0]] {
+        for model in [CpuModel::I286, CpuModel::I386] {
+            let (mut cpu, mut bus) = setup(model, code);
+            assert_eq!(
+                cpu.step(&mut bus).event,
+                StepEvent::Exception(6),
+                "{model} {code:02X?}"
+            );
+            assert_eq!((cpu.regs.seg[1], cpu.regs.ip), (0x3000, 0x60));
+            let sp = cpu.regs.get16(4) as usize;
+            let ret = u16::from_le_bytes([bus.flat.mem[0x10000 + sp], bus.flat.mem[0x10001 + sp]]);
+            assert_eq!(ret, 0x100);
+        }
+        // On the 8086 FF /7 is PUSH, and 63h a JNC alias.
+        let (mut cpu, mut bus) = setup(CpuModel::I8086, code);
+        assert_eq!(cpu.step(&mut bus).event, StepEvent::Executed);
+    }
+}
+
+#[test]
+fn entering_protected_mode_stops_with_a_clear_error() {
+    // MOV EAX,CR0 ; OR AL,1 ; MOV CR0,EAX
+    let code = [0x0F, 0x20, 0xC0, 0x0C, 0x01, 0x0F, 0x22, 0xC0];
+    let (mut cpu, mut bus) = setup(CpuModel::I386, &code);
+    cpu.regs.gpr[0] = 0xFFFF_FFFF;
+    assert_eq!(cpu.step(&mut bus).event, StepEvent::Executed);
+    assert_eq!(cpu.regs.gpr[0] & 1, 0, "CR0.PE reads 0 in real mode");
+    cpu.step(&mut bus);
+    let before = cpu.regs.clone();
+    match cpu.step(&mut bus).event {
+        StepEvent::Unsupported(msg) => assert_eq!(msg, "protected mode is not supported"),
+        e => panic!("MOV CR0 with PE gave {e:?}"),
+    }
+    assert_eq!(cpu.regs, before, "nothing changes");
+    assert_eq!(cpu.regs.ip, 0x105, "CS:IP still at the MOV to CR0");
+    // LMSW with PE on the 286 (0F 01 /6, AX = 1) and SMSW (0F 01 /4).
+    let (mut cpu, mut bus) = setup(CpuModel::I286, &[0x0F, 0x01, 0xE3, 0x0F, 0x01, 0xF0]);
+    cpu.regs.put16(0, 1);
+    cpu.step(&mut bus);
+    assert_eq!(
+        cpu.regs.get16(3),
+        0xFFF0,
+        "SMSW on a 286: PE = 0, reserved bits set"
+    );
+    assert!(matches!(
+        cpu.step(&mut bus).event,
+        StepEvent::Unsupported(_)
+    ));
+}
+
+#[test]
+fn ins_and_outs_move_strings_through_ports() {
+    // MOV DX,3C8h ; REP OUTSB ; MOV DX,41h ; REP INSW
+    let code = [0xBA, 0xC8, 0x03, 0xF3, 0x6E, 0xBA, 0x41, 0x00, 0xF3, 0x6D];
+    for model in [CpuModel::I286, CpuModel::I386] {
+        let (mut cpu, mut bus) = setup(model, &code);
+        bus.flat.mem[0x10200..0x10203].copy_from_slice(&[7, 8, 9]);
+        cpu.regs.put16(6, 0x200);
+        cpu.regs.put16(7, 0x300);
+        cpu.regs.put16(1, 3);
+        cpu.step(&mut bus);
+        cpu.step(&mut bus);
+        assert_eq!(bus.out, vec![(0x3C8, 7), (0x3C8, 8), (0x3C8, 9)]);
+        cpu.step(&mut bus);
+        cpu.regs.put16(1, 2);
+        cpu.step(&mut bus);
+        assert_eq!(&bus.flat.mem[0x10300..0x10304], &[0x41, 0x42, 0x41, 0x42]);
+        assert_eq!(cpu.regs.get16(7), 0x304);
+    }
+}
+
+#[test]
+fn lidt_moves_the_real_mode_vector_table() {
+    // LIDT [0200h] ; INT 21h
+    let (mut cpu, mut bus) = setup(CpuModel::I386, &[0x0F, 0x01, 0x1E, 0x00, 0x02, 0xCD, 0x21]);
+    // limit 3FFh, base 50000h
+    bus.flat.mem[0x10200..0x10206].copy_from_slice(&[0xFF, 0x03, 0x00, 0x00, 0x05, 0x00]);
+    bus.flat.mem[0x50000 + 0x21 * 4..0x50000 + 0x21 * 4 + 4]
+        .copy_from_slice(&[0x34, 0x12, 0x00, 0x40]);
+    cpu.step(&mut bus);
+    assert_eq!(cpu.sys.idtr, (0x50000, 0x3FF));
+    assert_eq!(cpu.step(&mut bus).event, StepEvent::SoftwareInterrupt(0x21));
+    assert_eq!((cpu.regs.seg[1], cpu.regs.ip), (0x4000, 0x1234));
+}
