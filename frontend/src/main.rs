@@ -26,7 +26,7 @@ struct Cli {
 /// The subcommands.
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Run single-step CPU tests (MOO files) against the CPU core.
+    /// Run single-step CPU tests (MOO suites, 386 vectors) against the CPU core.
     Sst(sst_cmd::SstArgs),
 }
 

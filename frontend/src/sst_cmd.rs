@@ -19,8 +19,9 @@ use emu::CpuModel;
 /// Arguments of `tandem sst`.
 #[derive(Args, Debug)]
 pub struct SstArgs {
-    /// Test files (*.MOO.gz, *.MOO) or directories holding them; a
-    /// directory's metadata.json and revocation_list.txt are used.
+    /// Test files (*.MOO.gz, *.MOO, 386 vectors *.json.gz) or directories
+    /// holding them; a directory's metadata.json and revocation_list.txt are
+    /// used.
     #[arg(required = true, value_name = "PATHS")]
     paths: Vec<PathBuf>,
 
