@@ -107,3 +107,29 @@ fn a20_gate_on_a_286() {
     m.out8(0x64, 0xDD);
     assert!(!m.bus.mem.a20());
 }
+
+#[test]
+fn text_mode_program() {
+    use hw::vga::font::glyph;
+    let mut m = common::machine_with(MachineConfig::default(), "text");
+    let out = common::run_program(&mut m, 10_000_000);
+    assert_eq!(out, format!("g={:02X}\n", glyph(b'H')[5]));
+    let f = m.render();
+    assert_eq!((f.width, f.height), (720, 400));
+    let yellow = [255, 255, 85];
+    let blue = [0, 0, 170];
+    for (i, ch) in b"Hi!".iter().enumerate() {
+        let (x0, y0) = ((2 + i) * 9, 16);
+        for (y, row) in glyph(*ch).iter().enumerate() {
+            for x in 0..9 {
+                let on = x < 8 && row >> (7 - x) & 1 != 0;
+                let want = if on { yellow } else { blue };
+                assert_eq!(f.pixel(x0 + x, y0 + y), want, "{} ({x},{y})", *ch as char);
+            }
+        }
+    }
+    // The cursor (scan lines 13-14) at row 3, column 0, grey on black.
+    assert_eq!(f.pixel(0, 3 * 16 + 13), [170, 170, 170]);
+    assert_eq!(f.pixel(0, 3 * 16 + 12), [0, 0, 0]);
+    assert_eq!(f.pixel(0, 13), [0, 0, 0]);
+}
