@@ -1,2 +1,24 @@
-//! The PC around the CPU: memory map, PIT, PIC, 8042, VGA, CMOS and the
-//! machine scheduler. Not built yet: see issue "The PC".
+//! tandem's PC: the devices of an AT-class machine with a VGA, and the
+//! [`Machine`] that owns the CPU and runs everything on one clock.
+//!
+//! One file per chip, named after the datasheet part: [`pit`] (8254),
+//! [`pic`] (8259A pair), [`kbc`] (8042 and keyboard), [`cmos`] (MC146818),
+//! [`vga`] (sequencer, CRTC, graphics and attribute controllers, DAC,
+//! renderer, font), [`ppi`] (port 61h and the speaker), [`memory`] (the
+//! memory map and A20), [`option_rom`], [`scheduler`] (events and clock
+//! arithmetic), [`machine`] (the bus and the run loop), [`hash`] (the state
+//! hash). See `docs/hw.md`.
+
+pub mod cmos;
+pub mod hash;
+pub mod kbc;
+pub mod machine;
+pub mod memory;
+pub mod option_rom;
+pub mod pic;
+pub mod pit;
+pub mod ppi;
+pub mod scheduler;
+pub mod vga;
+
+pub use machine::{Machine, MachineConfig, RunExit};

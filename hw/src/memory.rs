@@ -1,0 +1,236 @@
+//! The PC memory map and the A20 gate.
+//!
+//! | range | what |
+//! |---|---|
+//! | 00000h-9FFFFh | conventional RAM (640 KiB by default) |
+//! | A0000h-BFFFFh | the VGA window (the graphics controller decides which part answers) |
+//! | C0000h-DFFFFh | option ROMs (C0000h: the video BIOS), open bus where none is loaded |
+//! | E0000h-EFFFFh | open bus |
+//! | F0000h-FFFFFh | system BIOS ROM |
+//! | 100000h-10FFEFh | the HMA: extended RAM seen from real mode when A20 is enabled |
+//!
+//! Address line 20 is gated by the 8042's output port bit 1 OR port 92h bit
+//! 1 (the PS/2 "fast A20"). With A20 disabled, bit 20 of every address is
+//! forced to 0, so FFFF:0010 wraps to 0000:0000 as on an 8086. Unmapped
+//! addresses read FFh (a floating ISA bus) and ignore writes.
+
+/// What answers at a physical address.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Region {
+    /// Read/write memory.
+    Ram,
+    /// Read-only memory: writes are ignored.
+    Rom,
+    /// The VGA's memory window.
+    Vga,
+    /// Nothing: reads FFh.
+    Open,
+}
+
+/// Granularity of the first-megabyte map.
+const PAGE_SHIFT: u32 = 11; // 2 KiB, the option-ROM scan step
+const PAGES: usize = 1 << (20 - PAGE_SHIFT);
+
+/// RAM, ROM images and the map of the first megabyte plus extended memory.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Memory {
+    /// Backing store for everything below 1 MiB (RAM and ROM images) and
+    /// the extended RAM above it.
+    bytes: Vec<u8>,
+    map: Vec<Region>,
+    ext_bytes: u32,
+    kbc_a20: bool,
+    port92_a20: bool,
+}
+
+/// One mebibyte.
+pub const MIB: u32 = 0x10_0000;
+
+impl Memory {
+    /// A map with `conventional_kib` KiB of conventional RAM (at most 640)
+    /// and `extended_kib` KiB of extended RAM at 1 MiB. The system BIOS area
+    /// F0000h-FFFFFh is ROM filled with FFh.
+    pub fn new(conventional_kib: u32, extended_kib: u32) -> Self {
+        let conv = conventional_kib.min(640) * 1024;
+        let ext_bytes = extended_kib.min(15 * 1024) * 1024;
+        let mut map = vec![Region::Open; PAGES];
+        for (i, r) in map.iter_mut().enumerate() {
+            let a = (i as u32) << PAGE_SHIFT;
+            *r = if a < conv {
+                Region::Ram
+            } else if (0xA0000..0xC0000).contains(&a) {
+                Region::Vga
+            } else if a >= 0xF0000 {
+                Region::Rom
+            } else {
+                Region::Open
+            };
+        }
+        let mut bytes = vec![0u8; (MIB + ext_bytes) as usize];
+        bytes[0xF0000..0x100000].fill(0xFF);
+        Memory {
+            bytes,
+            map,
+            ext_bytes,
+            kbc_a20: false,
+            port92_a20: false,
+        }
+    }
+
+    /// Whether address line 20 is enabled.
+    pub fn a20(&self) -> bool {
+        self.kbc_a20 || self.port92_a20
+    }
+
+    /// The 8042 output port's A20 bit.
+    pub fn set_kbc_a20(&mut self, on: bool) {
+        self.kbc_a20 = on;
+    }
+
+    /// Port 92h bit 1.
+    pub fn set_port92_a20(&mut self, on: bool) {
+        self.port92_a20 = on;
+    }
+
+    /// Port 92h's A20 bit as last written.
+    pub fn port92_a20(&self) -> bool {
+        self.port92_a20
+    }
+
+    /// The address after the A20 gate.
+    #[inline]
+    pub fn gate(&self, addr: u32) -> u32 {
+        if self.a20() {
+            addr
+        } else {
+            addr & !MIB
+        }
+    }
+
+    /// What answers at (gated) physical address `addr`, and its offset in
+    /// the backing store for RAM and ROM.
+    #[inline]
+    pub fn decode(&self, addr: u32) -> Region {
+        if addr < MIB {
+            self.map[(addr >> PAGE_SHIFT) as usize]
+        } else if addr - MIB < self.ext_bytes {
+            Region::Ram
+        } else {
+            Region::Open
+        }
+    }
+
+    /// Reads RAM/ROM at an address already decoded as such.
+    #[inline]
+    pub fn read_backing(&self, addr: u32) -> u8 {
+        self.bytes.get(addr as usize).copied().unwrap_or(0xFF)
+    }
+
+    /// Writes RAM at an address already decoded as such.
+    #[inline]
+    pub fn write_backing(&mut self, addr: u32, v: u8) {
+        if let Some(b) = self.bytes.get_mut(addr as usize) {
+            *b = v;
+        }
+    }
+
+    /// Places a ROM image at `addr` (below 1 MiB, rounded to 2 KiB pages):
+    /// the pages it covers read as the image and ignore writes. Bytes past
+    /// 1 MiB are dropped. Returns the number of bytes placed.
+    pub fn load_rom(&mut self, addr: u32, image: &[u8]) -> usize {
+        let addr = addr.min(MIB);
+        let len = image.len().min((MIB - addr) as usize);
+        let start = addr as usize;
+        self.bytes[start..start + len].copy_from_slice(&image[..len]);
+        let first = start >> PAGE_SHIFT;
+        let last = (start + len).div_ceil(1 << PAGE_SHIFT);
+        for r in &mut self.map[first..last] {
+            *r = Region::Rom;
+        }
+        len
+    }
+
+    /// Debugger/loader access: reads any RAM or ROM byte (after the A20
+    /// gate); the VGA window and open bus read FFh here.
+    pub fn peek(&self, addr: u32) -> u8 {
+        let a = self.gate(addr);
+        match self.decode(a) {
+            Region::Ram | Region::Rom => self.read_backing(a),
+            _ => 0xFF,
+        }
+    }
+
+    /// Loader access: writes RAM (ROM and holes are left alone). Returns
+    /// false when the byte did not land in RAM.
+    pub fn poke(&mut self, addr: u32, v: u8) -> bool {
+        let a = self.gate(addr);
+        if self.decode(a) == Region::Ram {
+            self.write_backing(a, v);
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Writes ROM or RAM bytes without regard to the map (used to build the
+    /// machine's own ROM stubs).
+    pub fn write_image(&mut self, addr: u32, data: &[u8]) {
+        for (i, &b) in data.iter().enumerate() {
+            self.write_backing(addr + i as u32, b);
+        }
+    }
+
+    /// The whole backing store (RAM and ROM images), for hashing.
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn map_regions() {
+        let m = Memory::new(640, 1024);
+        assert_eq!(m.decode(0), Region::Ram);
+        assert_eq!(m.decode(0x9FFFF), Region::Ram);
+        assert_eq!(m.decode(0xA0000), Region::Vga);
+        assert_eq!(m.decode(0xBFFFF), Region::Vga);
+        assert_eq!(m.decode(0xC0000), Region::Open);
+        assert_eq!(m.decode(0xF0000), Region::Rom);
+        assert_eq!(m.decode(0x100000), Region::Ram);
+        assert_eq!(m.decode(0x1FFFFF), Region::Ram);
+        assert_eq!(m.decode(0x200000), Region::Open);
+        let small = Memory::new(512, 0);
+        assert_eq!(small.decode(0x80000), Region::Open);
+        assert_eq!(small.decode(0x100000), Region::Open);
+    }
+
+    #[test]
+    fn a20_gate_wraps_the_hma() {
+        let mut m = Memory::new(640, 64);
+        m.poke(0x0000_0010, 0x11);
+        // FFFF:0020 = 10_0010h: wraps to 10h with A20 off.
+        assert_eq!(m.peek(0x10_0010), 0x11);
+        m.set_kbc_a20(true);
+        assert_eq!(m.peek(0x10_0010), 0x00);
+        assert!(m.poke(0x10_0010, 0x22));
+        assert_eq!(m.peek(0x10), 0x11);
+        m.set_kbc_a20(false);
+        m.set_port92_a20(true);
+        assert_eq!(m.peek(0x10_0010), 0x22);
+        m.set_port92_a20(false);
+        assert_eq!(m.peek(0x10_0010), 0x11);
+    }
+
+    #[test]
+    fn rom_ignores_writes() {
+        let mut m = Memory::new(640, 0);
+        m.load_rom(0xC0000, &[0x55, 0xAA, 1]);
+        assert_eq!(m.decode(0xC0000), Region::Rom);
+        assert_eq!(m.decode(0xC0800), Region::Open);
+        assert!(!m.poke(0xC0000, 0));
+        assert_eq!(m.peek(0xC0001), 0xAA);
+    }
+}

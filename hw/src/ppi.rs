@@ -1,0 +1,52 @@
+//! Port 61h, the AT's "PPI port B" (the 8255 of the PC/XT, a latch on the
+//! AT): PIT channel 2's gate (bit 0) and the speaker data enable (bit 1)
+//! on write; on read also the DRAM refresh toggle (bit 4, flipping at every
+//! rising edge of PIT channel 1's OUT) and OUT2 (bit 5).
+//!
+//! The speaker cone follows OUT2 AND bit 1. Its level changes can be
+//! recorded with their cycle ([`Ppi::record`]) for an audio frontend.
+
+/// Port 61h and the speaker.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Ppi {
+    /// The bits last written (0-3 are read back).
+    pub port_b: u8,
+    speaker: bool,
+    /// Record speaker level changes in [`Ppi::speaker_log`].
+    pub record: bool,
+    /// (cycle, level) of each speaker level change while recording.
+    pub speaker_log: Vec<(u64, bool)>,
+}
+
+impl Ppi {
+    /// Bit 0: channel 2 gate.
+    pub fn gate2(&self) -> bool {
+        self.port_b & 1 != 0
+    }
+
+    /// Bit 1: speaker data enable.
+    pub fn speaker_enabled(&self) -> bool {
+        self.port_b & 2 != 0
+    }
+
+    /// The port value read back, given OUT2 and the refresh toggle.
+    pub fn read(&self, out2: bool, refresh: bool) -> u8 {
+        (self.port_b & 0x0F) | (refresh as u8) << 4 | (out2 as u8) << 5
+    }
+
+    /// The speaker level now.
+    pub fn speaker(&self) -> bool {
+        self.speaker
+    }
+
+    /// Updates the speaker from OUT2 at `cycle`.
+    pub fn update_speaker(&mut self, cycle: u64, out2: bool) {
+        let level = out2 && self.speaker_enabled();
+        if level != self.speaker {
+            self.speaker = level;
+            if self.record {
+                self.speaker_log.push((cycle, level));
+            }
+        }
+    }
+}

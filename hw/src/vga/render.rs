@@ -1,0 +1,174 @@
+//! Turns the VGA's state into an RGB frame, the way the CRTC scans memory:
+//! the memory address counter starts at the latched start address, steps
+//! once per character clock, and advances by 2 x offset per character
+//! row; the line compare register resets it to 0 (split screen).
+//!
+//! The frame has the mode's logical resolution: 320x200 for mode 13h,
+//! 320x240 for the usual mode X, 720x400 for 80x25 text, 640x480 for 12h
+//! (double-scanned and repeated scan lines are shown once).
+
+use super::Vga;
+use super::PLANE_SIZE;
+
+/// An RGB frame, 3 bytes per pixel, rows top to bottom.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Frame {
+    /// Width in pixels.
+    pub width: usize,
+    /// Height in pixels.
+    pub height: usize,
+    /// `width * height * 3` bytes of R, G, B.
+    pub rgb: Vec<u8>,
+}
+
+impl Frame {
+    fn new(width: usize, height: usize) -> Self {
+        Frame {
+            width,
+            height,
+            rgb: vec![0; width * height * 3],
+        }
+    }
+
+    /// The colour at (x, y).
+    pub fn pixel(&self, x: usize, y: usize) -> [u8; 3] {
+        let i = (y * self.width + x) * 3;
+        [self.rgb[i], self.rgb[i + 1], self.rgb[i + 2]]
+    }
+
+    #[inline]
+    fn put(&mut self, x: usize, y: usize, c: [u8; 3]) {
+        let i = (y * self.width + x) * 3;
+        if let Some(p) = self.rgb.get_mut(i..i + 3) {
+            p.copy_from_slice(&c);
+        }
+    }
+}
+
+/// Renders `vga` (see the module doc).
+pub fn render(vga: &Vga) -> Frame {
+    let c = &vga.crtc;
+    let cols = c.h_display() as usize;
+    let graphics = vga.gc.graphics();
+    if !graphics {
+        return render_text(vga);
+    }
+    let scan_rep = if c.double_scan() { 2 } else { 1 } * c.char_height() as usize;
+    let rows = (c.v_display() as usize).div_ceil(scan_rep).max(1);
+    let shift256 = vga.gc.shift256();
+    let width = if shift256 { cols * 4 } else { cols * 8 };
+    let mut f = Frame::new(width, rows);
+    if vga.seq.screen_off() || !vga.attr.video_enabled() {
+        return f;
+    }
+    let line_compare = c.line_compare() as usize;
+    let mut row_start = vga.latched_start() as u32;
+    let step = 2 * c.offset();
+    let plane = |p: usize, a: usize| vga.planes[p * PLANE_SIZE + a];
+    let mut split = false;
+    for y in 0..rows {
+        // The line compare is in scan lines: the rows after it show memory
+        // from address 0.
+        if !split && y * scan_rep > line_compare {
+            row_start = 0;
+            split = true;
+        }
+        for col in 0..cols {
+            let a = c.map_address(row_start + col as u32);
+            if shift256 {
+                for p in 0..4 {
+                    let v = plane(p, a);
+                    f.put(col * 4 + p, y, vga.dac.rgb(v));
+                }
+            } else if vga.gc.shift_interleave() {
+                // CGA 4-colour: planes 0 and 1 give 2 bits per pixel.
+                let (b0, b1) = (plane(0, a), plane(1, a));
+                for i in 0..8 {
+                    let src = if i < 4 { b0 } else { b1 };
+                    let v = src >> (6 - 2 * (i % 4)) & 3;
+                    f.put(col * 8 + i, y, vga.dac.rgb(vga.attr.lookup(v)));
+                }
+            } else {
+                let b = [plane(0, a), plane(1, a), plane(2, a), plane(3, a)];
+                for i in 0..8 {
+                    let bit = 7 - i;
+                    let v = (b[0] >> bit & 1)
+                        | (b[1] >> bit & 1) << 1
+                        | (b[2] >> bit & 1) << 2
+                        | (b[3] >> bit & 1) << 3;
+                    f.put(col * 8 + i, y, vga.dac.rgb(vga.attr.lookup(v)));
+                }
+            }
+        }
+        row_start = row_start.wrapping_add(step);
+    }
+    f
+}
+
+fn render_text(vga: &Vga) -> Frame {
+    let c = &vga.crtc;
+    let cols = c.h_display() as usize;
+    let cw = if vga.seq.dot8() { 8 } else { 9 };
+    let ch = c.char_height() as usize;
+    let lines = c.v_display() as usize / if c.double_scan() { 2 } else { 1 };
+    let mut f = Frame::new(cols * cw, lines.max(1));
+    if vga.seq.screen_off() || !vga.attr.video_enabled() {
+        return f;
+    }
+    let (map_a, map_b) = vga.seq.char_maps();
+    let (cursor, cur_start, cur_end, cur_on) = c.cursor();
+    // Blink phases from the frame counter (cursor every 16 frames,
+    // character blink every 32), so a rendering is deterministic.
+    let frames = vga.frames();
+    let cursor_visible = cur_on && frames & 16 == 0;
+    let blink_on = frames & 32 == 0;
+    let step = 2 * c.offset();
+    let mut row_start = vga.latched_start() as u32;
+    let rows = lines.div_ceil(ch);
+    for row in 0..rows {
+        for col in 0..cols {
+            let ma = row_start + col as u32;
+            let a = c.map_address(ma);
+            let code = vga.planes[a];
+            let at = vga.planes[PLANE_SIZE + a];
+            let font_base = if at & 0x08 != 0 { map_b } else { map_a };
+            let mut fg = at & 0x0F;
+            let mut bg = at >> 4;
+            if vga.attr.blink() {
+                bg &= 7;
+                if at & 0x80 != 0 && !blink_on {
+                    fg = bg;
+                }
+            }
+            let fgc = vga.dac.rgb(vga.attr.lookup(fg));
+            let bgc = vga.dac.rgb(vga.attr.lookup(bg));
+            for sl in 0..ch {
+                let y = row * ch + sl;
+                if y >= lines {
+                    break;
+                }
+                let mut bits =
+                    vga.planes[2 * PLANE_SIZE + (font_base + code as usize * 32 + sl) % PLANE_SIZE];
+                if cursor_visible
+                    && ma as u16 == cursor
+                    && (sl as u8) >= cur_start
+                    && (sl as u8) <= cur_end
+                {
+                    bits = 0xFF;
+                }
+                for x in 0..cw {
+                    let on = if x < 8 {
+                        bits >> (7 - x) & 1 != 0
+                    } else {
+                        // The ninth column repeats the eighth for the line
+                        // graphics characters C0h-DFh.
+                        vga.attr.line_graphics() && (0xC0..=0xDF).contains(&code) && bits & 1 != 0
+                    };
+                    f.put(col * cw + x, y, if on { fgc } else { bgc });
+                }
+            }
+        }
+        row_start = row_start.wrapping_add(step);
+    }
+    f
+}

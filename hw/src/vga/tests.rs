@@ -1,0 +1,232 @@
+//! VGA unit tests: memory access paths and timing.
+
+use super::*;
+
+fn out(v: &mut Vga, port: u16, val: u8) {
+    v.io_write(port, val, 0);
+}
+
+fn seq(v: &mut Vga, i: u8, val: u8) {
+    out(v, 0x3C4, i);
+    out(v, 0x3C5, val);
+}
+
+fn gc(v: &mut Vga, i: u8, val: u8) {
+    out(v, 0x3CE, i);
+    out(v, 0x3CF, val);
+}
+
+fn crtc(v: &mut Vga, i: u8, val: u8) {
+    out(v, 0x3D4, i);
+    out(v, 0x3D5, val);
+}
+
+/// Mode 13h, then unchained (mode X): chain 4 off, byte mode.
+fn mode_x() -> Vga {
+    let mut v = Vga::new(4_772_727);
+    v.set_mode(0x13, 0);
+    seq(&mut v, 4, 0x06);
+    crtc(&mut v, 0x14, 0x00);
+    crtc(&mut v, 0x17, 0xE3);
+    v
+}
+
+#[test]
+fn chain4_writes_go_to_plane_addr_and_3() {
+    let mut v = Vga::new(1_000_000);
+    v.set_mode(0x13, 0);
+    for i in 0..8u32 {
+        v.mem_write(0xA0000 + i, 10 + i as u8);
+    }
+    assert_eq!(v.planes[0], 10);
+    assert_eq!(v.planes[PLANE_SIZE], 11);
+    assert_eq!(v.planes[3 * PLANE_SIZE], 13);
+    assert_eq!(v.planes[4], 14);
+    assert_eq!(v.mem_read(0xA0005), 15);
+    v.dac.set_write_index(12);
+    for c in [63, 0, 0] {
+        v.dac.write_data(c);
+    }
+    v.vertical_retrace_start();
+    let f = v.render();
+    assert_eq!((f.width, f.height), (320, 200));
+    assert_eq!(f.pixel(2, 0), [255, 0, 0]);
+    v.mem_write(0xA0000 + 320 * 199 + 319, 12);
+    assert_eq!(v.render().pixel(319, 199), [255, 0, 0]);
+}
+
+#[test]
+fn mode_x_map_mask_latches_and_write_modes() {
+    let mut v = mode_x();
+    // Map mask 0101: planes 0 and 2.
+    seq(&mut v, 2, 0x05);
+    v.mem_write(0xA0010, 0xAB);
+    assert_eq!(v.planes[0x10], 0xAB);
+    assert_eq!(v.planes[PLANE_SIZE + 0x10], 0x00);
+    assert_eq!(v.planes[2 * PLANE_SIZE + 0x10], 0xAB);
+    // Read map select.
+    gc(&mut v, 4, 2);
+    assert_eq!(v.mem_read(0xA0010), 0xAB);
+    gc(&mut v, 4, 1);
+    assert_eq!(v.mem_read(0xA0010), 0x00);
+    // Write mode 1 copies the latches (4 pixels at once).
+    seq(&mut v, 2, 0x0F);
+    gc(&mut v, 5, 0x41);
+    v.mem_read(0xA0010);
+    v.mem_write(0xA0020, 0x00);
+    for p in 0..4 {
+        assert_eq!(
+            v.planes[p * PLANE_SIZE + 0x20],
+            v.planes[p * PLANE_SIZE + 0x10]
+        );
+    }
+    // Write mode 2: each plane gets the CPU bit p expanded, through the bit
+    // mask; the rest from the latches.
+    gc(&mut v, 5, 0x42);
+    gc(&mut v, 8, 0xF0);
+    v.mem_read(0xA0030); // latches = 0
+    v.mem_write(0xA0030, 0b1001);
+    assert_eq!(v.planes[0x30], 0xF0);
+    assert_eq!(v.planes[PLANE_SIZE + 0x30], 0x00);
+    assert_eq!(v.planes[3 * PLANE_SIZE + 0x30], 0xF0);
+    // Write mode 0 with set/reset and the XOR operation.
+    gc(&mut v, 5, 0x40);
+    gc(&mut v, 8, 0xFF);
+    gc(&mut v, 0, 0x0F);
+    gc(&mut v, 1, 0x01); // plane 0 from set/reset
+    gc(&mut v, 3, 0x18); // XOR
+    v.mem_read(0xA0030);
+    v.mem_write(0xA0030, 0x0F);
+    assert_eq!(v.planes[0x30], 0x0F); // F0 ^ FF
+    assert_eq!(v.planes[PLANE_SIZE + 0x30], 0x0F); // 00 ^ 0F
+    assert_eq!(v.planes[3 * PLANE_SIZE + 0x30], 0xFF); // F0 ^ 0F
+                                                       // Rotate: AND with data rotated right by 4.
+    gc(&mut v, 1, 0);
+    gc(&mut v, 3, 0x0C); // AND, rotate 4
+    v.mem_read(0xA0030);
+    v.mem_write(0xA0030, 0x0F); // rotated F0
+    assert_eq!(v.planes[3 * PLANE_SIZE + 0x30], 0xF0);
+    // Write mode 3: set/reset through (rotated data & bit mask).
+    gc(&mut v, 3, 0x00);
+    gc(&mut v, 5, 0x43);
+    gc(&mut v, 0, 0x02);
+    v.mem_read(0xA0040);
+    v.mem_write(0xA0040, 0x3C);
+    assert_eq!(v.planes[0x40], 0x00);
+    assert_eq!(v.planes[PLANE_SIZE + 0x40], 0x3C);
+}
+
+#[test]
+fn read_mode_1_color_compare() {
+    let mut v = mode_x();
+    seq(&mut v, 2, 0x01);
+    v.mem_write(0xA0000, 0xF0);
+    seq(&mut v, 2, 0x04);
+    v.mem_write(0xA0000, 0x3C);
+    gc(&mut v, 5, 0x48);
+    gc(&mut v, 2, 0x05); // colour 5 = planes 0 and 2
+    gc(&mut v, 7, 0x0F);
+    assert_eq!(v.mem_read(0xA0000), 0x30);
+    gc(&mut v, 7, 0x01); // only plane 0 matters
+    assert_eq!(v.mem_read(0xA0000), 0xF0);
+}
+
+#[test]
+fn mode_x_start_address_is_latched_at_retrace() {
+    let mut v = mode_x();
+    seq(&mut v, 2, 0x01);
+    v.mem_write(0xA0000 + 0x4000, 9); // pixel (0,0) of a page at 4000h
+    crtc(&mut v, 0x0C, 0x40);
+    crtc(&mut v, 0x0D, 0x00);
+    assert_eq!(v.render().pixel(0, 0), v.dac.rgb(0));
+    v.vertical_retrace_start();
+    assert_eq!(v.render().pixel(0, 0), v.dac.rgb(9));
+}
+
+#[test]
+fn mode13_refresh_is_70_hz_and_status_bits_follow_the_beam() {
+    let cpu = 4_772_727u64;
+    let mut v = Vga::new(cpu);
+    v.set_mode(0x13, 0);
+    let t = v.timing();
+    assert_eq!((t.line_dots, t.lines), (800, 449));
+    // 25.175 MHz / (800 * 449) = 70.086 Hz.
+    assert_eq!(t.dot_hz * 1000 / t.frame_dots(), 70_086);
+    // Retrace starts at line 412 and lasts 2 lines.
+    let r0 = v.next_retrace(0);
+    assert_eq!(v.input_status1(r0) & 8, 8);
+    assert_eq!(v.input_status1(r0 - 1) & 8, 0);
+    assert_eq!(v.beam_position(r0).0, 412);
+    let r1 = v.next_retrace(r0);
+    let period = r1 - r0;
+    assert!((68_090..=68_100).contains(&period), "{period}");
+    // Display enable: visible area at the top left.
+    assert_eq!(v.input_status1(0), 0);
+    let (line, _) = v.beam_position(r0 + 10);
+    assert!(line >= 412);
+    assert_eq!(v.input_status1(r0 + 10) & 1, 1);
+}
+
+#[test]
+fn text_mode_renders_glyphs_through_palette() {
+    let mut v = Vga::new(1_000_000);
+    v.set_mode(0x03, 0);
+    crtc(&mut v, 0x0F, 80); // cursor on the second row
+    v.mem_write(0xB8000, b'A');
+    v.mem_write(0xB8001, 0x1E); // yellow on blue
+    let f = v.render();
+    assert_eq!((f.width, f.height), (720, 400));
+    let g = font::glyph(b'A');
+    let yellow = [255, 255, 85];
+    let blue = [0, 0, 170];
+    for (y, row) in g.iter().enumerate() {
+        for x in 0..8 {
+            let want = if row >> (7 - x) & 1 != 0 {
+                yellow
+            } else {
+                blue
+            };
+            assert_eq!(f.pixel(x, y), want, "({x},{y})");
+        }
+        assert_eq!(f.pixel(8, y), blue);
+    }
+    // The next cell is the blank space, grey on black.
+    assert_eq!(f.pixel(9, 0), [0, 0, 0]);
+    assert_eq!(v.mem_read(0xB8000), b'A');
+    assert_eq!(v.mem_read(0xB8001), 0x1E);
+    // The cursor (scan lines 13-14 of cell 80) blinks with the frame count.
+    assert_eq!(f.pixel(0, 16 + 13), [170, 170, 170]);
+    assert_eq!(f.pixel(0, 16 + 12), [0, 0, 0]);
+    for _ in 0..16 {
+        v.vertical_retrace_start();
+    }
+    assert_eq!(v.render().pixel(0, 16 + 13), [0, 0, 0]);
+}
+
+#[test]
+fn dac_indexes_and_pel_mask() {
+    let mut v = Vga::new(1_000_000);
+    out(&mut v, 0x3C8, 0xFF);
+    for c in [1, 2, 3, 4, 5, 6] {
+        out(&mut v, 0x3C9, c | 0xC0);
+    }
+    assert_eq!(v.io_read(0x3C8, 0), 0x01);
+    assert_eq!(v.io_read(0x3C7, 0), 0);
+    out(&mut v, 0x3C7, 0xFF);
+    assert_eq!(v.io_read(0x3C7, 0), 3);
+    let got: Vec<u8> = (0..6).map(|_| v.io_read(0x3C9, 0)).collect();
+    assert_eq!(got, [1, 2, 3, 4, 5, 6]);
+    out(&mut v, 0x3C6, 0x0F);
+    assert_eq!(v.dac.rgb(0xF0), v.dac.rgb(0x00));
+}
+
+#[test]
+fn attribute_flip_flop_resets_on_status_read() {
+    let mut v = Vga::new(1_000_000);
+    out(&mut v, 0x3C0, 0x05);
+    v.io_read(0x3DA, 0);
+    out(&mut v, 0x3C0, 0x31); // index 11h with PAS
+    out(&mut v, 0x3C0, 0x2A);
+    assert_eq!(v.attr.regs[0x11], 0x2A);
+    assert_eq!(v.io_read(0x3C1, 0), 0x2A);
+}

@@ -1,0 +1,135 @@
+//! Our DOS test programs (roms/devices) program the devices through their
+//! ports and print what they observe on port E9h.
+
+mod common;
+
+use emu::{CpuModel, Reg16};
+use hw::kbc::Key;
+use hw::{Machine, MachineConfig};
+
+fn run(name: &str) -> String {
+    let mut m = common::machine_with(MachineConfig::default(), name);
+    common::run_program(&mut m, 50_000_000)
+}
+
+#[test]
+fn pit_program() {
+    assert_eq!(
+        run("pit"),
+        "s1=70 c1=1234 s2=30 dec=1 tc=1 sq=1 os=1 bcd=1\n"
+    );
+}
+
+#[test]
+fn pic_program() {
+    assert_eq!(
+        run("pic"),
+        "irr=01 isr=00 poll=80 isr=01 isr=00 h=01 isr=00 keep=01 seoi=00 imr=A5 slave=01/04\n"
+    );
+}
+
+#[test]
+fn kbc_program_with_timed_keys() {
+    let mut m = common::machine_with(MachineConfig::default(), "kbc");
+    let t = 2_000_000;
+    m.key(t, Key::new(0x1E), true);
+    m.key(t + 100_000, Key::new(0x1E), false);
+    m.key(t + 200_000, Key::UP, true);
+    m.key(t + 300_000, Key::UP, false);
+    let out = common::run_program(&mut m, 50_000_000);
+    assert_eq!(
+        out,
+        "st=55 it=00 cb=45 cb=44 echo=EE id=FAAB41 op=C1 a20=C3 keys=1E9EE048E0C8\n"
+    );
+    assert!(m.bus.mem.a20());
+}
+
+#[test]
+fn cmos_program() {
+    let mut m = common::machine_with(MachineConfig::default(), "cmos");
+    let out = common::run_program(&mut m, 4 * 4_772_727);
+    let pi = common::field(&out, "pi");
+    assert!((1023..=1025).contains(&pi), "{out}");
+    let fixed = out.replace(&format!("pi={pi}"), "pi=N");
+    assert_eq!(fixed, "date=19940601 time=080000 b=02 d=80 pi=N min=30\n");
+}
+
+#[test]
+fn option_rom_is_found_checked_and_initialised() {
+    let mut m = Machine::new(MachineConfig::default());
+    m.load_rom(0xC8000, &common::rom("hello.rom"));
+    let roms = m.init_option_roms(1_000_000).expect("init returns");
+    assert_eq!(roms.len(), 1);
+    assert_eq!(roms[0].segment, 0xC800);
+    assert!(roms[0].checksum_ok);
+    assert_eq!(m.debug_output(), b"init");
+    m.call_interrupt(0x60, 1_000_000).expect("INT 60h returns");
+    assert_eq!(m.debug_output(), b"initint60");
+    assert_eq!(m.cpu.regs.reg16(Reg16::AX), 0x1234);
+    // A corrupted copy is found but not called.
+    let mut bad = common::rom("hello.rom");
+    bad[20] ^= 0xFF;
+    let mut m = Machine::new(MachineConfig::default());
+    m.load_rom(0xC0000, &bad);
+    let roms = m.init_option_roms(1_000_000).expect("scan");
+    assert!(!roms[0].checksum_ok);
+    assert!(m.debug_output().is_empty());
+}
+
+#[test]
+fn same_inputs_same_state() {
+    // The state hash after 2.05 M cycles, with the first key at 2 M cycles
+    // plus `shift`.
+    let run = |shift: u64| {
+        let mut m = common::machine_with(MachineConfig::default(), "kbc");
+        m.key(2_000_000 + shift, Key::new(0x1E), true);
+        m.key(2_200_000, Key::UP, true);
+        m.run_for(2_050_000);
+        m.state_hash()
+    };
+    assert_eq!(run(0), run(0));
+    assert_ne!(run(0), run(100_000));
+}
+
+#[test]
+fn a20_gate_on_a_286() {
+    // The gate is in the memory map whatever the CPU: check it as the 286
+    // would address FFFF:0010.
+    let mut m = Machine::new(MachineConfig::with_cpu(CpuModel::I286, 8_000_000));
+    m.poke8(0x0, 0xAA);
+    assert_eq!(m.peek8(0x10_0000), 0xAA);
+    m.out8(0x92, 0x02);
+    assert_ne!(m.peek8(0x10_0000), 0xAA);
+    m.out8(0x92, 0x00);
+    m.out8(0x64, 0xD1);
+    m.out8(0x60, 0x03);
+    assert!(m.bus.mem.a20());
+    m.out8(0x64, 0xDD);
+    assert!(!m.bus.mem.a20());
+}
+
+#[test]
+fn text_mode_program() {
+    use hw::vga::font::glyph;
+    let mut m = common::machine_with(MachineConfig::default(), "text");
+    let out = common::run_program(&mut m, 10_000_000);
+    assert_eq!(out, format!("g={:02X}\n", glyph(b'H')[5]));
+    let f = m.render();
+    assert_eq!((f.width, f.height), (720, 400));
+    let yellow = [255, 255, 85];
+    let blue = [0, 0, 170];
+    for (i, ch) in b"Hi!".iter().enumerate() {
+        let (x0, y0) = ((2 + i) * 9, 16);
+        for (y, row) in glyph(*ch).iter().enumerate() {
+            for x in 0..9 {
+                let on = x < 8 && row >> (7 - x) & 1 != 0;
+                let want = if on { yellow } else { blue };
+                assert_eq!(f.pixel(x0 + x, y0 + y), want, "{} ({x},{y})", *ch as char);
+            }
+        }
+    }
+    // The cursor (scan lines 13-14) at row 3, column 0, grey on black.
+    assert_eq!(f.pixel(0, 3 * 16 + 13), [170, 170, 170]);
+    assert_eq!(f.pixel(0, 3 * 16 + 12), [0, 0, 0]);
+    assert_eq!(f.pixel(0, 13), [0, 0, 0]);
+}
