@@ -1,9 +1,12 @@
 //! The `tandem` command line.
 //!
-//! `tandem sst PATHS...` runs the single-step CPU test suites; more
-//! subcommands join as the emulator grows. `-v` (repeatable) raises the log
-//! level on stderr; `RUST_LOG` overrides it.
+//! `tandem sst PATHS...` runs the single-step CPU test suites; `tandem
+//! bench` measures emulation speed; more subcommands join as the emulator
+//! grows. `-v` (repeatable) raises the log level on stderr; `RUST_LOG`
+//! overrides it.
 
+mod bench_cmd;
+mod machine_opts;
 mod sst_cmd;
 
 use std::process::ExitCode;
@@ -28,6 +31,9 @@ struct Cli {
 enum Command {
     /// Run single-step CPU tests (MOO suites, 386 vectors) against the CPU core.
     Sst(sst_cmd::SstArgs),
+    /// Measure emulation speed: run a program headless and report emulated
+    /// MHz and the speed relative to real time.
+    Bench(bench_cmd::BenchArgs),
 }
 
 fn init_logging(verbose: u8) {
@@ -49,5 +55,6 @@ fn main() -> ExitCode {
     init_logging(cli.verbose);
     match cli.command {
         Command::Sst(args) => sst_cmd::run(&args),
+        Command::Bench(args) => bench_cmd::run(&args),
     }
 }

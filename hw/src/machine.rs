@@ -18,7 +18,7 @@
 //! the CPU halts with IF clear. Bytes written to port E9h (the Bochs/DOSBox
 //! debug port) are collected in [`PcBus::debug_out`].
 
-use emu::{Bus, Cpu, CpuModel, Reg16, SegReg, StepInfo};
+use emu::{Bus, Cpu, CpuModel, Reg16, SegReg, StepEvent, StepInfo};
 
 use crate::cmos::{Cmos, DateTime};
 use crate::hash::Fnv64;
@@ -85,6 +85,9 @@ pub enum RunExit {
     Frame,
     /// The keyboard controller or port 92h pulsed the CPU reset line.
     Reset,
+    /// The program did something tandem does not emulate (entering
+    /// protected mode); CS:IP still points at the instruction.
+    Unsupported(&'static str),
 }
 
 /// Address of the machine's return stub (`cli; hlt`) in the BIOS ROM.
@@ -614,7 +617,9 @@ impl Machine {
             }
             self.bus.step_start = now;
             self.bus.step_half = 0;
-            self.cpu.step(&mut self.bus);
+            if let StepEvent::Unsupported(msg) = self.cpu.step(&mut self.bus).event {
+                return RunExit::Unsupported(msg);
+            }
         }
     }
 
@@ -623,6 +628,11 @@ impl Machine {
     pub fn run_to_halt(&mut self, max_cycles: u64) -> Result<(), String> {
         match self.run_for(max_cycles) {
             RunExit::Halted => Ok(()),
+            RunExit::Unsupported(msg) => Err(format!(
+                "{msg} (at {:04X}:{:04X})",
+                self.cpu.regs.sreg(SegReg::CS),
+                self.cpu.regs.ip
+            )),
             other => Err(format!(
                 "program did not halt ({other:?}) at {:04X}:{:04X} after {} cycles",
                 self.cpu.regs.sreg(SegReg::CS),

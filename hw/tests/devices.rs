@@ -133,3 +133,18 @@ fn text_mode_program() {
     assert_eq!(f.pixel(0, 3 * 16 + 12), [0, 0, 0]);
     assert_eq!(f.pixel(0, 13), [0, 0, 0]);
 }
+
+#[test]
+fn entering_protected_mode_stops_the_run_with_a_clear_error() {
+    // MOV EAX,CR0 ; OR AL,1 ; MOV CR0,EAX ; CLI ; HLT
+    let code = [0x0F, 0x20, 0xC0, 0x0C, 0x01, 0x0F, 0x22, 0xC0, 0xFA, 0xF4];
+    let mut m = Machine::new(MachineConfig::with_cpu(CpuModel::I386, 25_000_000));
+    m.load_com(&code, 0x1000).expect("loads");
+    assert_eq!(
+        m.run_for(1_000_000),
+        hw::RunExit::Unsupported("protected mode is not supported")
+    );
+    assert_eq!(m.cpu.regs.ip, 0x105, "stopped at the MOV to CR0");
+    let err = m.run_to_halt(1_000_000).expect_err("the run stops");
+    assert!(err.contains("protected mode is not supported"), "{err}");
+}

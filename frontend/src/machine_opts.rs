@@ -1,0 +1,87 @@
+//! Options shared by the commands that run a machine: `--cpu` and `--mhz`.
+
+use clap::Args;
+use emu::CpuModel;
+
+/// The CPU model and clock of a machine.
+#[derive(Args, Debug, Clone)]
+pub struct MachineOpts {
+    /// CPU model: 8086, 286 or 386.
+    #[arg(long, value_name = "MODEL", default_value = "8086", value_parser = parse_model)]
+    pub cpu: CpuModel,
+
+    /// CPU clock in MHz, up to six decimals (default: 4.772727 for the 8086,
+    /// 12 for the 286, 33 for the 386). Emulated time follows it; the host
+    /// clock never enters emulation.
+    #[arg(long, value_name = "MHZ", value_parser = parse_mhz)]
+    pub mhz: Option<u64>,
+}
+
+impl MachineOpts {
+    /// The CPU clock in Hz.
+    pub fn cpu_hz(&self) -> u64 {
+        self.mhz.unwrap_or(match self.cpu {
+            CpuModel::I8086 => 4_772_727,
+            CpuModel::I286 => 12_000_000,
+            CpuModel::I386 => 33_000_000,
+        })
+    }
+
+    /// The machine configuration these options describe.
+    pub fn config(&self) -> hw::MachineConfig {
+        hw::MachineConfig::with_cpu(self.cpu, self.cpu_hz())
+    }
+}
+
+fn parse_model(s: &str) -> Result<CpuModel, String> {
+    s.parse()
+}
+
+/// Parses a decimal MHz figure into whole Hz without floating point (so
+/// `4.772727` is exactly 4,772,727 Hz).
+pub fn parse_mhz(s: &str) -> Result<u64, String> {
+    let bad = || format!("'{s}' is not a clock in MHz (for example 4.77, 12, 33.333333)");
+    let (int, frac) = match s.split_once('.') {
+        Some((i, f)) => (i, f),
+        None => (s, ""),
+    };
+    if int.is_empty() && frac.is_empty() {
+        return Err(bad());
+    }
+    if frac.len() > 6 || !int.chars().chain(frac.chars()).all(|c| c.is_ascii_digit()) {
+        return Err(bad());
+    }
+    let whole: u64 = if int.is_empty() {
+        0
+    } else {
+        int.parse().map_err(|_| bad())?
+    };
+    let mut micro: u64 = 0;
+    for (i, c) in frac.chars().enumerate() {
+        micro += (c as u64 - '0' as u64) * 10u64.pow(5 - i as u32);
+    }
+    let hz = whole
+        .checked_mul(1_000_000)
+        .and_then(|h| h.checked_add(micro))
+        .ok_or_else(bad)?;
+    if !(100_000..=1_000_000_000).contains(&hz) {
+        return Err(format!("{s} MHz is outside 0.1-1000 MHz"));
+    }
+    Ok(hz)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_mhz;
+
+    #[test]
+    fn mhz_parses_exactly() {
+        assert_eq!(parse_mhz("4.772727"), Ok(4_772_727));
+        assert_eq!(parse_mhz("33"), Ok(33_000_000));
+        assert_eq!(parse_mhz("12.5"), Ok(12_500_000));
+        assert!(parse_mhz("4.7727271").is_err());
+        assert!(parse_mhz("fast").is_err());
+        assert!(parse_mhz("0.01").is_err());
+        assert!(parse_mhz("").is_err());
+    }
+}

@@ -1,0 +1,62 @@
+//! `tandem bench`: runs the built-in benchmark on each CPU model for one
+//! emulated second at the clock `--mhz` sets, and rejects bad input with
+//! exit status 2.
+
+use std::process::Command;
+
+fn tandem() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_tandem"))
+}
+
+fn json_field(out: &str, key: &str) -> f64 {
+    let v: serde_json::Value = serde_json::from_str(out.trim()).expect("one JSON object");
+    v[key]
+        .as_f64()
+        .unwrap_or_else(|| panic!("no {key} in {out}"))
+}
+
+#[test]
+fn one_emulated_second_is_the_configured_clock() {
+    for (cpu, mhz, hz) in [
+        ("8086", "4.772727", 4_772_727f64),
+        ("286", "12", 12_000_000f64),
+        ("386", "25", 25_000_000f64),
+    ] {
+        let out = tandem()
+            .args([
+                "bench",
+                "--cpu",
+                cpu,
+                "--mhz",
+                mhz,
+                "--seconds",
+                "1",
+                "--json",
+            ])
+            .output()
+            .expect("tandem runs");
+        assert!(out.status.success(), "{cpu}: {out:?}");
+        let text = String::from_utf8_lossy(&out.stdout);
+        let cycles = json_field(&text, "cycles");
+        assert!(
+            cycles >= hz && cycles < hz + 1_000.0,
+            "{cpu} at {mhz} MHz ran {cycles} clocks in one emulated second"
+        );
+        assert_eq!(json_field(&text, "cpu_hz"), hz);
+    }
+}
+
+#[test]
+fn bad_input_exits_2() {
+    let out = tandem()
+        .args(["bench", "--mhz", "fast"])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    let out = tandem()
+        .args(["bench", "/nonexistent/program.com"])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent/program.com"));
+}
