@@ -1,2 +1,656 @@
-//! High-level BIOS and DOS services and the program loader. Not built yet:
-//! see issue "DOS and BIOS services".
+//! High-level BIOS and DOS services for tandem's PC, and the program
+//! loader.
+//!
+//! [`Dos`] plugs into a [`hw::Machine`]: [`Dos::install`] writes a small
+//! stub ROM (see [`rom`]), points the interrupt vectors at it, sets up the
+//! BIOS data area, the DOS memory arena and a shell process, and asks the
+//! machine to stop whenever CS:IP enters the stub ROM's trap block.
+//! [`Dos::run`] runs the machine and services each trap in Rust — reading
+//! and writing the guest's registers and memory, results in FLAGS through
+//! the FLAGS word the INT pushed — before the CPU executes the stub's IRET.
+//! Hardware interrupt handlers (INT 08h, 09h) are guest code in the ROM that
+//! calls into Rust only for the bookkeeping, so hooked INT 1Ch and INT 15h
+//! 4Fh run as on a real BIOS. See `docs/dos.md`.
+//!
+//! All guest file access goes through [`drive`], the sandbox of drive C:.
+
+pub mod bios;
+pub mod drive;
+pub mod ems;
+pub mod int21;
+pub mod loader;
+pub mod mcb;
+pub mod mem;
+pub mod mz;
+pub mod rom;
+pub mod xms;
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+
+use hw::{Machine, RunExit};
+
+use crate::drive::Drive;
+use crate::int21::files::Sft;
+use crate::mcb::{Arena, Strategy};
+use crate::mem::{lin, wr16, wr8, write_bytes, Regs};
+pub use crate::mz::{Executable, LoadError};
+
+/// The DOS configuration.
+#[derive(Clone, Debug)]
+pub struct DosConfig {
+    /// The host folder that is drive C:.
+    pub mount: PathBuf,
+    /// Provide an XMS 3.0 driver (INT 2Fh 43h).
+    pub xms: bool,
+    /// Provide EMS 4.0 (INT 67h) with a page frame at E000h.
+    pub ems: bool,
+    /// Environment strings of the shell ("NAME=value").
+    pub env: Vec<String>,
+}
+
+impl DosConfig {
+    /// Drive C: at `mount`, XMS and EMS on, a small default environment.
+    pub fn new(mount: PathBuf) -> Self {
+        DosConfig {
+            mount,
+            xms: true,
+            ems: true,
+            env: vec![
+                "COMSPEC=C:\\COMMAND.COM".into(),
+                "PATH=C:\\".into(),
+                "PROMPT=$P$G".into(),
+            ],
+        }
+    }
+}
+
+/// How a run ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DosExit {
+    /// The program terminated (INT 21h 4Ch/00h/31h, INT 20h/27h) with this
+    /// return code.
+    Exited(u8),
+    /// The cycle budget ran out.
+    TimeLimit,
+    /// The run stopped: something tandem does not emulate, a CPU fault
+    /// with no handler, a halt with interrupts off or a reset.
+    Stopped(String),
+}
+
+/// What servicing a trap asks of the run loop.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Flow {
+    /// Run on.
+    Continue,
+    /// The top-level program terminated.
+    Exit(u8),
+    /// Stop the run with this message.
+    Stop(String),
+}
+
+/// A running process (one per EXEC level).
+#[derive(Clone, Copy, Debug)]
+struct Proc {
+    psp: u16,
+    parent_psp: u16,
+    parent_ss: u16,
+    parent_sp: u16,
+    parent_dta: (u16, u16),
+}
+
+/// Segment of DOS's own data (List of Lists, InDOS flag).
+pub const DOS_SEG: u16 = 0x0060;
+/// Offset of the List of Lists in [`DOS_SEG`] (the first MCB's segment is
+/// the word before it).
+pub const LOL_OFF: u16 = 0x0026;
+/// Offset of the InDOS flag in [`DOS_SEG`] (the critical-error flag is the
+/// byte before it).
+pub const INDOS_OFF: u16 = 0x0010;
+/// Segment of the first MCB.
+pub const FIRST_MCB: u16 = 0x0100;
+
+/// The DOS and BIOS services of one machine.
+#[derive(Debug)]
+pub struct Dos {
+    cfg: DosConfig,
+    drive: Drive,
+    arena: Arena,
+    sft: Sft,
+    psp: u16,
+    shell_psp: u16,
+    dta: (u16, u16),
+    procs: Vec<Proc>,
+    out: Vec<u8>,
+    pending_cr: bool,
+    warned: BTreeSet<(u8, u8, u8)>,
+    ret_code: u16,
+    strategy: Strategy,
+    break_flag: bool,
+    verify: bool,
+    ext_error: u16,
+    clock_offset: i64,
+    searches: int21::dirs::Searches,
+    xms: Option<xms::Xms>,
+    ems: Option<ems::Ems>,
+    mouse: bios::int33::Mouse,
+    wait_until: Option<u64>,
+    line: Vec<u8>,
+    con_pending: std::collections::VecDeque<u8>,
+    /// Log of services not implemented (for the caller to show).
+    pub warnings: Vec<String>,
+}
+
+impl Dos {
+    /// DOS with drive C: at `cfg.mount` (an error if it is not a
+    /// directory).
+    pub fn new(cfg: DosConfig) -> std::io::Result<Dos> {
+        let drive = Drive::new(&cfg.mount, cfg.ems)?;
+        Ok(Dos {
+            drive,
+            arena: Arena { first: FIRST_MCB },
+            sft: Sft::new(),
+            psp: 0,
+            shell_psp: 0,
+            dta: (0, 0x80),
+            procs: Vec::new(),
+            out: Vec::new(),
+            pending_cr: false,
+            warned: BTreeSet::new(),
+            ret_code: 0,
+            strategy: Strategy::First,
+            break_flag: false,
+            verify: false,
+            ext_error: 0,
+            clock_offset: 0,
+            searches: Default::default(),
+            xms: None,
+            ems: None,
+            mouse: Default::default(),
+            wait_until: None,
+            line: Vec::new(),
+            con_pending: Default::default(),
+            warnings: Vec::new(),
+            cfg,
+        })
+    }
+
+    /// The sandboxed drive.
+    pub fn drive(&self) -> &Drive {
+        &self.drive
+    }
+
+    /// The memory arena.
+    pub fn arena(&self) -> Arena {
+        self.arena
+    }
+
+    /// The current PSP.
+    pub fn current_psp(&self) -> u16 {
+        self.psp
+    }
+
+    /// Sets the machine up as DOS 5 would leave it: the machine's POST
+    /// state, the stub ROM, interrupt vectors, BIOS data area, DOS data,
+    /// the memory arena with a shell process (COMMAND.COM's PSP and
+    /// environment), XMS and EMS when configured, and the trap range.
+    pub fn install(&mut self, m: &mut Machine) {
+        m.post();
+        if m.cpu.model == emu::CpuModel::I386 && m.cpu.sys.cr0 == 0 {
+            // A real 386 reads CR0's reserved bits 5-30 as ones; real-mode
+            // probes (LOADLIN's among them) take an all-zero CR0 for a
+            // virtualised one. ET (bit 4) stays clear: no coprocessor.
+            m.cpu.sys.cr0 = 0x7FFF_FFE0;
+        }
+        rom::install(m);
+        m.set_trap_range(Some(rom::TRAP_RANGE));
+        let trap = |v: u8| (rom::SEG, rom::VEC_BASE + v as u16);
+        let mut vectors: Vec<(u8, (u16, u16))> = vec![
+            (0x08, (rom::SEG, rom::INT08)),
+            (0x09, (rom::SEG, rom::INT09)),
+            (0x1F, (rom::SEG, rom::FONT8 + 0x400)),
+            (0x43, (rom::SEG, rom::FONT16)),
+            (0x25, (rom::SEG, rom::DISK_STUB)),
+            (0x26, (rom::SEG, rom::DISK_STUB)),
+        ];
+        for v in [
+            0x00, 0x06, 0x10, 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x1A, 0x20, 0x21, 0x27,
+            0x29, 0x2F, 0x33,
+        ] {
+            vectors.push((v, trap(v)));
+        }
+        if self.cfg.ems {
+            vectors.push((0x67, (rom::EMS_SEG, rom::EMS_OFF)));
+        }
+        for (v, (seg, off)) in vectors {
+            wr16(m, v as u32 * 4, off);
+            wr16(m, v as u32 * 4 + 2, seg);
+        }
+        bios::bda::init(m);
+        // DOS data: InDOS and critical-error flags, the List of Lists with
+        // the first MCB before it.
+        write_bytes(m, DOS_SEG, 0, &[0; 0x40]);
+        wr16(m, lin(DOS_SEG, LOL_OFF - 2), FIRST_MCB);
+        let conv_top = (m.config().conventional_kib.min(640) * 64) as u16;
+        self.arena = Arena::init(m, FIRST_MCB, conv_top);
+        self.create_shell(m);
+        self.xms = self.cfg.xms.then(|| xms::Xms::new(m));
+        self.ems = self.cfg.ems.then(|| ems::Ems::new(m));
+    }
+
+    /// The shell: COMMAND.COM's PSP (its own parent) and the master
+    /// environment.
+    fn create_shell(&mut self, m: &mut Machine) {
+        let psp = self
+            .arena
+            .alloc(m, 0x10, 0, Strategy::First)
+            .unwrap_or(FIRST_MCB + 1);
+        wr16(m, lin(psp - 1, 1), psp);
+        let mut env = Vec::new();
+        for s in &self.cfg.env {
+            env.extend(s.bytes());
+            env.push(0);
+        }
+        env.push(0);
+        let env_paras = (env.len() as u16).div_ceil(16).max(0x10);
+        let env_seg = self
+            .arena
+            .alloc(m, env_paras, psp, Strategy::First)
+            .unwrap_or(0);
+        write_bytes(m, env_seg, 0, &env);
+        let init = loader::PspInit {
+            parent: psp,
+            tail: b"",
+            vectors: [
+                (rom::SEG, rom::VEC_BASE + 0x20),
+                (rom::SEG, rom::VEC_BASE + 0x20),
+                (rom::SEG, rom::VEC_BASE + 0x20),
+            ],
+            jft: [
+                0, 0, 0, 1, 2, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+                0xFF, 0xFF, 0xFF, 0xFF,
+            ],
+        };
+        loader::build_psp(m, psp, env_seg.wrapping_add(env_paras), env_seg, &init);
+        mcb::set_name(m, psp, b"COMMAND");
+        self.shell_psp = psp;
+        self.psp = psp;
+        self.dta = (psp, 0x80);
+        self.sft.init_std();
+    }
+
+    /// Loads `file` (a DOS program's bytes) as the top-level program, as
+    /// COMMAND.COM would run it with `tail` as its command line, and points
+    /// the CPU at its entry. `dos_path` is the program's full DOS path
+    /// (e.g. `C:\GAME.EXE`), stored in its environment.
+    pub fn load(
+        &mut self,
+        m: &mut Machine,
+        file: &[u8],
+        dos_path: &str,
+        tail: &[u8],
+    ) -> Result<(), LoadError> {
+        let env_seg = rd_env(m, self.shell_psp);
+        let env_src = loader::env_strings(m, env_seg);
+        let jft = self.inherit_jft(m, self.shell_psp);
+        let init = loader::PspInit {
+            parent: self.shell_psp,
+            tail,
+            vectors: self.current_vectors(m),
+            jft,
+        };
+        let l = loader::load_program(
+            m,
+            &self.arena,
+            file,
+            &env_src,
+            dos_path,
+            &init,
+            self.strategy,
+        )?;
+        self.procs.push(Proc {
+            psp: l.psp,
+            parent_psp: self.shell_psp,
+            parent_ss: 0,
+            parent_sp: 0,
+            parent_dta: self.dta,
+        });
+        self.start(m, &l);
+        Ok(())
+    }
+
+    fn current_vectors(&self, m: &mut Machine) -> [(u16, u16); 3] {
+        let v = |m: &mut Machine, n: u32| (mem::rd16(m, n * 4 + 2), mem::rd16(m, n * 4));
+        [v(m, 0x22), v(m, 0x23), v(m, 0x24)]
+    }
+
+    /// Points the CPU at a loaded program with MS-DOS 5's entry registers:
+    /// AX = FCB drive validity, BX = 0, CX = 00FFh, DX = DS = ES = PSP, SI =
+    /// IP, DI = SP, BP = 091Ch, IF set.
+    fn start(&mut self, m: &mut Machine, l: &loader::Loaded) {
+        use emu::SegReg;
+        self.psp = l.psp;
+        self.dta = (l.psp, 0x80);
+        let r = &mut m.cpu.regs;
+        r.set_sreg(SegReg::CS, l.cs);
+        r.ip = l.ip as u32;
+        r.set_sreg(SegReg::SS, l.ss);
+        r.set_sreg(SegReg::DS, l.psp);
+        r.set_sreg(SegReg::ES, l.psp);
+        for (i, v) in [l.ax, 0x00FF, l.psp, 0, l.sp, 0x091C, l.ip, l.sp]
+            .into_iter()
+            .enumerate()
+        {
+            r.gpr[i] = v as u32;
+        }
+        let f = m.cpu.normalize_flags(emu::flags::IF);
+        m.cpu.regs.flags = f;
+        m.cpu.halted = false;
+    }
+
+    /// Runs the machine for at most `max_cycles`, servicing traps, until
+    /// the top-level program terminates or the run stops.
+    pub fn run(&mut self, m: &mut Machine, max_cycles: u64) -> DosExit {
+        let end = m.cycles().saturating_add(max_cycles);
+        loop {
+            let left = end.saturating_sub(m.cycles());
+            if left == 0 {
+                return DosExit::TimeLimit;
+            }
+            match m.run_for(left) {
+                RunExit::Trap(a) => match self.service(m, a) {
+                    Flow::Continue => {}
+                    Flow::Exit(code) => return DosExit::Exited(code),
+                    Flow::Stop(msg) => return DosExit::Stopped(msg),
+                },
+                RunExit::CyclesElapsed => return DosExit::TimeLimit,
+                RunExit::Frame => {}
+                RunExit::Halted => {
+                    return DosExit::Stopped(format!(
+                        "the CPU halted with interrupts disabled at {:04X}:{:04X}",
+                        m.cs(),
+                        m.cpu.regs.ip
+                    ))
+                }
+                RunExit::Reset => return DosExit::Stopped("the program reset the machine".into()),
+                RunExit::Unsupported(msg) => {
+                    return DosExit::Stopped(format!(
+                        "{msg} (at {:04X}:{:04X})",
+                        m.cs(),
+                        m.cpu.regs.ip
+                    ))
+                }
+            }
+        }
+    }
+
+    /// Services the trap at linear address `addr`.
+    pub fn service(&mut self, m: &mut Machine, addr: u32) -> Flow {
+        use rom::Trap;
+        match rom::decode(addr) {
+            Some(Trap::Vector(v)) => self.vector(m, v),
+            Some(Trap::Sub(rom::SUB_TICK)) => {
+                bios::bda::tick(m);
+                Flow::Continue
+            }
+            Some(Trap::Sub(rom::SUB_KEY)) => {
+                bios::int16::scan_code(m, m.al());
+                Flow::Continue
+            }
+            Some(Trap::Sub(rom::SUB_XMS)) => {
+                match self.xms.as_mut() {
+                    Some(x) => x.call(m),
+                    None => {
+                        m.set_ax(0);
+                        m.set_bl(0x80);
+                    }
+                }
+                Flow::Continue
+            }
+            Some(Trap::Sub(rom::SUB_DISK)) => {
+                // Absolute disk read/write: no such disk.
+                m.set_ax(0x0201);
+                m.cpu.regs.flags |= emu::flags::CF;
+                Flow::Continue
+            }
+            _ => Flow::Continue,
+        }
+    }
+
+    fn vector(&mut self, m: &mut Machine, v: u8) -> Flow {
+        match v {
+            0x00 => {
+                let (cs, ip) = mem::frame_return(m);
+                self.con_str(m, b"\r\nDivide overflow\r\n");
+                Flow::Stop(format!("divide overflow (INT 0) at {cs:04X}:{ip:04X}"))
+            }
+            0x06 => {
+                let (cs, ip) = mem::frame_return(m);
+                Flow::Stop(format!("invalid opcode (INT 6) at {cs:04X}:{ip:04X}"))
+            }
+            0x10 => {
+                bios::int10::service(self, m);
+                Flow::Continue
+            }
+            0x11 => {
+                let e = mem::rd16(m, 0x410);
+                m.set_ax(e);
+                Flow::Continue
+            }
+            0x12 => {
+                let k = mem::rd16(m, 0x413);
+                m.set_ax(k);
+                Flow::Continue
+            }
+            0x13 => {
+                // No disks: "bad command" / invalid drive.
+                m.set_ah(0x01);
+                mem::set_cf(m, true);
+                Flow::Continue
+            }
+            0x14 => {
+                m.set_ah(0x80);
+                Flow::Continue
+            }
+            0x15 => bios::int15::service(self, m),
+            0x16 => bios::int16::service(self, m),
+            0x17 => {
+                m.set_ah(0x30);
+                Flow::Continue
+            }
+            0x1A => {
+                bios::int1a::service(self, m);
+                Flow::Continue
+            }
+            0x20 => self.terminate(m, 0, 0),
+            0x21 => int21::service(self, m),
+            0x27 => {
+                let paras = (m.dx() as u32).div_ceil(16).max(0x10) as u16;
+                self.tsr(m, paras, 0)
+            }
+            0x29 => {
+                let c = m.al();
+                self.con_out(m, c);
+                Flow::Continue
+            }
+            0x2F => {
+                self.int2f(m);
+                Flow::Continue
+            }
+            0x33 => {
+                bios::int33::service(self, m);
+                Flow::Continue
+            }
+            0x67 => {
+                match self.ems.as_mut() {
+                    Some(e) => e.service(m),
+                    None => m.set_ah(0x84),
+                }
+                Flow::Continue
+            }
+            _ => Flow::Continue,
+        }
+    }
+
+    /// INT 2Fh: XMS installation check and entry point, Windows/DPMI checks
+    /// answer "not present".
+    fn int2f(&mut self, m: &mut Machine) {
+        match m.ax() {
+            0x4300 if self.xms.is_some() => m.set_al(0x80),
+            0x4310 if self.xms.is_some() => {
+                m.set_es(rom::SEG);
+                m.set_bx(rom::XMS_ENTRY);
+            }
+            0x1680 => m.set_al(0x80), // idle: not supported
+            _ => {}
+        }
+    }
+
+    /// Writes a character to the console: the text screen and the host's
+    /// stdout buffer.
+    pub fn con_out(&mut self, m: &mut Machine, c: u8) {
+        bios::int10::tty(m, c, None);
+        self.emit(c);
+    }
+
+    /// Writes bytes to the console.
+    pub fn con_str(&mut self, m: &mut Machine, s: &[u8]) {
+        for &c in s {
+            self.con_out(m, c);
+        }
+    }
+
+    /// Appends a byte to the text for the host's stdout (CR LF becomes LF).
+    pub fn emit(&mut self, c: u8) {
+        if self.pending_cr {
+            self.pending_cr = false;
+            if c != b'\n' {
+                self.out.push(b'\r');
+            }
+        }
+        if c == b'\r' {
+            self.pending_cr = true;
+        } else {
+            self.out.push(c);
+        }
+    }
+
+    /// Takes the guest text written so far (for the host's stdout).
+    pub fn take_output(&mut self) -> Vec<u8> {
+        std::mem::take(&mut self.out)
+    }
+
+    /// Logs one warning per unimplemented (interrupt, AH, AL).
+    pub fn unimplemented(&mut self, int: u8, ah: u8, al: u8) {
+        if self.warned.insert((int, ah, al)) {
+            let msg = format!("INT {int:02X}h AH={ah:02X}h AL={al:02X}h is not implemented");
+            log::warn!("{msg}");
+            self.warnings.push(msg);
+        }
+    }
+
+    /// Seconds since 1970 of the emulated wall clock.
+    pub fn now_seconds(&self, m: &Machine) -> i64 {
+        let cfg = m.config();
+        cfg.rtc_start.to_seconds() + (m.cycles() / cfg.cpu_hz.max(1)) as i64 + self.clock_offset
+    }
+
+    /// Sets the INT 21h extended error and returns it with carry.
+    pub fn fail(&mut self, m: &mut Machine, code: u16) {
+        self.ext_error = code;
+        mem::fail(m, code);
+    }
+
+    fn inherit_jft(&mut self, m: &mut Machine, parent: u16) -> [u8; 20] {
+        let mut jft = [0xFFu8; 20];
+        for (i, slot) in jft.iter_mut().enumerate() {
+            let s = int21::files::jft_get(m, parent, i as u16);
+            if let Some(s) = s {
+                if self.sft.inherit(s) {
+                    *slot = s;
+                }
+            }
+        }
+        jft
+    }
+
+    /// Ends the current process with `code` and termination type `kind`
+    /// (0 normal, 3 resident): closes its files, frees its memory, restores
+    /// INT 22h-24h, and returns to the parent (or ends the run).
+    pub fn terminate(&mut self, m: &mut Machine, code: u8, kind: u8) -> Flow {
+        let psp = self.psp;
+        if kind != 3 {
+            for h in 0..20 {
+                if let Some(s) = int21::files::jft_get(m, psp, h) {
+                    self.sft.close(s, self.now_seconds(m));
+                }
+            }
+            self.arena.free_owned(m, psp);
+        }
+        self.finish(m, code, kind)
+    }
+
+    fn tsr(&mut self, m: &mut Machine, paras: u16, code: u8) -> Flow {
+        let psp = self.psp;
+        let _ = self.arena.resize(m, psp, paras);
+        self.finish(m, code, 3)
+    }
+
+    fn finish(&mut self, m: &mut Machine, code: u8, kind: u8) -> Flow {
+        let psp = self.psp;
+        self.ret_code = (kind as u16) << 8 | code as u16;
+        // Restore INT 22h-24h from the PSP.
+        for i in 0..3u32 {
+            let off = mem::rd16(m, lin(psp, 0x0A + 4 * i as u16));
+            let seg = mem::rd16(m, lin(psp, 0x0C + 4 * i as u16));
+            wr16(m, (0x22 + i) * 4, off);
+            wr16(m, (0x22 + i) * 4 + 2, seg);
+        }
+        let Some(p) = self.procs.pop() else {
+            return Flow::Exit(code);
+        };
+        log::debug!("process {:04X} ended with {code} (type {kind})", p.psp);
+        self.psp = p.parent_psp;
+        self.dta = p.parent_dta;
+        if self.procs.is_empty() || p.parent_psp == self.shell_psp {
+            self.out_flush_cr();
+            return Flow::Exit(code);
+        }
+        // Back to the parent's INT 21h 4Bh: its frame is at the saved SS:SP.
+        use emu::{Reg16, SegReg};
+        let r = &mut m.cpu.regs;
+        r.set_sreg(SegReg::SS, p.parent_ss);
+        r.set_reg16(Reg16::SP, p.parent_sp);
+        r.set_sreg(SegReg::CS, rom::SEG);
+        r.ip = (rom::VEC_BASE + 0x21) as u32;
+        mem::set_cf(m, false);
+        Flow::Continue
+    }
+
+    fn out_flush_cr(&mut self) {
+        if self.pending_cr {
+            self.pending_cr = false;
+            self.out.push(b'\r');
+        }
+    }
+
+    /// Sets the current directory of drive C: (a DOS path); false if it
+    /// does not exist.
+    pub fn chdir(&mut self, path: &str) -> bool {
+        self.drive.chdir(path.as_bytes()).is_ok()
+    }
+
+    /// The guest's DTA.
+    pub fn dta(&self) -> (u16, u16) {
+        self.dta
+    }
+}
+
+fn rd_env(m: &mut Machine, psp: u16) -> u16 {
+    mem::rd16(m, lin(psp, 0x2C))
+}
+
+/// Writes the byte `v` at `seg:off` (helper for services).
+pub fn poke(m: &mut Machine, seg: u16, off: u16, v: u8) {
+    wr8(m, lin(seg, off), v);
+}

@@ -70,6 +70,7 @@ pub fn run(args: &BenchArgs) -> ExitCode {
         RunExit::CyclesElapsed => "time limit",
         RunExit::Reset => "reset",
         RunExit::Frame => "frame",
+        RunExit::Trap(_) => "trap",
         RunExit::Unsupported(msg) => {
             eprintln!(
                 "tandem bench: error: {name}: {msg} (at {:04X}:{:04X})",

@@ -1,12 +1,13 @@
 //! The `tandem` command line.
 //!
 //! `tandem sst PATHS...` runs the single-step CPU test suites; `tandem
-//! bench` measures emulation speed; more subcommands join as the emulator
+//! bench` measures emulation speed; `tandem run` runs a DOS program; more subcommands join as the emulator
 //! grows. `-v` (repeatable) raises the log level on stderr; `RUST_LOG`
 //! overrides it.
 
 mod bench_cmd;
 mod machine_opts;
+mod run_cmd;
 mod sst_cmd;
 
 use std::process::ExitCode;
@@ -34,6 +35,10 @@ enum Command {
     /// Measure emulation speed: run a program headless and report emulated
     /// MHz and the speed relative to real time.
     Bench(bench_cmd::BenchArgs),
+    /// Run a DOS program (.EXE or .COM) with tandem's DOS and BIOS; drive C:
+    /// is a host folder. Exit status: the program's return code, 2 when it
+    /// cannot be loaded, 3 when the run stops before it terminates.
+    Run(run_cmd::RunArgs),
 }
 
 fn init_logging(verbose: u8) {
@@ -56,5 +61,6 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Sst(args) => sst_cmd::run(&args),
         Command::Bench(args) => bench_cmd::run(&args),
+        Command::Run(args) => run_cmd::run(&args),
     }
 }

@@ -88,6 +88,12 @@ pub enum RunExit {
     /// The program did something tandem does not emulate (entering
     /// protected mode); CS:IP still points at the instruction.
     Unsupported(&'static str),
+    /// CS:IP reached the high-level-emulation trap range set with
+    /// [`Machine::set_trap_range`], at this linear address; the instruction
+    /// there has not run. The caller services the trap (reading and writing
+    /// registers and memory) and runs on: if CS:IP is unchanged the next run
+    /// executes the instruction at the trap address without trapping again.
+    Trap(u32),
 }
 
 /// Address of the machine's return stub (`cli; hlt`) in the BIOS ROM.
@@ -374,6 +380,10 @@ pub struct Machine {
     /// The bus and devices.
     pub bus: PcBus,
     config: MachineConfig,
+    /// Linear range [start, end) whose addresses trap (see [`RunExit::Trap`]).
+    trap: Option<(u32, u32)>,
+    /// The trap just reported: executing it is the next step.
+    trap_resume: Option<u32>,
 }
 
 impl Machine {
@@ -434,6 +444,8 @@ impl Machine {
             cpu: Cpu::new(config.cpu_model),
             bus,
             config,
+            trap: None,
+            trap_resume: None,
         }
     }
 
@@ -560,6 +572,15 @@ impl Machine {
         Ok(())
     }
 
+    /// Sets (or with `None` clears) the linear address range [start, end)
+    /// that stops the run loop with [`RunExit::Trap`] before an instruction
+    /// there executes: high-level BIOS/DOS services point their interrupt
+    /// vectors into it. One range compare per instruction while set.
+    pub fn set_trap_range(&mut self, range: Option<(u32, u32)>) {
+        self.trap = range;
+        self.trap_resume = None;
+    }
+
     /// Executes one instruction (or one idle clock while halted).
     pub fn step(&mut self) -> StepInfo {
         let now = self.cpu.cycles;
@@ -613,6 +634,20 @@ impl Machine {
                     let next = self.bus.sched.next().min(end);
                     self.cpu.cycles = next.max(now + 1);
                     continue;
+                }
+            }
+            if let Some((lo, hi)) = self.trap {
+                let r = &self.cpu.regs;
+                let lin = self.cpu.linear(r.sreg(SegReg::CS), r.ip as u16);
+                if (lo..hi).contains(&lin) {
+                    if self.trap_resume == Some(lin) {
+                        self.trap_resume = None;
+                    } else {
+                        self.trap_resume = Some(lin);
+                        return RunExit::Trap(lin);
+                    }
+                } else {
+                    self.trap_resume = None;
                 }
             }
             self.bus.step_start = now;

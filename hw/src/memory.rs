@@ -150,6 +150,17 @@ impl Memory {
         len
     }
 
+    /// Makes the 2 KiB pages covering `[addr, addr + len)` below 1 MiB
+    /// read/write RAM (for an EMS page frame in the upper memory area).
+    pub fn map_ram(&mut self, addr: u32, len: u32) {
+        let end = addr.saturating_add(len).min(MIB);
+        let first = (addr.min(MIB) >> PAGE_SHIFT) as usize;
+        let last = (end as usize).div_ceil(1 << PAGE_SHIFT);
+        for r in &mut self.map[first..last] {
+            *r = Region::Ram;
+        }
+    }
+
     /// Debugger/loader access: reads any RAM or ROM byte (after the A20
     /// gate); the VGA window and open bus read FFh here.
     pub fn peek(&self, addr: u32) -> u8 {

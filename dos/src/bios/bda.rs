@@ -1,0 +1,55 @@
+//! The BIOS data area (segment 40h) as an AT BIOS leaves it, and the timer
+//! tick kept at 40:6Ch.
+
+use crate::mem::{rd32, wr16, wr32, wr8};
+use hw::Machine;
+
+/// Timer ticks in a day (the BIOS's 1800B0h).
+pub const TICKS_PER_DAY: u32 = 0x1800B0;
+
+/// Fills the BIOS data area: equipment, memory size, keyboard buffer,
+/// video state for mode 03h, and the tick count of the RTC's start time.
+pub fn init(m: &mut Machine) {
+    for a in 0x400..0x500 {
+        wr8(m, a, 0);
+    }
+    // Equipment: 80x25 colour, no diskettes; a math coprocessor is not
+    // present.
+    wr16(m, 0x410, 0x0020);
+    wr16(m, 0x413, m.config().conventional_kib.min(640) as u16);
+    // Keyboard buffer 40:1E-40:3D.
+    wr16(m, 0x41A, 0x1E);
+    wr16(m, 0x41C, 0x1E);
+    wr16(m, 0x480, 0x1E);
+    wr16(m, 0x482, 0x3E);
+    wr8(m, 0x496, 0x10); // 101/102-key keyboard
+                         // Video: mode 03h.
+    wr8(m, 0x449, 0x03);
+    wr16(m, 0x44A, 80);
+    wr16(m, 0x44C, 0x1000);
+    wr16(m, 0x44E, 0);
+    wr16(m, 0x460, 0x0E0F);
+    wr8(m, 0x462, 0);
+    wr16(m, 0x463, 0x3D4);
+    wr8(m, 0x465, 0x29);
+    wr8(m, 0x466, 0x30);
+    wr8(m, 0x484, 24);
+    wr16(m, 0x485, 16);
+    wr8(m, 0x487, 0x60);
+    wr8(m, 0x488, 0x09);
+    wr8(m, 0x489, 0x11);
+    // Time of day from the RTC's start.
+    let s = m.config().rtc_start;
+    let secs = (s.hour * 3600 + s.minute * 60 + s.second) as u64;
+    wr32(m, 0x46C, (secs * TICKS_PER_DAY as u64 / 86400) as u32);
+}
+
+/// One IRQ0 tick: 40:6Ch counts up, wrapping at midnight with 40:70h set.
+pub fn tick(m: &mut Machine) {
+    let mut t = rd32(m, 0x46C).wrapping_add(1);
+    if t >= TICKS_PER_DAY {
+        t = 0;
+        wr8(m, 0x470, 1);
+    }
+    wr32(m, 0x46C, t);
+}

@@ -1,0 +1,374 @@
+//! Drive C: a host folder, and the only way the guest reaches host files.
+//!
+//! A DOS path is resolved component by component against the mount root:
+//! `.` and `..` are applied to the DOS path itself (`..` at the root is an
+//! error, never the host parent), each component must be a valid 8.3 name
+//! and is matched case-insensitively against the host directory's entries
+//! whose names are themselves valid 8.3 names (other host files are
+//! invisible). The host path that results is canonicalised (following
+//! symlinks) and must still lie under the canonical mount root; a symlink
+//! that leads outside, or dangles, is refused. DOS device names (CON, NUL,
+//! PRN, AUX, CLOCK$, COMn, LPTn) resolve to devices in any directory.
+//!
+//! Errors are DOS error codes: 2 file not found, 3 path not found, 5 access
+//! denied, 15 invalid drive.
+
+use std::path::{Path, PathBuf};
+
+/// DOS error: file not found.
+pub const ERR_FILE: u16 = 2;
+/// DOS error: path not found.
+pub const ERR_PATH: u16 = 3;
+/// DOS error: access denied.
+pub const ERR_ACCESS: u16 = 5;
+/// DOS error: invalid drive.
+pub const ERR_DRIVE: u16 = 15;
+
+/// Longest DOS path accepted (DOS's own limit is 64 bytes for the
+/// directory part plus a name; 127 covers every legal ASCIIZ path).
+pub const MAX_PATH: usize = 127;
+
+/// A character device.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Device {
+    /// The console.
+    Con,
+    /// The bit bucket.
+    Nul,
+    /// The printer (output discarded).
+    Prn,
+    /// The serial port (reads end-of-file, output discarded).
+    Aux,
+    /// The clock device.
+    Clock,
+    /// The EMS driver's device ("EMMXXXX0"), present with EMS on.
+    Ems,
+}
+
+impl Device {
+    /// The device for a file name's base part, if it is one.
+    pub fn from_name(base: &str, ems: bool) -> Option<Device> {
+        match base {
+            "CON" => Some(Device::Con),
+            "NUL" => Some(Device::Nul),
+            "PRN" | "LPT1" | "LPT2" | "LPT3" => Some(Device::Prn),
+            "AUX" | "COM1" | "COM2" | "COM3" | "COM4" => Some(Device::Aux),
+            "CLOCK$" => Some(Device::Clock),
+            "EMMXXXX0" if ems => Some(Device::Ems),
+            _ => None,
+        }
+    }
+
+    /// The device's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Device::Con => "CON",
+            Device::Nul => "NUL",
+            Device::Prn => "PRN",
+            Device::Aux => "AUX",
+            Device::Clock => "CLOCK$",
+            Device::Ems => "EMMXXXX0",
+        }
+    }
+}
+
+/// What a DOS path names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Resolved {
+    /// A device.
+    Device(Device),
+    /// A host path under the mount (it may not exist yet: then its parent
+    /// does and `name` is the new entry's DOS name).
+    Path {
+        /// The host path.
+        host: PathBuf,
+        /// Whether it exists.
+        exists: bool,
+        /// The DOS components from the root (upper case).
+        dos: Vec<String>,
+    },
+}
+
+/// Drive C: the mount root and the current directory.
+#[derive(Clone, Debug)]
+pub struct Drive {
+    root: PathBuf,
+    /// Current directory as DOS components from the root (upper case).
+    cwd: Vec<String>,
+    ems: bool,
+}
+
+/// Characters DOS allows in a file name besides letters and digits.
+const NAME_CHARS: &[u8] = b"!#$%&'()-@^_`{}~";
+
+/// Whether `c` may appear in an 8.3 name (CP437 high bytes included).
+fn name_char(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || NAME_CHARS.contains(&c) || c >= 0x80
+}
+
+/// Splits and validates an 8.3 name (already upper case): Some((base,
+/// ext)) when valid.
+pub fn split_83(name: &str) -> Option<(&str, &str)> {
+    let (base, ext) = match name.split_once('.') {
+        Some((b, e)) => (b, e),
+        None => (name, ""),
+    };
+    let ok = |s: &str, max: usize| s.len() <= max && s.bytes().all(name_char);
+    if base.is_empty() || !ok(base, 8) || !ok(ext, 3) {
+        return None;
+    }
+    Some((base, ext))
+}
+
+/// The DOS (upper case) form of a host entry name, if it is a valid 8.3
+/// name; other host files are invisible to the guest.
+pub fn dos_name_of(host: &std::ffi::OsStr) -> Option<String> {
+    let s = host.to_str()?;
+    if !s.is_ascii() {
+        return None;
+    }
+    let up = s.to_ascii_uppercase();
+    split_83(&up).map(|_| up.clone())
+}
+
+/// Decodes guest path bytes (CP437 bytes above 7Fh are kept as Latin-1
+/// so they never match a host name).
+fn bytes_to_string(b: &[u8]) -> String {
+    b.iter().map(|&c| c as char).collect()
+}
+
+impl Drive {
+    /// Mounts `root` (which must be an existing directory) as C:\.
+    pub fn new(root: &Path, ems: bool) -> std::io::Result<Drive> {
+        let root = root.canonicalize()?;
+        if !root.is_dir() {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::NotADirectory,
+                format!("{} is not a directory", root.display()),
+            ));
+        }
+        Ok(Drive {
+            root,
+            cwd: Vec::new(),
+            ems,
+        })
+    }
+
+    /// The canonical mount root.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// The current directory without drive and leading backslash
+    /// (INT 21h 47h's form).
+    pub fn cwd_string(&self) -> String {
+        self.cwd.join("\\")
+    }
+
+    /// Splits a DOS path into absolute upper-case components; an error for
+    /// another drive, an illegal name or `..` above the root.
+    pub fn components(&self, path: &[u8]) -> Result<Vec<String>, u16> {
+        if path.len() > MAX_PATH {
+            return Err(ERR_PATH);
+        }
+        let s = bytes_to_string(path).to_ascii_uppercase();
+        let mut rest = s.as_str();
+        if rest.len() >= 2 && rest.as_bytes()[1] == b':' {
+            if rest.as_bytes()[0] != b'C' {
+                return Err(ERR_PATH);
+            }
+            rest = &rest[2..];
+        }
+        let absolute = rest.starts_with('\\') || rest.starts_with('/');
+        let mut out = if absolute {
+            Vec::new()
+        } else {
+            self.cwd.clone()
+        };
+        for part in rest.split(['\\', '/']) {
+            match part {
+                "" | "." => {}
+                ".." => {
+                    if out.pop().is_none() {
+                        return Err(ERR_PATH);
+                    }
+                }
+                p => {
+                    // DOS ignores trailing dots ("NAME." is NAME).
+                    let p = p.strip_suffix('.').unwrap_or(p);
+                    if split_83(p).is_none() {
+                        return Err(ERR_PATH);
+                    }
+                    out.push(p.to_string());
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Resolves a DOS path for reading or writing.
+    pub fn resolve(&self, path: &[u8]) -> Result<Resolved, u16> {
+        let comps = self.components(path)?;
+        if let Some(last) = comps.last() {
+            let base = last.split('.').next().unwrap_or("");
+            if let Some(d) = Device::from_name(base, self.ems) {
+                return Ok(Resolved::Device(d));
+            }
+        }
+        let mut host = self.root.clone();
+        let n = comps.len();
+        for (i, c) in comps.iter().enumerate() {
+            match self.lookup(&host, c) {
+                Some(name) => host.push(name),
+                None if i + 1 == n => {
+                    host.push(c);
+                    self.check_inside(&host, false)?;
+                    return Ok(Resolved::Path {
+                        host,
+                        exists: false,
+                        dos: comps,
+                    });
+                }
+                None => return Err(ERR_PATH),
+            }
+            if i + 1 < n {
+                self.check_inside(&host, true)?;
+                if !host.is_dir() {
+                    return Err(ERR_PATH);
+                }
+            }
+        }
+        self.check_inside(&host, true)?;
+        Ok(Resolved::Path {
+            host,
+            exists: true,
+            dos: comps,
+        })
+    }
+
+    /// Resolves a path that must be an existing directory.
+    pub fn resolve_dir(&self, path: &[u8]) -> Result<(PathBuf, Vec<String>), u16> {
+        match self.resolve(path)? {
+            Resolved::Path {
+                host,
+                exists: true,
+                dos,
+            } if host.is_dir() => Ok((host, dos)),
+            _ => Err(ERR_PATH),
+        }
+    }
+
+    /// Sets the current directory.
+    pub fn chdir(&mut self, path: &[u8]) -> Result<(), u16> {
+        let (_, dos) = self.resolve_dir(path)?;
+        self.cwd = dos;
+        Ok(())
+    }
+
+    /// The host entry in `dir` whose DOS name is `name`.
+    fn lookup(&self, dir: &Path, name: &str) -> Option<std::ffi::OsString> {
+        let rd = std::fs::read_dir(dir).ok()?;
+        let mut found: Vec<std::ffi::OsString> = rd
+            .filter_map(|e| e.ok())
+            .map(|e| e.file_name())
+            .filter(|f| dos_name_of(f).as_deref() == Some(name))
+            .collect();
+        // Deterministic when the host has both "a" and "A".
+        found.sort();
+        found.into_iter().next()
+    }
+
+    /// The host path must lie under the root once symlinks are followed.
+    /// For a path that does not exist yet (`exists` false) its parent is
+    /// checked, and a dangling symlink in its place is refused.
+    fn check_inside(&self, host: &Path, exists: bool) -> Result<(), u16> {
+        if exists {
+            let c = host.canonicalize().map_err(|_| ERR_ACCESS)?;
+            if !c.starts_with(&self.root) {
+                return Err(ERR_ACCESS);
+            }
+            return Ok(());
+        }
+        if std::fs::symlink_metadata(host).is_ok() {
+            // Something is there that the lookup did not match (or a
+            // dangling link): refuse rather than write through it.
+            return Err(ERR_ACCESS);
+        }
+        let parent = host.parent().ok_or(ERR_PATH)?;
+        let c = parent.canonicalize().map_err(|_| ERR_PATH)?;
+        if !c.starts_with(&self.root) {
+            return Err(ERR_ACCESS);
+        }
+        Ok(())
+    }
+
+    /// The entries of a host directory under the mount that the guest sees:
+    /// (DOS name, host path), sorted by DOS name. Entries whose target lies
+    /// outside the mount are left out.
+    pub fn list(&self, dir: &Path) -> Vec<(String, PathBuf)> {
+        let Ok(rd) = std::fs::read_dir(dir) else {
+            return Vec::new();
+        };
+        let mut v: Vec<(String, PathBuf)> = rd
+            .filter_map(|e| e.ok())
+            .filter_map(|e| dos_name_of(&e.file_name()).map(|n| (n, e.path())))
+            .filter(|(_, p)| self.check_inside(p, true).is_ok())
+            .collect();
+        v.sort();
+        v.dedup_by(|a, b| a.0 == b.0);
+        v
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn temp(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("tandem-drive-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(d.join("mnt/sub")).unwrap();
+        d
+    }
+
+    #[test]
+    fn resolves_inside_and_refuses_escapes() {
+        let d = temp("esc");
+        std::fs::write(d.join("mnt/Hello.Txt"), b"x").unwrap();
+        std::fs::write(d.join("secret"), b"s").unwrap();
+        let drive = Drive::new(&d.join("mnt"), false).unwrap();
+        match drive.resolve(b"c:\\HELLO.TXT").unwrap() {
+            Resolved::Path { host, exists, .. } => {
+                assert!(exists);
+                assert!(host.ends_with("Hello.Txt"));
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(drive.resolve(b"..\\secret"), Err(ERR_PATH));
+        assert_eq!(drive.resolve(b"C:\\..\\..\\secret"), Err(ERR_PATH));
+        assert_eq!(drive.resolve(b"SUB\\..\\..\\SECRET"), Err(ERR_PATH));
+        assert_eq!(drive.resolve(b"D:\\X"), Err(ERR_PATH));
+        assert_eq!(drive.resolve(b"LONGFILENAME.TXT"), Err(ERR_PATH));
+        assert_eq!(drive.resolve(b"NOSUCH\\X"), Err(ERR_PATH));
+        assert_eq!(
+            drive.resolve(b"SUB\\NUL.TXT"),
+            Ok(Resolved::Device(Device::Nul))
+        );
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink(d.join("secret"), d.join("mnt/link")).unwrap();
+            std::os::unix::fs::symlink(d.join("nothere"), d.join("mnt/dangle")).unwrap();
+            std::os::unix::fs::symlink(&d, d.join("mnt/up")).unwrap();
+            assert_eq!(drive.resolve(b"LINK"), Err(ERR_ACCESS));
+            assert_eq!(drive.resolve(b"DANGLE"), Err(ERR_ACCESS));
+            assert_eq!(drive.resolve(b"UP\\SECRET"), Err(ERR_ACCESS));
+            let names: Vec<String> = drive
+                .list(drive.root())
+                .into_iter()
+                .map(|(n, _)| n)
+                .collect();
+            assert_eq!(names, ["HELLO.TXT", "SUB"]);
+        }
+        let _ = std::fs::remove_dir_all(&d);
+    }
+}
