@@ -2,8 +2,10 @@
 # Rebuilds every test program in roms/ from its nasm source:
 # roms/devices/NAME.asm -> roms/devices/NAME.com (flat binary, org 100h),
 # roms/devices/NAME.rom.asm -> roms/devices/NAME.rom (an option ROM whose
-# checksum byte, the last of its declared length, is fixed here).
-# Usage: roms/build.sh [OUTDIR]   (default: next to the sources)
+# checksum byte, the last of its declared length, is fixed here),
+# roms/dos/NAME.asm -> roms/dos/NAME.com (DOS programs for the dos crate).
+# Usage: roms/build.sh [OUTDIR]   (default: next to the sources; with
+# OUTDIR the DOS programs go to OUTDIR/dos/)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 out=${1:-}
@@ -25,4 +27,11 @@ for src in "$here"/devices/*.asm; do
         nasm -f bin -I "$here/devices/" -o "$dir/$name.com" "$src"
         ;;
     esac
+done
+for src in "$here"/dos/*.asm; do
+    name=$(basename "$src" .asm)
+    dir=${out:+$out/dos}
+    dir=${dir:-$here/dos}
+    mkdir -p "$dir"
+    nasm -f bin -I "$here/dos/" -o "$dir/$name.com" "$src"
 done

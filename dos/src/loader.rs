@@ -163,7 +163,9 @@ pub fn env_strings(m: &mut Machine, seg: u16) -> Vec<u8> {
 }
 
 /// Copies the load image into memory at `seg` and applies relocations
-/// with `reloc` added.
+/// with `reloc` added. As DOS reads the file, a load image the header
+/// states longer than the file gets what the file has (the rest of the
+/// memory is left as it was).
 fn place_image(
     m: &mut Machine,
     file: &[u8],
@@ -174,9 +176,11 @@ fn place_image(
     relocs: &[(u16, u16)],
 ) {
     let base = lin(seg, 0);
-    for i in 0..len {
-        let b = file.get(start + i).copied().unwrap_or(0);
-        m.poke8(base + i as u32, b);
+    let end = start.saturating_add(len).min(file.len());
+    if let Some(bytes) = file.get(start..end) {
+        for (i, &b) in bytes.iter().enumerate() {
+            m.poke8(base + i as u32, b);
+        }
     }
     for &(s, o) in relocs {
         let at = base + s as u32 * 16 + o as u32;

@@ -22,11 +22,19 @@ fn committed_binaries_match_a_fresh_nasm_build() {
         .expect("run roms/build.sh");
     assert!(st.success(), "roms/build.sh failed");
     let mut n = 0;
-    for e in std::fs::read_dir(&out).expect("build output") {
-        let e = e.expect("dir entry");
-        let name = e.file_name();
-        let fresh = std::fs::read(e.path()).expect("fresh binary");
-        let committed = roms.join("devices").join(&name);
+    let outputs = std::fs::read_dir(&out)
+        .expect("build output")
+        .map(|e| (e.expect("dir entry").path(), "devices"))
+        .chain(
+            std::fs::read_dir(out.join("dos"))
+                .into_iter()
+                .flatten()
+                .map(|e| (e.expect("dir entry").path(), "dos")),
+        );
+    for (path, sub) in outputs.filter(|(p, _)| p.is_file()) {
+        let name = path.file_name().expect("file name").to_owned();
+        let fresh = std::fs::read(&path).expect("fresh binary");
+        let committed = roms.join(sub).join(&name);
         let old = std::fs::read(&committed)
             .unwrap_or_else(|_| panic!("{} is not committed", committed.display()));
         assert!(

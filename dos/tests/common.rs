@@ -1,0 +1,44 @@
+//! Shared helpers: run a DOS program on a fresh machine with drive C: at a
+//! folder, and temporary folders.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+use dos::{Dos, DosConfig, DosExit};
+use emu::CpuModel;
+use hw::{Machine, MachineConfig};
+
+/// `roms/` in the repository.
+pub fn roms_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../roms")
+}
+
+/// A fresh empty temporary folder for a test.
+pub fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("tandem-dos-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("create temp dir");
+    d
+}
+
+/// Runs `image` as C:\`name` with `tail` on a machine with `model`, for at
+/// most `seconds` emulated seconds. Returns how it ended and its text.
+pub fn run(
+    model: CpuModel,
+    mount: &Path,
+    name: &str,
+    image: &[u8],
+    tail: &str,
+    seconds: u64,
+) -> (DosExit, String, Dos, Machine) {
+    let hz = 25_000_000;
+    let mut m = Machine::new(MachineConfig::with_cpu(model, hz));
+    let mut dos = Dos::new(DosConfig::new(mount.to_path_buf())).expect("mount");
+    dos.install(&mut m);
+    dos.load(&mut m, image, &format!("C:\\{name}"), tail.as_bytes())
+        .expect("program loads");
+    let exit = dos.run(&mut m, seconds * hz);
+    let out = String::from_utf8_lossy(&dos.take_output()).into_owned();
+    (exit, out, dos, m)
+}
