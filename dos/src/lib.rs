@@ -136,6 +136,7 @@ pub struct Dos {
     mouse: bios::int33::Mouse,
     wait_until: Option<u64>,
     line: Vec<u8>,
+    input: std::collections::VecDeque<u8>,
     con_pending: std::collections::VecDeque<u8>,
     /// Log of services not implemented (for the caller to show).
     pub warnings: Vec<String>,
@@ -169,6 +170,7 @@ impl Dos {
             mouse: Default::default(),
             wait_until: None,
             line: Vec::new(),
+            input: Default::default(),
             con_pending: Default::default(),
             warnings: Vec::new(),
             cfg,
@@ -453,7 +455,10 @@ impl Dos {
                 Flow::Continue
             }
             0x15 => bios::int15::service(self, m),
-            0x16 => bios::int16::service(self, m),
+            0x16 => {
+                self.feed_input(m);
+                bios::int16::service(self, m)
+            }
             0x17 => {
                 m.set_ah(0x30);
                 Flow::Continue
@@ -463,7 +468,10 @@ impl Dos {
                 Flow::Continue
             }
             0x20 => self.terminate(m, 0, 0),
-            0x21 => int21::service(self, m),
+            0x21 => {
+                self.feed_input(m);
+                int21::service(self, m)
+            }
             0x27 => {
                 let paras = (m.dx() as u32).div_ceil(16).max(0x10) as u16;
                 self.tsr(m, paras, 0)
@@ -503,6 +511,27 @@ impl Dos {
             }
             0x1680 => m.set_al(0x80), // idle: not supported
             _ => {}
+        }
+    }
+
+    /// Queues text to type on the keyboard (a headless run's stdin): one
+    /// key enters the BIOS buffer whenever it is empty and a keyboard
+    /// service is called. LF (or CR LF) becomes Enter.
+    pub fn type_text(&mut self, text: &[u8]) {
+        let mut prev = 0u8;
+        for &c in text {
+            if !(c == b'\n' && prev == b'\r') {
+                self.input.push_back(if c == b'\n' { b'\r' } else { c });
+            }
+            prev = c;
+        }
+    }
+
+    fn feed_input(&mut self, m: &mut Machine) {
+        if bios::int16::peek_key(m).is_none() {
+            if let Some(c) = self.input.pop_front() {
+                bios::int16::push_key(m, bios::int16::key_for_ascii(c));
+            }
         }
     }
 

@@ -6,9 +6,10 @@
 //! program, bad mount); 3 when the run stops without the program
 //! terminating (time limit, something tandem does not emulate, a CPU fault
 //! with no handler). Guest text goes to stdout; tandem's own messages, one
-//! line each, to stderr.
+//! line each, to stderr. When stdin is not a terminal, its bytes are typed
+//! on the keyboard as the program asks for keys (LF is Enter).
 
-use std::io::Write;
+use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -138,6 +139,14 @@ pub fn run(args: &RunArgs) -> ExitCode {
     if let Err(e) = dos.load(&mut m, &image, &path, &tail) {
         return bad(program, e);
     }
+    // Headless: the host's stdin (when it is not a terminal) is typed on
+    // the keyboard.
+    if !std::io::stdin().is_terminal() {
+        let mut text = Vec::new();
+        if std::io::stdin().read_to_end(&mut text).is_ok() {
+            dos.type_text(&text);
+        }
+    }
     let limit = args.seconds.saturating_mul(cpu_hz);
     let slice = (cpu_hz / 100).max(1);
     let mut stdout = std::io::stdout();
@@ -158,9 +167,11 @@ pub fn run(args: &RunArgs) -> ExitCode {
         DosExit::Exited(code) => ExitCode::from(code),
         DosExit::TimeLimit => {
             eprintln!(
-                "tandem run: stopped: {}: the time limit of {} emulated seconds passed",
+                "tandem run: stopped: {}: the time limit of {} emulated seconds passed (at {:04X}:{:04X})",
                 program.display(),
-                args.seconds
+                args.seconds,
+                m.cpu.regs.seg[1],
+                m.cpu.regs.ip
             );
             ExitCode::from(EXIT_STOPPED)
         }

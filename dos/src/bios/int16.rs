@@ -107,6 +107,23 @@ pub fn push_key(m: &mut Machine, key: u16) -> bool {
     true
 }
 
+/// The buffer word (scan << 8 | ASCII) the US keyboard produces for an
+/// ASCII character (scan code 0 when no key does).
+pub fn key_for_ascii(c: u8) -> u16 {
+    let scan = ASCII
+        .iter()
+        .position(|&(lo, hi)| c != 0 && (lo == c || hi == c))
+        .or_else(|| {
+            // Control characters: Ctrl plus the letter.
+            (1..=26)
+                .contains(&c)
+                .then(|| ASCII.iter().position(|&(lo, _)| lo == c + 0x60))
+                .flatten()
+        })
+        .unwrap_or(0);
+    (scan as u16) << 8 | c as u16
+}
+
 /// Translates one scan code (from INT 09h) into the shift flags and the
 /// buffer.
 pub fn scan_code(m: &mut Machine, sc: u8) {

@@ -1,0 +1,185 @@
+//! `tandem run`: guest text on stdout, the guest's exit code, and exit
+//! status 2 (one stderr line naming the file) for programs that cannot be
+//! loaded, 3 when the run stops before the program terminates.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn roms() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../roms/dos")
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("tandem-cli-run-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("temp dir");
+    d
+}
+
+fn tandem(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tandem"))
+        .arg("run")
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("tandem runs")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+#[test]
+fn guest_text_goes_to_stdout_and_its_exit_code_is_ours() {
+    let hello = roms().join("hello.com");
+    let o = tandem(&["--headless", hello.to_str().expect("path"), "a", "b"]);
+    assert_eq!(o.status.code(), Some(7), "{o:?}");
+    assert_eq!(text(&o.stdout), "Hello, a b!\n");
+    assert_eq!(text(&o.stderr), "");
+    // Without --headless: still headless, and it says so.
+    let o = tandem(&[hello.to_str().expect("path")]);
+    assert_eq!(o.status.code(), Some(7));
+    assert!(text(&o.stderr).contains("headless"), "{o:?}");
+    // Every CPU model.
+    for cpu in ["8086", "286", "386"] {
+        let o = tandem(&["--headless", "--cpu", cpu, hello.to_str().expect("path")]);
+        assert_eq!(o.status.code(), Some(7), "{cpu}: {o:?}");
+    }
+}
+
+#[test]
+fn runs_that_stop_exit_3() {
+    let spin = roms().join("spin.com");
+    let o = tandem(&["--headless", "--seconds", "1", spin.to_str().expect("path")]);
+    assert_eq!(o.status.code(), Some(3), "{o:?}");
+    let err = text(&o.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("spin.com") && err.contains("time limit"),
+        "{err}"
+    );
+
+    let pm = roms().join("protmode.com");
+    let o = tandem(&["--headless", "--cpu", "286", pm.to_str().expect("path")]);
+    assert_eq!(o.status.code(), Some(3), "{o:?}");
+    let err = text(&o.stderr);
+    assert!(err.contains("protected mode"), "{err}");
+}
+
+/// An MZ header: (bytes in last page, pages, relocations, header
+/// paragraphs, min alloc, max alloc, relocation table offset).
+fn mz(last: u16, pages: u16, relocs: u16, hdr: u16, min: u16, max: u16, table: u16) -> Vec<u8> {
+    let mut v = vec![0u8; 0x1C];
+    v[0] = b'M';
+    v[1] = b'Z';
+    for (at, x) in [
+        (2, last),
+        (4, pages),
+        (6, relocs),
+        (8, hdr),
+        (10, min),
+        (12, max),
+        (0x18, table),
+    ] {
+        v[at..at + 2].copy_from_slice(&x.to_le_bytes());
+    }
+    v
+}
+
+#[test]
+fn malformed_programs_exit_2_with_one_line() {
+    let dir = temp_dir("bad");
+    let mut cases: Vec<(&str, Vec<u8>, &str)> = vec![
+        ("EMPTY.EXE", vec![], "zero-length"),
+        ("TRUNC.EXE", b"MZ\x10\x00\x01\x00".to_vec(), "truncated"),
+    ];
+    // Header says 4 paragraphs (64 bytes) but the file has 28.
+    cases.push(("SHORTHDR.EXE", mz(0, 1, 0, 4, 0, 0, 0x1C), "truncated"));
+    // Ten relocations at 1Ch in a 64-byte file.
+    let mut f = mz(64, 1, 10, 4, 0, 0, 0x1C);
+    f.resize(64, 0);
+    cases.push(("RELOCS.EXE", f, "relocation"));
+    // An image of 0xFFFF pages (32 MiB).
+    let mut f = mz(0, 0xFFFF, 0, 2, 0, 0xFFFF, 0x1C);
+    f.resize(64, 0);
+    cases.push(("HUGE.EXE", f, "memory"));
+    // A small image that asks for 1 MiB beyond it.
+    let mut f = mz(64, 1, 0, 2, 0xFFFF, 0xFFFF, 0x1C);
+    f.resize(64, 0);
+    cases.push(("MINALLOC.EXE", f, "memory"));
+    // A COM file larger than a segment.
+    cases.push(("BIG.COM", vec![0x90; 70_000], "segment"));
+    for (name, bytes, why) in &cases {
+        let p = dir.join(name);
+        std::fs::write(&p, bytes).expect("write");
+        let o = tandem(&["--headless", p.to_str().expect("path")]);
+        assert_eq!(o.status.code(), Some(2), "{name}: {o:?}");
+        let err = text(&o.stderr);
+        assert_eq!(err.lines().count(), 1, "{name}: {err}");
+        assert!(err.contains(name) && err.contains(why), "{name}: {err}");
+        assert!(o.stdout.is_empty());
+    }
+    // A directory and a missing file.
+    std::fs::create_dir_all(dir.join("GAME.EXE")).expect("mkdir");
+    for p in [dir.join("GAME.EXE"), dir.join("MISSING.EXE")] {
+        let o = tandem(&["--headless", p.to_str().expect("path")]);
+        assert_eq!(o.status.code(), Some(2), "{o:?}");
+        let err = text(&o.stderr);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(p.file_name().and_then(|n| n.to_str()).expect("name")));
+    }
+    // A mount that is not a directory.
+    let hello = roms().join("hello.com");
+    let o = tandem(&[
+        "--headless",
+        "--mount",
+        "/nonexistent/dir",
+        hello.to_str().expect("path"),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn headless_stdin_is_typed_on_the_keyboard() {
+    // A program that reads a line with INT 21h 0Ah (which echoes the
+    // keys, and Enter as a lone CR) and exits with 7.
+    let dir = temp_dir("stdin");
+    let prog: Vec<u8> = vec![
+        0xB4, 0x0A, // mov ah,0Ah
+        0xBA, 0x20, 0x01, // mov dx,0120h
+        0xCD, 0x21, // int 21h
+        0xB8, 0x07, 0x4C, // mov ax,4C07h
+        0xCD, 0x21, // int 21h
+    ];
+    let mut image = prog;
+    image.resize(0x20, 0x90);
+    image.push(20); // buffer: max 20
+    image.resize(0x20 + 24, 0);
+    let p = dir.join("READ.COM");
+    std::fs::write(&p, &image).expect("write");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tandem"))
+        .args([
+            "run",
+            "--headless",
+            "--seconds",
+            "5",
+            p.to_str().expect("path"),
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(b"typed\n")
+        .expect("write stdin");
+    let o = child.wait_with_output().expect("wait");
+    assert_eq!(o.status.code(), Some(7), "{o:?}");
+    assert_eq!(text(&o.stdout), "typed\r");
+    let _ = std::fs::remove_dir_all(&dir);
+}
