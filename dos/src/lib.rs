@@ -90,13 +90,16 @@ pub enum Flow {
 }
 
 /// A running process (one per EXEC level).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 struct Proc {
     psp: u16,
     parent_psp: u16,
     parent_ss: u16,
     parent_sp: u16,
     parent_dta: (u16, u16),
+    /// The parent's registers at its INT 21h 4Bh (restored on return, as
+    /// DOS 3+ does from the parent's stack).
+    parent_regs: Option<emu::Registers>,
 }
 
 /// Segment of DOS's own data (List of Lists, InDOS flag).
@@ -316,6 +319,7 @@ impl Dos {
             parent_ss: 0,
             parent_sp: 0,
             parent_dta: self.dta,
+            parent_regs: None,
         });
         self.start(m, &l);
         Ok(())
@@ -645,8 +649,14 @@ impl Dos {
             self.out_flush_cr();
             return Flow::Exit(code);
         }
-        // Back to the parent's INT 21h 4Bh: its frame is at the saved SS:SP.
+        // Back to the parent's INT 21h 4Bh: its registers as they were,
+        // its frame at the saved SS:SP.
         use emu::{Reg16, SegReg};
+        if let Some(saved) = p.parent_regs {
+            let flags = m.cpu.regs.flags;
+            m.cpu.regs = saved;
+            m.cpu.regs.flags = flags;
+        }
         let r = &mut m.cpu.regs;
         r.set_sreg(SegReg::SS, p.parent_ss);
         r.set_reg16(Reg16::SP, p.parent_sp);

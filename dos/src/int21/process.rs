@@ -214,6 +214,7 @@ impl Dos {
                 parent_ss: ss,
                 parent_sp: sp,
                 parent_dta: self.dta,
+                parent_regs: Some(m.cpu.regs.clone()),
             });
             self.psp = l.psp;
             self.dta = (l.psp, 0x80);
@@ -226,6 +227,7 @@ impl Dos {
             parent_ss: ss,
             parent_sp: sp,
             parent_dta: self.dta,
+            parent_regs: Some(m.cpu.regs.clone()),
         });
         self.start(m, &l);
         Flow::Continue
