@@ -424,6 +424,15 @@ impl Dos {
     }
 
     fn vector(&mut self, m: &mut Machine, v: u8) -> Flow {
+        if v != 0x21 {
+            log::trace!(
+                "INT {v:02X}h AX={:04X} BX={:04X} CX={:04X} DX={:04X}",
+                m.ax(),
+                m.bx(),
+                m.cx(),
+                m.dx()
+            );
+        }
         match v {
             0x00 => {
                 let (cs, ip) = mem::frame_return(m);
