@@ -413,6 +413,10 @@ impl Dos {
                 }
                 Flow::Continue
             }
+            Some(Trap::Sub(rom::SUB_MOUSE)) => {
+                bios::int33::dispatch(self, m);
+                Flow::Continue
+            }
             Some(Trap::Sub(rom::SUB_DISK)) => {
                 // Absolute disk read/write: no such disk.
                 m.set_ax(0x0201);

@@ -13,8 +13,13 @@
 //!
 //! Guest-visible code outside the trap block:
 //!
-//! - INT 08h at F000:E400: `call tick; int 1Ch; cli; push ax; mov al,20h;
-//!   out 20h,al; pop ax; iret`: a hooked INT 1Ch runs as guest code.
+//! - INT 08h at F000:E400: `call tick; int 1Ch; call mouse_dispatch; cli;
+//!   push ax; mov al,20h; out 20h,al; pop ax; iret`: a hooked INT 1Ch runs
+//!   as guest code.
+//! - The mouse dispatcher at F000:E480: saves AX-BP, DS, ES; `call mouse`
+//!   (the trap loads the event registers, AX = 0 when there is none); if
+//!   AX is not 0, `call far [cs:E4F8h]` (the INT 33h 0Ch handler); restores
+//!   and returns.
 //! - INT 09h at F000:E420: `push ax; in al,60h; mov ah,4Fh; stc; int 15h;
 //!   jnc skip; call key; skip: cli; mov al,20h; out 20h,al; pop ax; iret`
 //!   (the INT 15h 4Fh keyboard intercept is honoured).
@@ -44,6 +49,13 @@ pub const SUB_KEY: u16 = 1;
 pub const SUB_XMS: u16 = 2;
 /// Subroutine trap: absolute disk read/write (INT 25h/26h).
 pub const SUB_DISK: u16 = 3;
+/// Subroutine trap: a pending mouse event for the INT 33h 0Ch handler.
+pub const SUB_MOUSE: u16 = 4;
+/// The mouse event dispatcher called from INT 08h.
+pub const MOUSE_DISPATCH: u16 = 0xE480;
+/// The far pointer (in ROM, written by the driver) of the INT 33h 0Ch
+/// event handler.
+pub const MOUSE_HANDLER: u16 = 0xE4F8;
 /// INT 25h/26h: `call disk; retf` (the FLAGS word stays on the stack, as
 /// DOS leaves it).
 pub const DISK_STUB: u16 = 0xE450;
@@ -111,8 +123,20 @@ pub fn install(m: &mut Machine) {
     // INT 08h.
     let mut c = vec![0xE8];
     c.extend(rel16(INT08 + 3, SUB_BASE + SUB_TICK));
-    c.extend([0xCD, 0x1C, 0xFA, 0x50, 0xB0, 0x20, 0xE6, 0x20, 0x58, 0xCF]);
+    c.extend([0xCD, 0x1C, 0xE8]);
+    c.extend(rel16(INT08 + 8, MOUSE_DISPATCH));
+    c.extend([0xFA, 0x50, 0xB0, 0x20, 0xE6, 0x20, 0x58, 0xCF]);
     m.bus.mem.write_image(base + INT08 as u32, &c);
+
+    // Mouse event dispatch: save the registers, ask the driver, call the
+    // handler far if it has an event.
+    let mut c = vec![0x50, 0x53, 0x51, 0x52, 0x56, 0x57, 0x55, 0x1E, 0x06, 0xE8];
+    c.extend(rel16(MOUSE_DISPATCH + 12, SUB_BASE + SUB_MOUSE));
+    c.extend([0x85, 0xC0, 0x74, 0x05, 0x2E, 0xFF, 0x1E]);
+    c.extend(MOUSE_HANDLER.to_le_bytes());
+    c.extend([0x07, 0x1F, 0x5D, 0x5F, 0x5E, 0x5A, 0x59, 0x5B, 0x58, 0xC3]);
+    m.bus.mem.write_image(base + MOUSE_DISPATCH as u32, &c);
+    m.bus.mem.write_image(base + MOUSE_HANDLER as u32, &[0; 4]);
 
     // INT 09h.
     let mut c = vec![

@@ -1,10 +1,13 @@
 //! An INT 33h mouse driver (Microsoft's interface): reset, show/hide,
 //! position and buttons, ranges, mickeys, the 0Ch event handler, and the
 //! state queries. The state is what the host reports through
-//! [`crate::Dos::mouse_input`]; headless runs have no mouse movement.
+//! [`crate::Dos::mouse_input`] (headless runs have no mouse); the 0Ch
+//! handler is called as guest code from the INT 08h handler at the next
+//! timer tick after an event it asked for (a real driver calls it from its
+//! IRQ, at most 55 ms earlier).
 
 use crate::mem::{self, lin, wr16, Regs};
-use crate::Dos;
+use crate::{rom, Dos};
 use hw::Machine;
 
 /// The mouse driver's state.
@@ -32,6 +35,9 @@ pub struct Mouse {
     pub releases: [(u16, i16, i16); 3],
     /// The event handler: call mask and far address.
     pub handler: (u16, u16, u16),
+    /// Events since the handler was last called (the 0Ch condition bits:
+    /// 1 moved, 2/4 left press/release, 8/16 right, 32/64 middle).
+    pub pending: u16,
 }
 
 impl Default for Mouse {
@@ -48,8 +54,40 @@ impl Default for Mouse {
             presses: [(0, 0, 0); 3],
             releases: [(0, 0, 0); 3],
             handler: (0, 0, 0),
+            pending: 0,
         }
     }
+}
+
+/// Writes the handler's far pointer where the ROM dispatcher calls it
+/// (0:0 when there is none or its mask is 0).
+fn set_handler(m: &mut Machine, (mask, seg, off): (u16, u16, u16)) {
+    let (seg, off) = if mask == 0 { (0, 0) } else { (seg, off) };
+    let mut p = off.to_le_bytes().to_vec();
+    p.extend(seg.to_le_bytes());
+    m.bus
+        .mem
+        .write_image(((rom::SEG as u32) << 4) + rom::MOUSE_HANDLER as u32, &p);
+}
+
+/// The dispatcher's trap (from INT 08h): when the handler's mask matches a
+/// pending event, loads AX = condition, BX = buttons, CX/DX = position,
+/// SI/DI = mickey counts for the handler; otherwise AX = 0.
+pub fn dispatch(dos: &mut Dos, m: &mut Machine) {
+    let ms = &mut dos.mouse;
+    let cond = ms.pending & ms.handler.0;
+    if cond == 0 || (ms.handler.1, ms.handler.2) == (0, 0) {
+        m.set_ax(0);
+        return;
+    }
+    ms.pending = 0;
+    let (b, x, y, mx, my) = (ms.buttons, ms.x, ms.y, ms.mickeys.0, ms.mickeys.1);
+    m.set_ax(cond);
+    m.set_bx(b);
+    m.set_cx(x as u16);
+    m.set_dx(y as u16);
+    m.set_si(mx as u16);
+    m.set_di(my as u16);
 }
 
 /// Services INT 33h.
@@ -63,6 +101,8 @@ pub fn service(dos: &mut Dos, m: &mut Machine) {
             if ax == 0x0021 {
                 ms.handler = h;
             }
+            let h = ms.handler;
+            set_handler(m, h);
             m.set_ax(0xFFFF);
             m.set_bx(2);
         }
@@ -109,11 +149,17 @@ pub fn service(dos: &mut Dos, m: &mut Machine) {
             m.set_cx(dx as u16);
             m.set_dx(dy as u16);
         }
-        0x000C => ms.handler = (m.cx(), m.es(), m.dx()),
+        0x000C => {
+            ms.handler = (m.cx(), m.es(), m.dx());
+            let h = ms.handler;
+            set_handler(m, h);
+        }
         0x000F => ms.ratio = (m.cx().max(1), m.dx().max(1)),
         0x0014 => {
             let old = ms.handler;
             ms.handler = (m.cx(), m.es(), m.dx());
+            let h = ms.handler;
+            set_handler(m, h);
             m.set_cx(old.0);
             m.set_es(old.1);
             m.set_dx(old.2);
@@ -150,10 +196,13 @@ pub fn service(dos: &mut Dos, m: &mut Machine) {
 impl Dos {
     /// The host reports the mouse: movement in mickeys and the buttons.
     /// Position follows the ratio and is clamped to the ranges; press and
-    /// release counters update. (Calling the 0Ch handler needs an input
-    /// source; see docs/dos.md.)
+    /// release counters update, and the event is pending for the 0Ch
+    /// handler, which the INT 08h handler calls at the next timer tick.
     pub fn mouse_input(&mut self, dx: i16, dy: i16, buttons: u16) {
         let ms = &mut self.mouse;
+        if dx != 0 || dy != 0 {
+            ms.pending |= 1;
+        }
         ms.mickeys.0 = ms.mickeys.0.wrapping_add(dx);
         ms.mickeys.1 = ms.mickeys.1.wrapping_add(dy);
         ms.x = (ms.x as i32 + dx as i32 * 8 / ms.ratio.0 as i32)
@@ -165,8 +214,10 @@ impl Dos {
             let now = buttons >> b & 1;
             if was == 0 && now == 1 {
                 ms.presses[b] = (ms.presses[b].0.saturating_add(1), ms.x, ms.y);
+                ms.pending |= 2 << (2 * b);
             } else if was == 1 && now == 0 {
                 ms.releases[b] = (ms.releases[b].0.saturating_add(1), ms.x, ms.y);
+                ms.pending |= 4 << (2 * b);
             }
         }
         ms.buttons = buttons;
