@@ -41,7 +41,8 @@ pub use crate::mz::{Executable, LoadError};
 pub struct DosConfig {
     /// The host folder that is drive C:.
     pub mount: PathBuf,
-    /// Provide an XMS 3.0 driver (INT 2Fh 43h).
+    /// Provide an XMS 3.0 driver (INT 2Fh 43h); never on the 8086, which
+    /// has no extended memory.
     pub xms: bool,
     /// Provide EMS 4.0 (INT 67h) with a page frame at E000h.
     pub ems: bool,
@@ -239,7 +240,9 @@ impl Dos {
         let conv_top = (m.config().conventional_kib.min(640) * 64) as u16;
         self.arena = Arena::init(m, FIRST_MCB, conv_top);
         self.create_shell(m);
-        self.xms = self.cfg.xms.then(|| xms::Xms::new(m));
+        // HIMEM.SYS needs a 286 or later (extended memory, A20).
+        let xms = self.cfg.xms && m.cpu.model != emu::CpuModel::I8086;
+        self.xms = xms.then(|| xms::Xms::new(m));
         self.ems = self.cfg.ems.then(|| ems::Ems::new(m));
     }
 

@@ -160,9 +160,6 @@ pub fn run(args: &RunArgs) -> ExitCode {
             other => break other,
         }
     };
-    for w in &dos.warnings {
-        log::info!("{w}");
-    }
     match exit {
         DosExit::Exited(code) => ExitCode::from(code),
         DosExit::TimeLimit => {
