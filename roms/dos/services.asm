@@ -287,9 +287,33 @@ start:
         call far [xms]
         cmp ax, 1
         jne .x_fail
+        ; A20: global enable, query, the HMA visible, disable, query
+        mov ah, 03h
+        call far [xms]
+        mov ah, 07h
+        call far [xms]
+        cmp ax, 1
+        jne .x_fail
+        mov ax, 0FFFFh
+        mov es, ax
+        mov byte [es:0010h], 5Ah  ; 100000h, not 0000:0000
+        xor ax, ax
+        mov es, ax
+        cmp byte [es:0000h], 5Ah
+        je .x_fail
+        mov ah, 04h
+        call far [xms]
+        mov ah, 07h
+        call far [xms]
+        cmp ax, 0
+        jne .x_fail
+        push cs
+        pop es
         clc
         jmp .x_done
-.x_fail: stc
+.x_fail: push cs
+        pop es
+        stc
 .x_done: mov si, n_xms
         call result
 
