@@ -26,3 +26,5 @@ for src in "$here"/devices/*.asm; do
         ;;
     esac
 done
+# The replica (its own script: two layouts of one source).
+sh "$here/replica/build.sh" ${out:+"$out/replica"}
