@@ -76,6 +76,10 @@ impl Cpu {
             self.step_cycles += bus.mem_wait_states(a);
             v |= (bus.mem_read8(a) as u32) << (8 * i);
         }
+        if self.hooks.is_some() {
+            let a = self.byte_addr(base, off, 0);
+            self.hook_mem(false, a, n as u8, v);
+        }
         Ok(v)
     }
 
@@ -99,6 +103,10 @@ impl Cpu {
             let a = self.byte_addr(base, off, i);
             self.step_cycles += bus.mem_wait_states(a);
             bus.mem_write8(a, (v >> (8 * i)) as u8);
+        }
+        if self.hooks.is_some() {
+            let a = self.byte_addr(base, off, 0);
+            self.hook_mem(true, a, n as u8, v & size.mask());
         }
         Ok(())
     }
@@ -165,6 +173,14 @@ impl Cpu {
 
     /// Reads a port of `size`; a word at an odd port takes two bus cycles.
     pub(crate) fn port_in<B: Bus>(&mut self, bus: &mut B, port: u16, size: Size) -> u32 {
+        let v = self.port_in_raw(bus, port, size);
+        if self.hooks.is_some() {
+            self.hook_port(false, port, (size.bits() / 8) as u8, v);
+        }
+        v
+    }
+
+    fn port_in_raw<B: Bus>(&mut self, bus: &mut B, port: u16, size: Size) -> u32 {
         match size {
             Size::Byte => bus.io_read8(port) as u32,
             Size::Word => {
@@ -182,6 +198,9 @@ impl Cpu {
 
     /// Writes a port of `size`.
     pub(crate) fn port_out<B: Bus>(&mut self, bus: &mut B, port: u16, v: u32, size: Size) {
+        if self.hooks.is_some() {
+            self.hook_port(true, port, (size.bits() / 8) as u8, v & size.mask());
+        }
         match size {
             Size::Byte => bus.io_write8(port, v as u8),
             Size::Word => {

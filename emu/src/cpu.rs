@@ -27,6 +27,10 @@ pub enum StepEvent {
     /// protected mode). Nothing changed: CS:IP still points at it, and the
     /// run should stop with this message.
     Unsupported(&'static str),
+    /// A hook asked to stop: before the instruction at CS:IP (an execution
+    /// hook) or after the instruction that touched a watched address, port
+    /// or interrupt. [`crate::Hooks::stopped`] says which.
+    HookStop,
 }
 
 /// The result of one [`Cpu::step`]: the clocks it took and what happened.
@@ -105,6 +109,8 @@ pub struct Cpu {
     pub(crate) saved: Registers,
     /// An instruction fetch ran past the 64 KiB limit (286/386).
     pub(crate) fetch_fault: bool,
+    /// Hooks; `None` (the default) costs one branch per check.
+    pub hooks: Option<Box<crate::hooks::Hooks>>,
 }
 
 impl Cpu {
@@ -123,6 +129,7 @@ impl Cpu {
             instr_ip: 0,
             saved: Registers::default(),
             fetch_fault: false,
+            hooks: None,
         };
         cpu.reset();
         cpu
@@ -179,6 +186,10 @@ impl Cpu {
     /// services any interrupt pending after it.
     pub fn step<B: Bus>(&mut self, bus: &mut B) -> StepInfo {
         self.step_cycles = 0;
+        if let Some(h) = self.hooks.as_deref_mut() {
+            // What stopped the previous step stays in the log.
+            h.stopped = None;
+        }
         let event = if self.halted {
             match self.service_interrupts(bus) {
                 Some(v) => StepEvent::Interrupt(v),
@@ -188,6 +199,8 @@ impl Cpu {
                     StepEvent::Halted
                 }
             }
+        } else if self.hook_exec() {
+            StepEvent::HookStop
         } else {
             let trap = self.regs.flags & flags::TF != 0;
             self.irq_shadow = false;
@@ -215,6 +228,11 @@ impl Cpu {
             }
         };
         self.cycles += self.step_cycles as u64;
+        let event = if self.hook_stopped() && event != StepEvent::HookStop {
+            StepEvent::HookStop
+        } else {
+            event
+        };
         StepInfo {
             cycles: self.step_cycles,
             event,
