@@ -105,6 +105,16 @@ pub struct Cpu {
     pub(crate) saved: Registers,
     /// An instruction fetch ran past the 64 KiB limit (286/386).
     pub(crate) fetch_fault: bool,
+    /// The 8086's cycle-exact bus interface unit, when that mode is on
+    /// ([`Cpu::set_cycle_exact`]); `None` runs the register-level timing.
+    pub(crate) x: Option<Box<crate::biu::cycle::BusUnit>>,
+    /// Exact mode: bytes of the current instruction taken from the queue.
+    pub(crate) x_taken: u32,
+    /// Exact mode: the current instruction flushed the queue.
+    pub(crate) x_flushed: bool,
+    /// Exact mode: the current instruction has its own timing script (the
+    /// documented-count fallback is not applied).
+    pub(crate) x_scripted: bool,
 }
 
 impl Cpu {
@@ -123,6 +133,10 @@ impl Cpu {
             instr_ip: 0,
             saved: Registers::default(),
             fetch_fault: false,
+            x: None,
+            x_taken: 0,
+            x_flushed: false,
+            x_scripted: false,
         };
         cpu.reset();
         cpu
@@ -179,6 +193,9 @@ impl Cpu {
     /// services any interrupt pending after it.
     pub fn step<B: Bus>(&mut self, bus: &mut B) -> StepInfo {
         self.step_cycles = 0;
+        if let Some(x) = self.x.as_mut() {
+            x.ticks = 0;
+        }
         let event = if self.halted {
             match self.service_interrupts(bus) {
                 Some(v) => StepEvent::Interrupt(v),
@@ -214,6 +231,10 @@ impl Cpu {
                 }
             }
         };
+        if let Some(x) = self.x.as_mut() {
+            // Exact mode: the clocks are the CLK periods that passed.
+            self.step_cycles = x.ticks;
+        }
         self.cycles += self.step_cycles as u64;
         StepInfo {
             cycles: self.step_cycles,

@@ -23,7 +23,8 @@ pub mod timing;
 
 mod alu;
 mod bcd;
-mod biu;
+pub mod biu;
+mod eu_timing;
 mod execute;
 mod interrupt;
 mod muldiv;

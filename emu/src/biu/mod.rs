@@ -7,7 +7,15 @@
 //! count (see [`crate::timing`]); the BIU adds what the table leaves out: the
 //! second bus cycle of a word transfer at an odd address (+4 clocks, Intel
 //! 8086 Family User's Manual, table 2-21 note) and the wait states a device
-//! inserts. The cycle-exact issue replaces this path by a T-state model.
+//! inserts.
+//!
+//! The cycle-exact mode of the 8086 ([`Cpu::set_cycle_exact`]) routes the
+//! same calls through a T-state model instead: [`queue`] (the 6-byte
+//! prefetch queue) and [`cycle`] (the bus cycle state machine and fetch
+//! policy); the execution unit's internal clocks come from
+//! [`crate::eu_timing`]. In that mode a step's clock count is the number of
+//! CLK periods that passed, from the clock the instruction's first byte
+//! leaves the queue to the clock before the next instruction's does.
 //!
 //! Offsets: the 8086 wraps every offset at 64 KiB, also between the two
 //! bytes of a word at FFFFh. The 286 and 386 in real mode check the 64 KiB
@@ -15,11 +23,15 @@
 //! the stack segment and #GP (13) otherwise (80386 PRM, section 14.8;
 //! 80286 PRM, "segment overrun").
 
+pub mod cycle;
+pub mod queue;
+
 use crate::alu::Size;
 use crate::bus::Bus;
 use crate::cpu::{Cpu, Fault};
 use crate::model::CpuModel;
 use crate::regs::SegReg;
+use cycle::{BusStatus, BusUnit, CycleRecord, QueueOp, Transfer};
 
 /// Clocks of one extra bus cycle (T1-T4).
 pub(crate) const BUS_CYCLE: u32 = 4;
@@ -67,6 +79,9 @@ impl Cpu {
         let n = size.bits() / 8;
         self.check_limit(seg, off, n)?;
         let base = (self.regs.sreg(seg) as u32) << 4;
+        if self.x.is_some() {
+            return Ok(self.x_mem(bus, BusStatus::Memr, base, off, n, 0));
+        }
         if n > 1 && off & 1 != 0 {
             self.step_cycles += BUS_CYCLE;
         }
@@ -92,6 +107,10 @@ impl Cpu {
         let n = size.bits() / 8;
         self.check_limit(seg, off, n)?;
         let base = (self.regs.sreg(seg) as u32) << 4;
+        if self.x.is_some() {
+            self.x_mem(bus, BusStatus::Memw, base, off, n, v);
+            return Ok(());
+        }
         if n > 1 && off & 1 != 0 {
             self.step_cycles += BUS_CYCLE;
         }
@@ -118,6 +137,9 @@ impl Cpu {
     /// vector table).
     #[inline]
     pub(crate) fn read_phys16<B: Bus>(&mut self, bus: &mut B, addr: u32) -> u16 {
+        if self.x.is_some() {
+            return self.x_mem(bus, BusStatus::Memr, addr & !0xF, addr & 0xF, 2, 0) as u16;
+        }
         let m = self.model.address_mask();
         let lo = bus.mem_read8(addr & m) as u16;
         let hi = bus.mem_read8(addr.wrapping_add(1) & m) as u16;
@@ -165,6 +187,9 @@ impl Cpu {
 
     /// Reads a port of `size`; a word at an odd port takes two bus cycles.
     pub(crate) fn port_in<B: Bus>(&mut self, bus: &mut B, port: u16, size: Size) -> u32 {
+        if self.x.is_some() && size != Size::Dword {
+            return self.x_io(bus, BusStatus::Ior, port, size == Size::Word, 0) as u32;
+        }
         match size {
             Size::Byte => bus.io_read8(port) as u32,
             Size::Word => {
@@ -182,6 +207,10 @@ impl Cpu {
 
     /// Writes a port of `size`.
     pub(crate) fn port_out<B: Bus>(&mut self, bus: &mut B, port: u16, v: u32, size: Size) {
+        if self.x.is_some() && size != Size::Dword {
+            self.x_io(bus, BusStatus::Iow, port, size == Size::Word, v as u16);
+            return;
+        }
         match size {
             Size::Byte => bus.io_write8(port, v as u8),
             Size::Word => {
@@ -195,5 +224,174 @@ impl Cpu {
                 bus.io_write16(port.wrapping_add(2), (v >> 16) as u16);
             }
         }
+    }
+}
+
+/// The cycle-exact mode's side of the BIU: the hooks the execution unit
+/// calls. Each is a no-op (one branch) when the mode is off, so the
+/// register-level path and the 286/386 models pay nothing else.
+impl Cpu {
+    /// Switches the 8086's cycle-exact mode on or off (ignored for the 286
+    /// and 386, which have register-level timing only). Turning it on
+    /// starts with an empty queue fetching at CS:IP.
+    pub fn set_cycle_exact(&mut self, on: bool) {
+        if on && self.model == CpuModel::I8086 {
+            let mut x = BusUnit::new(self.model.address_mask());
+            x.flush(self.cs_base(), self.regs.ip as u16);
+            self.x = Some(Box::new(x));
+        } else {
+            self.x = None;
+        }
+    }
+
+    /// True in cycle-exact mode.
+    pub fn cycle_exact(&self) -> bool {
+        self.x.is_some()
+    }
+
+    /// Records every clock into a trace (cycle-exact mode only); the trace
+    /// starts empty at each [`Cpu::load_queue`] or [`Cpu::clear_cycle_trace`].
+    pub fn set_cycle_trace(&mut self, on: bool) {
+        if let Some(x) = self.x.as_mut() {
+            x.tracing = on;
+        }
+    }
+
+    /// The clocks recorded since the trace was last cleared.
+    pub fn cycle_trace(&self) -> &[CycleRecord] {
+        match &self.x {
+            Some(x) => &x.trace,
+            None => &[],
+        }
+    }
+
+    /// Empties the cycle trace.
+    pub fn clear_cycle_trace(&mut self) {
+        if let Some(x) = self.x.as_mut() {
+            x.trace.clear();
+        }
+    }
+
+    /// Loads the prefetch queue with `bytes` (the code at CS:IP) with the
+    /// bus idle; fetching continues after them. This is how a single-step
+    /// test starts (`shared/sst/README.md`: "load that queue after reset
+    /// and start fetching after it").
+    pub fn load_queue(&mut self, bytes: &[u8]) {
+        let (base, ip) = (self.cs_base(), self.regs.ip as u16);
+        if let Some(x) = self.x.as_mut() {
+            x.load_queue(base, ip, bytes);
+        }
+    }
+
+    #[inline]
+    pub(crate) fn cs_base(&self) -> u32 {
+        (self.regs.sreg(SegReg::CS) as u32) << 4
+    }
+
+    /// `n` clocks of EU-internal work while the BIU goes on (exact mode).
+    #[inline]
+    pub(crate) fn eu_cycles<B: Bus>(&mut self, bus: &mut B, n: u32) {
+        if let Some(x) = self.x.as_mut() {
+            for _ in 0..n {
+                x.tick(bus);
+            }
+        }
+    }
+
+    /// The EU takes the next byte of the current instruction from the
+    /// queue, waiting for the BIU when it is empty (exact mode).
+    #[inline]
+    pub(crate) fn q_take<B: Bus>(&mut self, bus: &mut B, op: QueueOp) {
+        if let Some(x) = self.x.as_mut() {
+            while x.queue.is_empty() {
+                x.tick(bus);
+            }
+            let b = x.queue.pop().unwrap_or(0x90);
+            x.qop = op;
+            x.qbyte = b;
+            x.tick(bus);
+            self.x_taken += 1;
+        }
+    }
+
+    /// Empties the queue and restarts fetching at the current CS:IP: the
+    /// jump's flush (exact mode).
+    #[inline]
+    pub(crate) fn q_flush(&mut self) {
+        let (base, ip) = (self.cs_base(), self.regs.ip as u16);
+        if let Some(x) = self.x.as_mut() {
+            x.flush(base, ip);
+            x.qop = QueueOp::Flush;
+            self.x_flushed = true;
+        }
+    }
+
+    /// A memory operand of `n` bytes at `base + off` as the 8086 moves it:
+    /// a word at an even address in one bus cycle, otherwise byte by byte
+    /// (an odd word takes two cycles, datasheet "BHE and A0"). Offsets wrap
+    /// at 64 KiB.
+    pub(crate) fn x_mem<B: Bus>(
+        &mut self,
+        bus: &mut B,
+        status: BusStatus,
+        base: u32,
+        off: u32,
+        n: u32,
+        v: u32,
+    ) -> u32 {
+        let mask = self.model.address_mask();
+        let a0 = base.wrapping_add(off & 0xFFFF) & mask;
+        if n == 2 && a0 & 1 == 0 {
+            let d = self.x_bus(bus, Transfer::new(status, a0, true, v as u16));
+            return d as u32;
+        }
+        let mut out = 0u32;
+        for i in 0..n {
+            let a = base.wrapping_add((off + i) & 0xFFFF) & mask;
+            let byte = (v >> (8 * i)) as u8 as u16;
+            let lane = if a & 1 != 0 { byte << 8 } else { byte };
+            let d = self.x_bus(bus, Transfer::new(status, a, false, lane));
+            let b = if a & 1 != 0 { d >> 8 } else { d & 0xFF };
+            out |= (b as u32) << (8 * i);
+        }
+        out
+    }
+
+    /// An I/O transfer: a word at an even port in one cycle, an odd word as
+    /// two byte cycles.
+    fn x_io<B: Bus>(
+        &mut self,
+        bus: &mut B,
+        status: BusStatus,
+        port: u16,
+        word: bool,
+        v: u16,
+    ) -> u16 {
+        if word && port & 1 == 0 {
+            return self.x_bus(bus, Transfer::new(status, port as u32, true, v));
+        }
+        let n = if word { 2 } else { 1 };
+        let mut out = 0u16;
+        for i in 0..n {
+            let p = port.wrapping_add(i);
+            let byte = (v >> (8 * i)) & 0xFF;
+            let lane = if p & 1 != 0 { byte << 8 } else { byte };
+            let d = self.x_bus(bus, Transfer::new(status, p as u32, false, lane));
+            let b = if p & 1 != 0 { d >> 8 } else { d & 0xFF };
+            out |= b << (8 * i);
+        }
+        out
+    }
+
+    /// One EU bus cycle: request it, run the clocks until its T3 has
+    /// transferred the data, and return the data bus. The EU goes on in T4.
+    fn x_bus<B: Bus>(&mut self, bus: &mut B, tr: Transfer) -> u16 {
+        let Some(x) = self.x.as_mut() else { return 0 };
+        x.request(tr);
+        while !x.eu_done {
+            x.tick(bus);
+        }
+        x.eu_done = false;
+        x.read_data
     }
 }
