@@ -49,6 +49,46 @@ pub(crate) fn ea_split(m: ModRm) -> (u32, u32) {
     (pre, post)
 }
 
+/// Internal clocks of ALU r/m, reg (00h, 01h, 08h...): the ALU lines
+/// (008h-009h); a memory destination spends two more before the write.
+/// With a register destination the last line overlaps the next
+/// instruction's first byte.
+pub(crate) fn alu_eg(mem: bool, stores: bool) -> u32 {
+    match (mem, stores) {
+        (true, true) => 4,
+        _ => 1,
+    }
+}
+
+/// ALU reg, r/m: one clock after the operand (the second ALU line overlaps
+/// the next instruction).
+pub(crate) const ALU_GE: u32 = 1;
+
+/// ALU AL, imm8 spends a clock after the immediate; AX, imm16 none (its
+/// second immediate byte takes that clock).
+pub(crate) fn alu_acc_imm(word: bool) -> u32 {
+    if word {
+        0
+    } else {
+        1
+    }
+}
+
+/// ALU r/m, imm (80h-83h) after the immediate: a register operand one
+/// clock (none for 81h, whose second immediate byte takes it); a memory
+/// destination three before the write; CMP with memory two.
+pub(crate) fn alu_ei(opcode: u8, mem: bool, stores: bool) -> u32 {
+    match (mem, stores) {
+        (false, _) => (opcode != 0x81) as u32,
+        (true, true) => 3,
+        (true, false) => 2,
+    }
+}
+
+/// PUSH reg / PUSH sreg: three clocks (microcode 028h-02Ah) after the
+/// decode clock before the stack write.
+pub(crate) const PUSH_PRE: u32 = 3;
+
 impl Cpu {
     /// Exact mode: the bytes before execution proper (prefixes, opcode,
     /// ModR/M).
@@ -91,7 +131,6 @@ impl Cpu {
         }
     }
 
-    #[allow(dead_code)] // used by the instruction scripts as they land
     /// Exact mode: marks the instruction as having its own timing script
     /// and spends `n` internal clocks.
     #[inline]

@@ -6,6 +6,7 @@ use crate::alu::Size;
 use crate::bus::Bus;
 use crate::cpu::{Cpu, Fault, StepEvent, PROTECTED_MODE_UNSUPPORTED};
 use crate::decode::{decode_for, Instruction, ModRm, Rep};
+use crate::eu_timing;
 use crate::flags::{self, CF, DF, IF, OF, PF, SF, ZF};
 use crate::model::CpuModel;
 use crate::regs::SegReg;
@@ -267,6 +268,10 @@ impl Cpu {
                         let a = self.read_loc(bus, loc, sz)?;
                         let b = self.get_reg(m.reg, sz);
                         let r = self.alu(ins.op, a, b, sz);
+                        // Microcode 008-00A: the ALU lines, two more to
+                        // write memory back.
+                        let n = eu_timing::alu_eg(mem, stores);
+                        self.x_script(bus, n);
                         if stores {
                             self.write_loc(bus, loc, sz, r)?;
                         }
@@ -276,11 +281,14 @@ impl Cpu {
                         let a = self.get_reg(m.reg, sz);
                         let b = self.read_loc(bus, loc, sz)?;
                         let r = self.alu(ins.op, a, b, sz);
+                        self.x_script(bus, eu_timing::ALU_GE);
                         if stores {
                             self.put_reg(m.reg, sz, r);
                         }
                     }
                     Form::AccI => {
+                        self.x_imm(bus, ins);
+                        self.x_script(bus, eu_timing::alu_acc_imm(ins.w));
                         let a = self.get_reg(0, sz);
                         let r = self.alu(ins.op, a, ins.imm & sz.mask(), sz);
                         if stores {
@@ -291,6 +299,11 @@ impl Cpu {
                         // EI / EIbs: the immediate groups and TEST r/m, imm.
                         let loc = self.rm_loc(bus, ins);
                         let a = self.read_loc(bus, loc, sz)?;
+                        self.x_imm(bus, ins);
+                        if ins.op != Op::Test {
+                            let n = eu_timing::alu_ei(ins.opcode, mem, stores);
+                            self.x_script(bus, n);
+                        }
                         let r = self.alu(ins.op, a, ins.imm & sz.mask(), sz);
                         if stores {
                             self.write_loc(bus, loc, sz, r)?;
@@ -299,6 +312,7 @@ impl Cpu {
                 }
             }
             Op::PushSeg => {
+                self.x_script(bus, eu_timing::PUSH_PRE);
                 let s = self.sreg_of_opcode(ins);
                 let v = self.regs.sreg(s) as u32;
                 self.push(bus, wsz, v)?;
@@ -306,6 +320,7 @@ impl Cpu {
             Op::PopSeg => {
                 let s = self.sreg_of_opcode(ins);
                 let v = self.pop(bus, wsz)? as u16;
+                self.x_script(bus, 0);
                 self.load_sreg(s, v);
             }
             Op::Daa => self.daa(),
@@ -313,6 +328,9 @@ impl Cpu {
             Op::Aaa => self.aaa(),
             Op::Aas => self.aas(),
             Op::Inc | Op::Dec => {
+                if ins.form == Form::Reg {
+                    self.x_script(bus, 0);
+                }
                 let (loc, sz) = if ins.form == Form::Reg {
                     (Loc::Reg(ins.opcode & 7), wsz)
                 } else {
@@ -327,6 +345,9 @@ impl Cpu {
                 self.write_loc(bus, loc, sz, r)?;
             }
             Op::Push => {
+                if ins.form == Form::Reg {
+                    self.x_script(bus, eu_timing::PUSH_PRE);
+                }
                 let v = match ins.form {
                     Form::Reg => {
                         let r = ins.opcode & 7;
@@ -354,6 +375,7 @@ impl Cpu {
             Op::Pop => {
                 if ins.form == Form::Reg {
                     let v = self.pop(bus, wsz)?;
+                    self.x_script(bus, 0);
                     self.put_reg(ins.opcode & 7, wsz, v);
                 } else {
                     // The 386 computes an SP-based address after the pop
@@ -376,6 +398,7 @@ impl Cpu {
             }
             Op::Xchg => {
                 if ins.form == Form::AccReg {
+                    self.x_script(bus, 1);
                     let r = ins.opcode & 7;
                     let a = self.get_reg(0, wsz);
                     let b = self.get_reg(r, wsz);
@@ -936,10 +959,15 @@ impl Cpu {
             Form::EG => {
                 let loc = self.rm_loc(bus, ins);
                 let v = self.get_reg(m.reg, sz);
+                // A clock before the operand, two more to store to memory.
+                let mem = matches!(loc, Loc::Mem(..));
+                self.x_script(bus, if mem { 3 } else { 0 });
                 self.write_loc(bus, loc, sz, v)?;
             }
             Form::GE => {
                 let loc = self.rm_loc(bus, ins);
+                let mem = matches!(loc, Loc::Mem(..));
+                self.x_script(bus, mem as u32);
                 let v = self.read_loc(bus, loc, sz)?;
                 self.put_reg(m.reg, sz, v);
             }

@@ -19,7 +19,8 @@
 //! that this model reproduces:
 //! - an EU request that finds the bus idle starts its T1 two clocks after
 //!   it is made (the BIU's switch from idle to the EU);
-//! - a request made while a bus cycle runs starts T1 right after its T4;
+//! - a request made while a bus cycle runs starts T1 right after its T4,
+//!   except late in a code fetch that fills the queue (two more clocks);
 //! - prefetching resumes one clock after the queue gains room when the BIU
 //!   had stopped because the queue was full.
 //!
@@ -232,8 +233,17 @@ impl BusUnit {
     pub(crate) fn request(&mut self, tr: Transfer) {
         self.eu_req = Some(tr);
         self.eu_done = false;
-        // From idle the BIU needs a clock to hand the bus to the EU.
-        self.eu_delay = if self.t == TState::Ti { 1 } else { 0 };
+        // From idle the BIU needs a clock to hand the bus to the EU. A
+        // request that arrives in T3 or T4 of a code fetch after which the
+        // queue is full finds the BIU going idle: it waits two more clocks
+        // after T4 (measured on the suite; the switch from prefetching to
+        // idle and then to the EU).
+        self.eu_delay = match self.t {
+            TState::Ti => 1,
+            TState::T4 if !self.cur_eu && !self.queue.has_room_for_fetch() => 2,
+            TState::T3 if !self.cur_eu && self.queue.len() + 2 > 4 => 2,
+            _ => 0,
+        };
     }
 
     /// True while a bus cycle (T1-T4) is running.
@@ -394,7 +404,6 @@ impl BusUnit {
         } else if self.cur_eu {
             self.read_data = data;
             self.eu_done = true;
-            self.cur_eu = false;
         }
         data
     }
