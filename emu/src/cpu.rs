@@ -111,6 +111,16 @@ pub struct Cpu {
     pub(crate) fetch_fault: bool,
     /// Hooks; `None` (the default) costs one branch per check.
     pub hooks: Option<Box<crate::hooks::Hooks>>,
+    /// The 8086's cycle-exact bus interface unit, when that mode is on
+    /// ([`Cpu::set_cycle_exact`]); `None` runs the register-level timing.
+    pub(crate) x: Option<Box<crate::biu::cycle::BusUnit>>,
+    /// Exact mode: bytes of the current instruction taken from the queue.
+    pub(crate) x_taken: u32,
+    /// Exact mode: the current instruction flushed the queue.
+    pub(crate) x_flushed: bool,
+    /// Exact mode: the current instruction has its own timing script (the
+    /// documented-count fallback is not applied).
+    pub(crate) x_scripted: bool,
 }
 
 impl Cpu {
@@ -130,6 +140,10 @@ impl Cpu {
             saved: Registers::default(),
             fetch_fault: false,
             hooks: None,
+            x: None,
+            x_taken: 0,
+            x_flushed: false,
+            x_scripted: false,
         };
         cpu.reset();
         cpu
@@ -190,6 +204,9 @@ impl Cpu {
             // What stopped the previous step stays in the log.
             h.stopped = None;
         }
+        if let Some(x) = self.x.as_mut() {
+            x.ticks = 0;
+        }
         let event = if self.halted {
             match self.service_interrupts(bus) {
                 Some(v) => StepEvent::Interrupt(v),
@@ -227,6 +244,10 @@ impl Cpu {
                 }
             }
         };
+        if let Some(x) = self.x.as_mut() {
+            // Exact mode: the clocks are the CLK periods that passed.
+            self.step_cycles = x.ticks;
+        }
         self.cycles += self.step_cycles as u64;
         let event = if self.hook_stopped() && event != StepEvent::HookStop {
             StepEvent::HookStop

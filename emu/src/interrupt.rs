@@ -3,6 +3,7 @@
 //! push CS and IP, and load CS:IP from the interrupt vector table at
 //! `IDTR.base + vector * 4` (base 0 unless LIDT moved it).
 
+use crate::biu::cycle::BusStatus;
 use crate::bus::Bus;
 use crate::cpu::{Cpu, Fault};
 use crate::flags::{IF, TF};
@@ -28,6 +29,10 @@ impl Cpu {
         let mask = self.model.address_mask();
         for v in [flags, cs, ip] {
             sp = sp.wrapping_sub(2);
+            if self.x.is_some() {
+                self.x_mem(bus, BusStatus::Memw, ss, sp as u32, 2, v as u32);
+                continue;
+            }
             for (i, b) in v.to_le_bytes().into_iter().enumerate() {
                 let a = ss.wrapping_add(sp.wrapping_add(i as u16) as u32) & mask;
                 bus.mem_write8(a, b);

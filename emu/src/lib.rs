@@ -24,7 +24,8 @@ pub mod timing;
 
 mod alu;
 mod bcd;
-mod biu;
+pub mod biu;
+mod eu_timing;
 mod execute;
 mod interrupt;
 mod muldiv;
