@@ -199,10 +199,20 @@ impl Cpu {
     /// Executes one instruction (or, when halted, waits for an interrupt) and
     /// services any interrupt pending after it.
     pub fn step<B: Bus>(&mut self, bus: &mut B) -> StepInfo {
+        // Two instances, so that a CPU without hooks runs a step with no
+        // hook checks in it (see `emu/examples/hooks_cost.rs`).
+        if self.hooks.is_none() {
+            self.step_with::<false, B>(bus)
+        } else {
+            self.step_with::<true, B>(bus)
+        }
+    }
+
+    #[inline(always)]
+    fn step_with<const HOOKED: bool, B: Bus>(&mut self, bus: &mut B) -> StepInfo {
         self.step_cycles = 0;
-        if let Some(h) = self.hooks.as_deref_mut() {
-            // What stopped the previous step stays in the log.
-            h.stopped = None;
+        if HOOKED {
+            self.hook_step_start();
         }
         if let Some(x) = self.x.as_mut() {
             x.ticks = 0;
@@ -216,7 +226,7 @@ impl Cpu {
                     StepEvent::Halted
                 }
             }
-        } else if self.hook_exec() {
+        } else if HOOKED && self.hook_exec() {
             StepEvent::HookStop
         } else {
             let trap = self.regs.flags & flags::TF != 0;
@@ -249,7 +259,7 @@ impl Cpu {
             self.step_cycles = x.ticks;
         }
         self.cycles += self.step_cycles as u64;
-        let event = if self.hook_stopped() && event != StepEvent::HookStop {
+        let event = if HOOKED && event != StepEvent::HookStop && self.hook_stopped() {
             StepEvent::HookStop
         } else {
             event

@@ -169,8 +169,19 @@ impl Cpu {
         self.hooks.get_or_insert_with(Box::default)
     }
 
+    /// At the start of a step: what stopped the previous step stays in the
+    /// log only.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn hook_step_start(&mut self) {
+        if let Some(h) = self.hooks.as_deref_mut() {
+            h.stopped = None;
+        }
+    }
+
     /// Before an instruction: true when an execution hook stops here.
-    #[inline]
+    #[cold]
+    #[inline(never)]
     pub(crate) fn hook_exec(&mut self) -> bool {
         let cs = self.regs.seg[1];
         let ip = self.regs.ip as u16;
@@ -206,8 +217,10 @@ impl Cpu {
     }
 
     /// After a memory access.
-    #[inline]
+    #[cold]
+    #[inline(never)]
     pub(crate) fn hook_mem(&mut self, write: bool, linear: u32, size: u8, value: u32) {
+        let linear = linear & self.model.address_mask();
         let (cs, ip, cycles) = (self.regs.seg[1], self.instr_ip as u16, self.cycles);
         let Some(h) = self.hooks.as_deref_mut() else {
             return;
@@ -242,7 +255,8 @@ impl Cpu {
     }
 
     /// After a port access.
-    #[inline]
+    #[cold]
+    #[inline(never)]
     pub(crate) fn hook_port(&mut self, write: bool, port: u16, size: u8, value: u32) {
         let (cs, ip, cycles) = (self.regs.seg[1], self.instr_ip as u16, self.cycles);
         let Some(h) = self.hooks.as_deref_mut() else {
@@ -269,7 +283,8 @@ impl Cpu {
     }
 
     /// When an interrupt is entered.
-    #[inline]
+    #[cold]
+    #[inline(never)]
     pub(crate) fn hook_interrupt(&mut self, vector: u8) {
         let (cs, ip, cycles) = (self.regs.seg[1], self.instr_ip as u16, self.cycles);
         let ax = self.regs.get16(0);
@@ -293,7 +308,8 @@ impl Cpu {
     }
 
     /// After a step: true when a hook asked to stop during it.
-    #[inline]
+    #[cold]
+    #[inline(never)]
     pub(crate) fn hook_stopped(&self) -> bool {
         self.hooks.as_deref().is_some_and(|h| h.stopped.is_some())
     }

@@ -94,8 +94,7 @@ impl Cpu {
             v
         };
         if self.hooks.is_some() {
-            let a = self.byte_addr(base, off, 0);
-            self.hook_mem(false, a, n as u8, v);
+            self.hook_mem(false, base.wrapping_add(off), n as u8, v);
         }
         Ok(v)
     }
@@ -126,8 +125,7 @@ impl Cpu {
             }
         }
         if self.hooks.is_some() {
-            let a = self.byte_addr(base, off, 0);
-            self.hook_mem(true, a, n as u8, v & size.mask());
+            self.hook_mem(true, base.wrapping_add(off), n as u8, v & size.mask());
         }
         Ok(())
     }
