@@ -7,6 +7,7 @@
 //! memory through [`GuestMemory`], never from copies in Rust.
 
 pub mod call;
+pub mod compare;
 pub mod fountain;
 pub mod landing;
 pub mod memory;
