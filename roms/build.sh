@@ -35,3 +35,5 @@ for src in "$here"/dos/*.asm; do
     mkdir -p "$dir"
     nasm -f bin -I "$here/dos/" -o "$dir/$name.com" "$src"
 done
+# The replica (its own script: two layouts of one source).
+sh "$here/replica/build.sh" ${out:+"$out/replica"}

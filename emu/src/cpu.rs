@@ -27,6 +27,10 @@ pub enum StepEvent {
     /// protected mode). Nothing changed: CS:IP still points at it, and the
     /// run should stop with this message.
     Unsupported(&'static str),
+    /// A hook asked to stop: before the instruction at CS:IP (an execution
+    /// hook) or after the instruction that touched a watched address, port
+    /// or interrupt. [`crate::Hooks::stopped`] says which.
+    HookStop,
 }
 
 /// The result of one [`Cpu::step`]: the clocks it took and what happened.
@@ -105,6 +109,18 @@ pub struct Cpu {
     pub(crate) saved: Registers,
     /// An instruction fetch ran past the 64 KiB limit (286/386).
     pub(crate) fetch_fault: bool,
+    /// Hooks; `None` (the default) costs one branch per check.
+    pub hooks: Option<Box<crate::hooks::Hooks>>,
+    /// The 8086's cycle-exact bus interface unit, when that mode is on
+    /// ([`Cpu::set_cycle_exact`]); `None` runs the register-level timing.
+    pub(crate) x: Option<Box<crate::biu::cycle::BusUnit>>,
+    /// Exact mode: bytes of the current instruction taken from the queue.
+    pub(crate) x_taken: u32,
+    /// Exact mode: the current instruction flushed the queue.
+    pub(crate) x_flushed: bool,
+    /// Exact mode: the current instruction has its own timing script (the
+    /// documented-count fallback is not applied).
+    pub(crate) x_scripted: bool,
 }
 
 impl Cpu {
@@ -123,6 +139,11 @@ impl Cpu {
             instr_ip: 0,
             saved: Registers::default(),
             fetch_fault: false,
+            hooks: None,
+            x: None,
+            x_taken: 0,
+            x_flushed: false,
+            x_scripted: false,
         };
         cpu.reset();
         cpu
@@ -178,7 +199,24 @@ impl Cpu {
     /// Executes one instruction (or, when halted, waits for an interrupt) and
     /// services any interrupt pending after it.
     pub fn step<B: Bus>(&mut self, bus: &mut B) -> StepInfo {
+        // Two instances, so that a CPU without hooks runs a step with no
+        // hook checks in it (see `emu/examples/hooks_cost.rs`).
+        if self.hooks.is_none() {
+            self.step_with::<false, B>(bus)
+        } else {
+            self.step_with::<true, B>(bus)
+        }
+    }
+
+    #[inline(always)]
+    fn step_with<const HOOKED: bool, B: Bus>(&mut self, bus: &mut B) -> StepInfo {
         self.step_cycles = 0;
+        if HOOKED {
+            self.hook_step_start();
+        }
+        if let Some(x) = self.x.as_mut() {
+            x.ticks = 0;
+        }
         let event = if self.halted {
             match self.service_interrupts(bus) {
                 Some(v) => StepEvent::Interrupt(v),
@@ -188,6 +226,8 @@ impl Cpu {
                     StepEvent::Halted
                 }
             }
+        } else if HOOKED && self.hook_exec() {
+            StepEvent::HookStop
         } else {
             let trap = self.regs.flags & flags::TF != 0;
             self.irq_shadow = false;
@@ -214,7 +254,16 @@ impl Cpu {
                 }
             }
         };
+        if let Some(x) = self.x.as_mut() {
+            // Exact mode: the clocks are the CLK periods that passed.
+            self.step_cycles = x.ticks;
+        }
         self.cycles += self.step_cycles as u64;
+        let event = if HOOKED && event != StepEvent::HookStop && self.hook_stopped() {
+            StepEvent::HookStop
+        } else {
+            event
+        };
         StepInfo {
             cycles: self.step_cycles,
             event,

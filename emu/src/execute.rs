@@ -6,6 +6,7 @@ use crate::alu::Size;
 use crate::bus::Bus;
 use crate::cpu::{Cpu, Fault, StepEvent, PROTECTED_MODE_UNSUPPORTED};
 use crate::decode::{decode_for, Instruction, ModRm, Rep};
+use crate::eu_timing;
 use crate::flags::{self, CF, DF, IF, OF, PF, SF, ZF};
 use crate::model::CpuModel;
 use crate::regs::SegReg;
@@ -74,11 +75,14 @@ impl Cpu {
     }
 
     /// The location of the r/m operand, charging EA clocks for memory.
-    fn rm_loc(&mut self, ins: &Instruction) -> Loc {
+    fn rm_loc<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) -> Loc {
         let m = ins.modrm.unwrap_or_default();
         if m.is_reg() {
             Loc::Reg(m.rm)
         } else {
+            if self.x.is_some() {
+                self.x_ea(bus, m);
+            }
             self.step_cycles += timing::ea_clocks(self.model, m, ins.seg.is_some());
             let (seg, off) = self.effective_address(ins, m);
             Loc::Mem(seg, off)
@@ -86,8 +90,12 @@ impl Cpu {
     }
 
     /// The memory operand of a form that requires one (#UD for a register).
-    fn mem_operand(&mut self, ins: &Instruction) -> Result<(SegReg, u32), Fault> {
-        match self.rm_loc(ins) {
+    fn mem_operand<B: Bus>(
+        &mut self,
+        bus: &mut B,
+        ins: &Instruction,
+    ) -> Result<(SegReg, u32), Fault> {
+        match self.rm_loc(bus, ins) {
             Loc::Mem(s, o) => Ok((s, o)),
             Loc::Reg(_) => Err(UD),
         }
@@ -216,13 +224,22 @@ impl Cpu {
             return self.fault(bus, Fault::Vector(13));
         }
         self.step_cycles += ins.prefixes as u32 * timing::prefix_clocks(model);
-        match self.execute(bus, &ins) {
+        let next_ip = self.regs.ip;
+        let cs = self.regs.sreg(SegReg::CS);
+        if self.x.is_some() {
+            self.x_begin(bus, &ins);
+        }
+        let ev = match self.execute(bus, &ins) {
             Ok(ev) => ev,
             Err(f) => {
                 self.step_cycles += timing::clocks(model, &ins, false, false);
                 self.fault(bus, f)
             }
+        };
+        if self.x.is_some() {
+            self.x_end(bus, &ins, next_ip, cs);
         }
+        ev
     }
 
     fn execute<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) -> Result<StepEvent, Fault> {
@@ -247,24 +264,31 @@ impl Cpu {
                 let stores = !matches!(ins.op, Op::Cmp | Op::Test);
                 match ins.form {
                     Form::EG => {
-                        let loc = self.rm_loc(ins);
+                        let loc = self.rm_loc(bus, ins);
                         let a = self.read_loc(bus, loc, sz)?;
                         let b = self.get_reg(m.reg, sz);
                         let r = self.alu(ins.op, a, b, sz);
+                        // Microcode 008-00A: the ALU lines, two more to
+                        // write memory back.
+                        let n = eu_timing::alu_eg(mem, stores);
+                        self.x_script(bus, n);
                         if stores {
                             self.write_loc(bus, loc, sz, r)?;
                         }
                     }
                     Form::GE => {
-                        let loc = self.rm_loc(ins);
+                        let loc = self.rm_loc(bus, ins);
                         let a = self.get_reg(m.reg, sz);
                         let b = self.read_loc(bus, loc, sz)?;
                         let r = self.alu(ins.op, a, b, sz);
+                        self.x_script(bus, eu_timing::ALU_GE);
                         if stores {
                             self.put_reg(m.reg, sz, r);
                         }
                     }
                     Form::AccI => {
+                        self.x_imm(bus, ins);
+                        self.x_script(bus, eu_timing::alu_acc_imm(ins.w));
                         let a = self.get_reg(0, sz);
                         let r = self.alu(ins.op, a, ins.imm & sz.mask(), sz);
                         if stores {
@@ -273,8 +297,13 @@ impl Cpu {
                     }
                     _ => {
                         // EI / EIbs: the immediate groups and TEST r/m, imm.
-                        let loc = self.rm_loc(ins);
+                        let loc = self.rm_loc(bus, ins);
                         let a = self.read_loc(bus, loc, sz)?;
+                        self.x_imm(bus, ins);
+                        if ins.op != Op::Test {
+                            let n = eu_timing::alu_ei(ins.opcode, mem, stores);
+                            self.x_script(bus, n);
+                        }
                         let r = self.alu(ins.op, a, ins.imm & sz.mask(), sz);
                         if stores {
                             self.write_loc(bus, loc, sz, r)?;
@@ -283,6 +312,7 @@ impl Cpu {
                 }
             }
             Op::PushSeg => {
+                self.x_script(bus, eu_timing::PUSH_PRE);
                 let s = self.sreg_of_opcode(ins);
                 let v = self.regs.sreg(s) as u32;
                 self.push(bus, wsz, v)?;
@@ -290,6 +320,7 @@ impl Cpu {
             Op::PopSeg => {
                 let s = self.sreg_of_opcode(ins);
                 let v = self.pop(bus, wsz)? as u16;
+                self.x_script(bus, 0);
                 self.load_sreg(s, v);
             }
             Op::Daa => self.daa(),
@@ -297,10 +328,13 @@ impl Cpu {
             Op::Aaa => self.aaa(),
             Op::Aas => self.aas(),
             Op::Inc | Op::Dec => {
+                if ins.form == Form::Reg {
+                    self.x_script(bus, 0);
+                }
                 let (loc, sz) = if ins.form == Form::Reg {
                     (Loc::Reg(ins.opcode & 7), wsz)
                 } else {
-                    (self.rm_loc(ins), sz)
+                    (self.rm_loc(bus, ins), sz)
                 };
                 let a = self.read_loc(bus, loc, sz)?;
                 let r = if ins.op == Op::Inc {
@@ -311,6 +345,9 @@ impl Cpu {
                 self.write_loc(bus, loc, sz, r)?;
             }
             Op::Push => {
+                if ins.form == Form::Reg {
+                    self.x_script(bus, eu_timing::PUSH_PRE);
+                }
                 let v = match ins.form {
                     Form::Reg => {
                         let r = ins.opcode & 7;
@@ -323,7 +360,7 @@ impl Cpu {
                     }
                     Form::Iv | Form::Ibs => ins.imm & wsz.mask(),
                     _ => {
-                        let loc = self.rm_loc(ins);
+                        let loc = self.rm_loc(bus, ins);
                         if matches!(loc, Loc::Reg(4)) && self.model == CpuModel::I8086 {
                             self.regs.get16(4).wrapping_sub(2) as u32
                         } else if self.model == CpuModel::I8086 {
@@ -338,12 +375,13 @@ impl Cpu {
             Op::Pop => {
                 if ins.form == Form::Reg {
                     let v = self.pop(bus, wsz)?;
+                    self.x_script(bus, 0);
                     self.put_reg(ins.opcode & 7, wsz, v);
                 } else {
                     // The 386 computes an SP-based address after the pop
                     // has incremented SP (80386 PRM, POP).
                     let v = self.pop(bus, wsz)?;
-                    let loc = self.rm_loc(ins);
+                    let loc = self.rm_loc(bus, ins);
                     self.write_loc(bus, loc, wsz, v)?;
                 }
             }
@@ -355,18 +393,19 @@ impl Cpu {
             }
             Op::Setcc => {
                 let v = self.condition(ins.opcode & 0x0F) as u32;
-                let loc = self.rm_loc(ins);
+                let loc = self.rm_loc(bus, ins);
                 self.write_loc(bus, loc, Size::Byte, v)?;
             }
             Op::Xchg => {
                 if ins.form == Form::AccReg {
+                    self.x_script(bus, 1);
                     let r = ins.opcode & 7;
                     let a = self.get_reg(0, wsz);
                     let b = self.get_reg(r, wsz);
                     self.put_reg(0, wsz, b);
                     self.put_reg(r, wsz, a);
                 } else {
-                    let loc = self.rm_loc(ins);
+                    let loc = self.rm_loc(bus, ins);
                     let a = self.read_loc(bus, loc, sz)?;
                     let b = self.get_reg(m.reg, sz);
                     self.write_loc(bus, loc, sz, b)?;
@@ -380,6 +419,9 @@ impl Cpu {
                         return Err(UD);
                     }
                 } else {
+                    if self.x.is_some() {
+                        self.x_ea(bus, m);
+                    }
                     self.step_cycles += timing::ea_clocks(self.model, m, ins.seg.is_some());
                     let (_, off) = self.effective_address(ins, m);
                     self.put_reg(m.reg, wsz, off);
@@ -391,7 +433,7 @@ impl Cpu {
                         return Err(UD);
                     }
                 } else {
-                    let (seg, off) = self.mem_operand(ins)?;
+                    let (seg, off) = self.mem_operand(bus, ins)?;
                     let o = self.read_mem(bus, seg, off, wsz)?;
                     let n = if op32 { 4 } else { 2 };
                     let s = self.read16(bus, seg, self.next_off(off, n, a32))?;
@@ -506,7 +548,7 @@ impl Cpu {
                 self.regs.flags = self.normalize_flags(keep | f);
             }
             Op::Rol | Op::Ror | Op::Rcl | Op::Rcr | Op::Shl | Op::Shr | Op::Setmo | Op::Sar => {
-                let loc = self.rm_loc(ins);
+                let loc = self.rm_loc(bus, ins);
                 let raw = match ins.form {
                     Form::E1 => 1,
                     Form::EIbu => ins.imm & 0xFF,
@@ -529,7 +571,7 @@ impl Cpu {
                 }
             }
             Op::Shld | Op::Shrd => {
-                let loc = self.rm_loc(ins);
+                let loc = self.rm_loc(bus, ins);
                 let count = if ins.form == Form::EGIb {
                     ins.imm2 & 0x1F
                 } else {
@@ -567,7 +609,7 @@ impl Cpu {
                 // No coprocessor: the CPU still computes the address and
                 // reads the operand, then continues.
                 if !m.is_reg() {
-                    let loc = self.rm_loc(ins);
+                    let loc = self.rm_loc(bus, ins);
                     self.read_loc(bus, loc, Size::Word)?;
                 }
             }
@@ -621,7 +663,7 @@ impl Cpu {
             Op::Jmp => self.jump_rel(ins)?,
             Op::JmpFar => self.far_jump(ins.imm2 as u16, ins.imm, op32)?,
             Op::CallInd | Op::JmpInd => {
-                let loc = self.rm_loc(ins);
+                let loc = self.rm_loc(bus, ins);
                 let size = if self.model == CpuModel::I8086 {
                     sz
                 } else {
@@ -652,7 +694,7 @@ impl Cpu {
                         return Err(UD);
                     }
                 } else {
-                    let (seg, off) = self.mem_operand(ins)?;
+                    let (seg, off) = self.mem_operand(bus, ins)?;
                     let ip = self.read_mem(bus, seg, off, wsz)?;
                     let n = if op32 { 4 } else { 2 };
                     let cs = self.read16(bus, seg, self.next_off(off, n, a32))?;
@@ -674,18 +716,18 @@ impl Cpu {
                 self.set_flag(CF, !c);
             }
             Op::Not => {
-                let loc = self.rm_loc(ins);
+                let loc = self.rm_loc(bus, ins);
                 let v = self.read_loc(bus, loc, sz)?;
                 self.write_loc(bus, loc, sz, !v & sz.mask())?;
             }
             Op::Neg => {
-                let loc = self.rm_loc(ins);
+                let loc = self.rm_loc(bus, ins);
                 let v = self.read_loc(bus, loc, sz)?;
                 let r = self.neg(v, sz);
                 self.write_loc(bus, loc, sz, r)?;
             }
             Op::Mul | Op::Imul => {
-                let loc = self.rm_loc(ins);
+                let loc = self.rm_loc(bus, ins);
                 let src = self.read_loc(bus, loc, sz)?;
                 let acc = self.get_reg(0, sz);
                 let signed = ins.op == Op::Imul;
@@ -700,7 +742,7 @@ impl Cpu {
                 }
             }
             Op::Imul3 => {
-                let loc = self.rm_loc(ins);
+                let loc = self.rm_loc(bus, ins);
                 let src = self.read_loc(bus, loc, wsz)?;
                 let other = if ins.form == Form::GE {
                     self.get_reg(m.reg, wsz)
@@ -711,7 +753,7 @@ impl Cpu {
                 self.put_reg(m.reg, wsz, lo);
             }
             Op::Div | Op::Idiv => {
-                let loc = self.rm_loc(ins);
+                let loc = self.rm_loc(bus, ins);
                 let src = self.read_loc(bus, loc, sz)?;
                 let (lo, hi) = match sz {
                     Size::Byte => (self.regs.get8(0) as u32, self.regs.get8(4) as u32),
@@ -758,7 +800,7 @@ impl Cpu {
                 }
             }
             Op::Bound => {
-                let (seg, off) = self.mem_operand(ins)?;
+                let (seg, off) = self.mem_operand(bus, ins)?;
                 let n = if op32 { 4 } else { 2 };
                 let lower = self.read_mem(bus, seg, off, wsz)?;
                 let upper = self.read_mem(bus, seg, self.next_off(off, n, a32), wsz)?;
@@ -782,7 +824,7 @@ impl Cpu {
                 self.put_reg(5, wsz, v);
             }
             Op::Movzx | Op::Movsx => {
-                let loc = self.rm_loc(ins);
+                let loc = self.rm_loc(bus, ins);
                 let src_sz = if ins.form == Form::GEb {
                     Size::Byte
                 } else {
@@ -798,7 +840,7 @@ impl Cpu {
             }
             Op::Bt | Op::Bts | Op::Btr | Op::Btc => self.bit_test(bus, ins, wsz)?,
             Op::Bsf | Op::Bsr => {
-                let loc = self.rm_loc(ins);
+                let loc = self.rm_loc(bus, ins);
                 let v = self.read_loc(bus, loc, wsz)?;
                 if v == 0 {
                     self.set_flag(ZF, true);
@@ -814,7 +856,7 @@ impl Cpu {
             }
             Op::MovFromCr | Op::MovToCr => self.mov_cr(ins)?,
             Op::Smsw => {
-                let loc = self.rm_loc(ins);
+                let loc = self.rm_loc(bus, ins);
                 let v = self.sys.cr0;
                 let size = if matches!(loc, Loc::Reg(_)) {
                     wsz
@@ -824,7 +866,7 @@ impl Cpu {
                 self.write_loc(bus, loc, size, v)?;
             }
             Op::Lmsw => {
-                let loc = self.rm_loc(ins);
+                let loc = self.rm_loc(bus, ins);
                 let v = self.read_loc(bus, loc, Size::Word)?;
                 // LMSW loads PE, MP, EM and TS; it cannot clear PE.
                 if v & 1 != 0 {
@@ -834,7 +876,7 @@ impl Cpu {
             }
             Op::Clts => self.sys.cr0 &= !0x8,
             Op::Sgdt | Op::Sidt | Op::Lgdt | Op::Lidt => {
-                let (seg, off) = self.mem_operand(ins)?;
+                let (seg, off) = self.mem_operand(bus, ins)?;
                 let base_off = self.next_off(off, 2, a32);
                 let (base, limit) = if matches!(ins.op, Op::Sgdt | Op::Lgdt) {
                     self.sys.gdtr
@@ -915,18 +957,23 @@ impl Cpu {
         let m = ins.modrm.unwrap_or_default();
         match ins.form {
             Form::EG => {
-                let loc = self.rm_loc(ins);
+                let loc = self.rm_loc(bus, ins);
                 let v = self.get_reg(m.reg, sz);
+                // A clock before the operand, two more to store to memory.
+                let mem = matches!(loc, Loc::Mem(..));
+                self.x_script(bus, if mem { 3 } else { 0 });
                 self.write_loc(bus, loc, sz, v)?;
             }
             Form::GE => {
-                let loc = self.rm_loc(ins);
+                let loc = self.rm_loc(bus, ins);
+                let mem = matches!(loc, Loc::Mem(..));
+                self.x_script(bus, mem as u32);
                 let v = self.read_loc(bus, loc, sz)?;
                 self.put_reg(m.reg, sz, v);
             }
             Form::ES => {
                 let s = self.sreg_field(m.reg)?;
-                let loc = self.rm_loc(ins);
+                let loc = self.rm_loc(bus, ins);
                 let v = self.regs.sreg(s) as u32;
                 // A register destination takes the operand size (the 386
                 // zero-extends into a 32-bit register); memory takes 16 bits.
@@ -941,12 +988,12 @@ impl Cpu {
                 if s == SegReg::CS && self.model != CpuModel::I8086 {
                     return Err(UD);
                 }
-                let loc = self.rm_loc(ins);
+                let loc = self.rm_loc(bus, ins);
                 let v = self.read_loc(bus, loc, Size::Word)? as u16;
                 self.load_sreg(s, v);
             }
             Form::EI => {
-                let loc = self.rm_loc(ins);
+                let loc = self.rm_loc(bus, ins);
                 self.write_loc(bus, loc, sz, ins.imm)?;
             }
             Form::Reg8I => self.regs.put8(ins.opcode & 7, ins.imm as u8),
@@ -1010,7 +1057,7 @@ impl Cpu {
     fn bit_test<B: Bus>(&mut self, bus: &mut B, ins: &Instruction, sz: Size) -> Result<(), Fault> {
         let m = ins.modrm.unwrap_or_default();
         let bits = sz.bits();
-        let loc = self.rm_loc(ins);
+        let loc = self.rm_loc(bus, ins);
         let (loc, bit) = if ins.form == Form::EIbu {
             (loc, ins.imm & (bits - 1))
         } else {

@@ -3,6 +3,7 @@
 //! push CS and IP, and load CS:IP from the interrupt vector table at
 //! `IDTR.base + vector * 4` (base 0 unless LIDT moved it).
 
+use crate::biu::cycle::BusStatus;
 use crate::bus::Bus;
 use crate::cpu::{Cpu, Fault};
 use crate::flags::{IF, TF};
@@ -17,6 +18,9 @@ impl Cpu {
     /// the model: a stack fault during delivery would be a double fault,
     /// which real-mode code cannot handle either way.
     pub(crate) fn interrupt<B: Bus>(&mut self, bus: &mut B, vector: u8) {
+        if self.hooks.is_some() {
+            self.hook_interrupt(vector);
+        }
         let flags = self.regs.flags as u16;
         let cs = self.regs.sreg(SegReg::CS);
         let ip = self.regs.ip as u16;
@@ -25,6 +29,10 @@ impl Cpu {
         let mask = self.model.address_mask();
         for v in [flags, cs, ip] {
             sp = sp.wrapping_sub(2);
+            if self.x.is_some() {
+                self.x_mem(bus, BusStatus::Memw, ss, sp as u32, 2, v as u32);
+                continue;
+            }
             for (i, b) in v.to_le_bytes().into_iter().enumerate() {
                 let a = ss.wrapping_add(sp.wrapping_add(i as u16) as u32) & mask;
                 bus.mem_write8(a, b);

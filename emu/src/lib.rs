@@ -15,6 +15,7 @@ pub mod cpu;
 pub mod decode;
 pub mod disasm;
 pub mod flags;
+pub mod hooks;
 pub mod model;
 pub mod regs;
 pub mod sst;
@@ -23,7 +24,8 @@ pub mod timing;
 
 mod alu;
 mod bcd;
-mod biu;
+pub mod biu;
+mod eu_timing;
 mod execute;
 mod interrupt;
 mod muldiv;
@@ -31,5 +33,6 @@ mod string;
 
 pub use bus::{Bus, FlatBus};
 pub use cpu::{Cpu, StepEvent, StepInfo};
+pub use hooks::{ExecAt, Hook, HookAction, HookEvent, HookKind, HookRecord, Hooks};
 pub use model::CpuModel;
 pub use regs::{Reg16, Registers, SegReg};

@@ -37,6 +37,13 @@ pub struct SstArgs {
     #[arg(short, long)]
     quiet: bool,
 
+    /// Run the 8086 cycle-exact and compare every recorded bus cycle: per
+    /// file the cycle-exact and total-count match rates and the first
+    /// divergent cycle (ours / silicon); the last line counts cycle-exact
+    /// tests. 8086 files only.
+    #[arg(long)]
+    cycles: bool,
+
     /// Files run in parallel (default: the number of CPUs).
     #[arg(short, long, value_name = "N")]
     jobs: Option<usize>,
@@ -70,7 +77,10 @@ pub fn run(args: &SstArgs) -> ExitCode {
         Ok(s) => s,
         Err(e) => return input_error(&e),
     };
-    let opts = RunOptions { model: args.cpu };
+    let opts = RunOptions {
+        model: args.cpu,
+        cycles: args.cycles,
+    };
     let jobs = args.jobs.unwrap_or_else(|| {
         std::thread::available_parallelism()
             .map(|n| n.get())
@@ -133,12 +143,36 @@ pub fn run(args: &SstArgs) -> ExitCode {
                 totals.undefined_run - totals.undefined_passed
             );
         }
-        println!("{} passed, {} failed", totals.passed, totals.failed);
+        if totals.cycles_compared {
+            println!(
+                "cycles: {} of {} cycle-exact ({}), total cycle count matches {} ({})",
+                totals.cycle_exact,
+                totals.run,
+                pct(totals.cycle_exact, totals.run),
+                totals.count_match,
+                pct(totals.count_match, totals.run)
+            );
+            println!(
+                "{} passed, {} failed, {} cycle-exact",
+                totals.passed, totals.failed, totals.cycle_exact
+            );
+        } else {
+            println!("{} passed, {} failed", totals.passed, totals.failed);
+        }
     }
     if totals.failed == 0 {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
+    }
+}
+
+/// `a` of `b` as a percentage with four decimals.
+fn pct(a: u64, b: u64) -> String {
+    if b == 0 {
+        "-".to_string()
+    } else {
+        format!("{:.4}%", 100.0 * a as f64 / b as f64)
     }
 }
 
@@ -153,7 +187,8 @@ fn render_file(r: &FileResult, quiet: bool) -> String {
     let mut s = String::new();
     let mixed = r.counted.run > 0 && r.undefined.run > 0;
     let mut group = |t: &Tally, undefined: bool| {
-        if quiet && t.failed == 0 {
+        let cycles_bad = r.cycles_compared && t.cycle_exact < t.run;
+        if quiet && t.failed == 0 && !cycles_bad {
             return;
         }
         s.push_str(&r.file);
@@ -172,9 +207,21 @@ fn render_file(r: &FileResult, quiet: bool) -> String {
         if r.revoked > 0 && !undefined {
             s.push_str(&format!(" ({} revoked tests skipped)", r.revoked));
         }
+        if r.cycles_compared {
+            s.push_str(&format!(
+                "; cycle-exact {} ({}), count {} ({})",
+                t.cycle_exact,
+                pct(t.cycle_exact as u64, t.run as u64),
+                t.count_match,
+                pct(t.count_match as u64, t.run as u64)
+            ));
+        }
         s.push('\n');
         if !quiet {
             if let Some(f) = &t.first_failure {
+                s.push_str(&f.render("  "));
+            }
+            if let Some(f) = &t.first_cycle_failure {
                 s.push_str(&f.render("  "));
             }
         }

@@ -21,20 +21,11 @@ fn committed_binaries_match_a_fresh_nasm_build() {
         .status()
         .expect("run roms/build.sh");
     assert!(st.success(), "roms/build.sh failed");
+    // Outputs mirror roms/: plain files come from roms/devices, a
+    // subdirectory from roms/<subdirectory>.
     let mut n = 0;
-    let outputs = std::fs::read_dir(&out)
-        .expect("build output")
-        .map(|e| (e.expect("dir entry").path(), "devices"))
-        .chain(
-            std::fs::read_dir(out.join("dos"))
-                .into_iter()
-                .flatten()
-                .map(|e| (e.expect("dir entry").path(), "dos")),
-        );
-    for (path, sub) in outputs.filter(|(p, _)| p.is_file()) {
-        let name = path.file_name().expect("file name").to_owned();
-        let fresh = std::fs::read(&path).expect("fresh binary");
-        let committed = roms.join(sub).join(&name);
+    let mut check = |fresh_path: &std::path::Path, committed: std::path::PathBuf| {
+        let fresh = std::fs::read(fresh_path).expect("fresh binary");
         let old = std::fs::read(&committed)
             .unwrap_or_else(|_| panic!("{} is not committed", committed.display()));
         assert!(
@@ -43,6 +34,18 @@ fn committed_binaries_match_a_fresh_nasm_build() {
             committed.display()
         );
         n += 1;
+    };
+    for e in std::fs::read_dir(&out).expect("build output") {
+        let e = e.expect("dir entry");
+        let name = e.file_name();
+        if e.path().is_dir() {
+            for f in std::fs::read_dir(e.path()).expect("build output") {
+                let f = f.expect("dir entry");
+                check(&f.path(), roms.join(&name).join(f.file_name()));
+            }
+        } else {
+            check(&e.path(), roms.join("devices").join(&name));
+        }
     }
     let _ = std::fs::remove_dir_all(&out);
     assert!(n >= 2, "only {n} binaries built");

@@ -16,3 +16,47 @@ fn whole_8086_suite() {
         "undefined forms regressed"
     );
 }
+
+/// The cycle-exact 8086 (`tandem sst --cycles`): forms whose every test
+/// matches every recorded bus cycle today (ALU with the accumulator, INC/DEC
+/// reg, PUSH reg/sreg, XCHG AX, MOV reg,imm, flag instructions) must stay
+/// cycle-exact, and the whole comparison must run. The bar (99% of
+/// tests cycle-exact) is not met yet: see docs/architecture.md.
+#[test]
+fn cycle_exact_forms() {
+    use emu::sst::{RunOptions, Suite};
+    let dir = common::data_dir("sst/8086");
+    let names = [
+        "04", "05", "06", "0E", "27", "3D", "40", "4F", "50", "57", "90", "97", "98", "9E", "A8",
+        "A9", "B0", "BF", "F5", "F8", "FD",
+    ];
+    let paths: Vec<_> = names
+        .iter()
+        .map(|n| dir.join(format!("{n}.MOO.gz")))
+        .collect();
+    let suite = Suite::open(&paths).expect("suite files");
+    let opts = RunOptions {
+        model: Some(CpuModel::I8086),
+        cycles: true,
+    };
+    let mut checked = 0;
+    suite.run(&opts, 2, |_, r| {
+        let r = r.expect("readable file");
+        assert!(r.cycles_compared, "{}: cycles were not compared", r.file);
+        assert_eq!(r.counted.failed, 0, "{}: registers/memory", r.file);
+        assert_eq!(
+            r.counted.cycle_exact,
+            r.counted.run,
+            "{}: not cycle-exact\n{}",
+            r.file,
+            r.counted
+                .first_cycle_failure
+                .as_ref()
+                .map(|f| f.render("  "))
+                .unwrap_or_default()
+        );
+        checked += 1;
+        true
+    });
+    assert_eq!(checked, names.len());
+}

@@ -35,7 +35,8 @@ pub use moo::{
     MooHeader, MooReg, MooRegs, MooTest,
 };
 pub use runner::{
-    flag_diff, flag_letters, is_moo_name, model_for_cpu_name, parse_revocation_list, run_file,
-    run_file_with, DirContext, Failure, FileResult, RamDiff, RegDiff, Rules, RunOptions, Runner,
-    SstError, Suite, Tally, Totals,
+    compare_cycles, cycle_matches, flag_diff, flag_letters, is_moo_name, model_for_cpu_name,
+    parse_revocation_list, run_file, run_file_with, CycleFailure, CycleOutcome, DirContext,
+    Failure, FileResult, RamDiff, RegDiff, Rules, RunOptions, Runner, SstError, Suite, Tally,
+    Totals,
 };

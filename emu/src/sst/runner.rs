@@ -27,7 +27,9 @@ use std::sync::mpsc;
 use serde::{Serialize, Serializer};
 
 use super::metadata::{parse_file_name, FileForm, FormInfo, FormStatus, Metadata, MetadataError};
+use super::moo::Cycle;
 use super::moo::{read_moo_file, MooError, MooFile, MooReg, MooTest};
+use crate::biu::cycle::CycleRecord;
 use crate::bus::{Bus, FlatBus};
 use crate::cpu::{Cpu, StepEvent};
 use crate::disasm::disasm16;
@@ -90,6 +92,9 @@ impl From<MetadataError> for SstError {
 pub struct RunOptions {
     /// Run as this CPU model instead of the one named in each file's header.
     pub model: Option<CpuModel>,
+    /// Run the 8086 in cycle-exact mode and compare every recorded bus
+    /// cycle (8086 files only; other models ignore it).
+    pub cycles: bool,
 }
 
 /// The CPU model a MOO header's CPU name stands for (`8086`/`8088`/`V20`/
@@ -220,6 +225,12 @@ pub struct Tally {
     pub failed: u32,
     /// Details of the first failing test.
     pub first_failure: Option<Failure>,
+    /// With cycle comparison: tests whose every recorded cycle matched.
+    pub cycle_exact: u32,
+    /// With cycle comparison: tests whose total cycle count matched.
+    pub count_match: u32,
+    /// With cycle comparison: the first test whose cycles differ.
+    pub first_cycle_failure: Option<CycleFailure>,
 }
 
 impl Tally {
@@ -234,6 +245,197 @@ impl Tally {
                 }
             }
         }
+    }
+}
+
+/// NOPs placed after a test's instruction in cycle-exact mode: more than
+/// the queue and a fetch in flight can reach.
+const NOP_FILL: u16 = 16;
+
+/// How one test's cycles compared (cycle-exact mode).
+#[derive(Clone, Debug, Default)]
+pub struct CycleOutcome {
+    /// Every cycle matched.
+    pub exact: bool,
+    /// The number of cycles matched.
+    pub count: bool,
+    /// Details when not exact (and details were asked for).
+    pub failure: Option<Box<CycleFailure>>,
+}
+
+/// The first divergent cycle of a test, side by side.
+#[derive(Clone, Debug, Serialize)]
+pub struct CycleFailure {
+    /// The test's index in the file.
+    pub index: u32,
+    /// The test's name.
+    pub name: String,
+    /// The instruction bytes.
+    #[serde(serialize_with = "ser_hex")]
+    pub bytes: Vec<u8>,
+    /// Cycles we produced.
+    pub ours_len: usize,
+    /// Cycles the silicon recorded.
+    pub silicon_len: usize,
+    /// Index of the first cycle that differs.
+    pub first: usize,
+    /// (cycle index, ours, silicon) around the divergence, rendered.
+    pub window: Vec<(usize, String, String)>,
+}
+
+impl CycleFailure {
+    /// A multi-line report, each line prefixed by `indent`.
+    pub fn render(&self, indent: &str) -> String {
+        let mut s = String::new();
+        let hex: Vec<String> = self.bytes.iter().map(|b| format!("{b:02X}")).collect();
+        let _ = writeln!(
+            s,
+            "{indent}first cycle divergence: test {} \"{}\"  bytes {}  at cycle {} (ours {} cycles, silicon {})",
+            self.index,
+            self.name,
+            hex.join(" "),
+            self.first,
+            self.ours_len,
+            self.silicon_len
+        );
+        let _ = writeln!(s, "{indent}     #  {:<34} silicon", "ours");
+        for (i, a, b) in &self.window {
+            let mark = if i == &self.first { '>' } else { ' ' };
+            let _ = writeln!(s, "{indent} {mark}{i:>4}  {a:<34} {b}");
+        }
+        s
+    }
+}
+
+const STATUS_NAMES: [&str; 8] = ["INTA", "IOR", "IOW", "MEMR", "MEMW", "HALT", "CODE", "PASV"];
+const T_NAMES: [&str; 6] = ["Ti", "T1", "T2", "T3", "T4", "Tw"];
+const Q_NAMES: [&str; 4] = ["-", "F", "E", "S"];
+
+/// One of our cycles as text: T-state, status, latched address and BHE on
+/// ALE, data in T3, queue operation and byte.
+fn render_ours(c: &CycleRecord) -> String {
+    render_cycle(
+        c.t as u8,
+        c.status as u8,
+        c.ale,
+        c.address,
+        c.bhe,
+        c.data,
+        c.queue_op as u8,
+        c.queue_byte,
+    )
+}
+
+fn render_theirs(c: &Cycle) -> String {
+    render_cycle(
+        c.t_state,
+        c.bus_status,
+        c.pins & 1 != 0,
+        c.address,
+        c.bhe,
+        c.data,
+        c.queue_op,
+        c.queue_byte,
+    )
+}
+
+#[allow(clippy::too_many_arguments)]
+fn render_cycle(t: u8, st: u8, ale: bool, addr: u32, bhe: u8, data: u16, q: u8, qb: u8) -> String {
+    let mut s = format!(
+        "{:<2} {:<4}",
+        T_NAMES.get(t as usize).unwrap_or(&"T?"),
+        STATUS_NAMES.get(st as usize).unwrap_or(&"?")
+    );
+    if ale {
+        let _ = write!(s, " A:{addr:05X} BHE{bhe}");
+    } else {
+        s.push_str("            ");
+    }
+    if t == 3 {
+        let _ = write!(s, " D:{data:04X}");
+    } else {
+        s.push_str("       ");
+    }
+    let _ = write!(s, " Q:{}", Q_NAMES.get(q as usize).unwrap_or(&"?"));
+    if q == 1 || q == 3 {
+        let _ = write!(s, " {qb:02X}");
+    }
+    s
+}
+
+/// Whether our cycle matches the recorded one: T-state, bus status, the
+/// address and BHE latched on ALE, the data bus in T3 of a transfer, the
+/// queue operation and the byte taken.
+pub fn cycle_matches(ours: &CycleRecord, theirs: &Cycle) -> bool {
+    if ours.t as u8 != theirs.t_state || ours.status as u8 != theirs.bus_status {
+        return false;
+    }
+    let ale = theirs.pins & 1 != 0;
+    if ours.ale != ale {
+        return false;
+    }
+    if ale && ((ours.address ^ theirs.address) & 0xF_FFFF != 0 || ours.bhe != theirs.bhe) {
+        return false;
+    }
+    if theirs.t_state == 3 && ours.data != theirs.data {
+        return false;
+    }
+    if ours.queue_op as u8 != theirs.queue_op {
+        return false;
+    }
+    !(matches!(theirs.queue_op, 1 | 3) && ours.queue_byte != theirs.queue_byte)
+}
+
+/// Compares a whole cycle list.
+pub fn compare_cycles(
+    ours: &[CycleRecord],
+    theirs: &[Cycle],
+    t: &MooTest,
+    detail: bool,
+) -> CycleOutcome {
+    let count = ours.len() == theirs.len();
+    let first = ours
+        .iter()
+        .zip(theirs)
+        .position(|(a, b)| !cycle_matches(a, b))
+        .or(if count {
+            None
+        } else {
+            Some(ours.len().min(theirs.len()))
+        });
+    let Some(first) = first else {
+        return CycleOutcome {
+            exact: true,
+            count,
+            failure: None,
+        };
+    };
+    let failure = detail.then(|| {
+        let lo = first.saturating_sub(4);
+        let hi = (first + 6).min(ours.len().max(theirs.len()));
+        let window = (lo..hi)
+            .map(|i| {
+                (
+                    i,
+                    ours.get(i).map(render_ours).unwrap_or_default(),
+                    theirs.get(i).map(render_theirs).unwrap_or_default(),
+                )
+            })
+            .collect();
+        Box::new(CycleFailure {
+            index: t.index,
+            name: t.name.clone(),
+            bytes: t.bytes.clone(),
+            ours_len: ours.len(),
+            silicon_len: theirs.len(),
+            first,
+            window,
+        })
+    });
+    CycleOutcome {
+        exact: false,
+        count,
+        failure,
     }
 }
 
@@ -259,6 +461,8 @@ pub struct FileResult {
     pub undefined: Tally,
     /// Tests skipped because their hash is revoked.
     pub revoked: u32,
+    /// Cycles were compared (8086 in cycle-exact mode).
+    pub cycles_compared: bool,
 }
 
 impl FileResult {
@@ -285,6 +489,14 @@ pub struct Totals {
     pub undefined_passed: u64,
     /// Revoked tests skipped.
     pub revoked: u64,
+    /// Counted tests whose cycles all matched (cycle comparison only).
+    pub cycle_exact: u64,
+    /// Counted tests whose total cycle count matched.
+    pub count_match: u64,
+    /// Undefined-form tests whose cycles all matched.
+    pub undefined_cycle_exact: u64,
+    /// Whether cycles were compared.
+    pub cycles_compared: bool,
 }
 
 impl Totals {
@@ -297,6 +509,10 @@ impl Totals {
         self.undefined_run += r.undefined.run as u64;
         self.undefined_passed += r.undefined.passed as u64;
         self.revoked += r.revoked as u64;
+        self.cycle_exact += r.counted.cycle_exact as u64;
+        self.count_match += r.counted.count_match as u64;
+        self.undefined_cycle_exact += r.undefined.cycle_exact as u64;
+        self.cycles_compared |= r.cycles_compared;
     }
 }
 
@@ -619,9 +835,21 @@ pub struct Runner {
 impl Runner {
     /// A runner for the given model (see [`Rules::for_model`]).
     pub fn new(model: CpuModel) -> Runner {
+        Runner::with_cycles(model, false)
+    }
+
+    /// A runner that, for the 8086 and `cycles` set, runs the CPU in
+    /// cycle-exact mode from each test's recorded queue and compares the
+    /// recorded cycles.
+    pub fn with_cycles(model: CpuModel, cycles: bool) -> Runner {
         let rules = Rules::for_model(model);
+        let mut cpu = Cpu::new(model);
+        if cycles && model == CpuModel::I8086 {
+            cpu.set_cycle_exact(true);
+            cpu.set_cycle_trace(true);
+        }
         Runner {
-            cpu: Cpu::new(model),
+            cpu,
             bus: SstBus {
                 flat: FlatBus::new(rules.mem_size),
                 written: Vec::new(),
@@ -666,6 +894,7 @@ impl Runner {
             counted: Tally::default(),
             undefined: Tally::default(),
             revoked: 0,
+            cycles_compared: self.cpu.cycle_exact(),
         };
         let mut statuses: Option<Option<FormStatus>> = None;
         for t in &moo.tests {
@@ -688,6 +917,15 @@ impl Runner {
             };
             let detail = tally.first_failure.is_none();
             tally.record(self.run_test(t, info, detail));
+            if self.cpu.cycle_exact() {
+                let detail = tally.first_cycle_failure.is_none();
+                let o = compare_cycles(self.cpu.cycle_trace(), &t.cycles, t, detail);
+                tally.cycle_exact += o.exact as u32;
+                tally.count_match += o.count as u32;
+                if let Some(f) = o.failure {
+                    tally.first_cycle_failure = Some(*f);
+                }
+            }
         }
         res.status = statuses.flatten();
         res
@@ -715,6 +953,21 @@ impl Runner {
         }
         regs.flags &= rules.init_flags_mask as u32;
         self.cpu.regs = regs;
+        if self.cpu.cycle_exact() {
+            self.cpu.load_queue(&t.init.queue);
+        }
+        if self.cpu.cycle_exact() {
+            // The suite's rule: the bytes after the instruction are NOPs
+            // (90h); the prefetcher reads them.
+            let (cs, ip) = (self.cpu.regs.seg[1], self.cpu.regs.ip as u16);
+            for i in 0..NOP_FILL {
+                let a = self
+                    .cpu
+                    .linear(cs, ip.wrapping_add(t.bytes.len() as u16 + i));
+                self.bus.flat.mem[(a & addr_mask) as usize] = 0x90;
+                self.bus.written.push(a);
+            }
+        }
         for &(a, v) in &t.init.ram {
             self.bus.flat.mem[(a & addr_mask) as usize] = v;
         }
@@ -876,8 +1129,13 @@ pub fn run_file_with(
         })?,
     };
     let r = match runner {
-        Some(r) if r.rules.model == model => r,
-        _ => runner.insert(Runner::new(model)),
+        Some(r)
+            if r.rules.model == model
+                && r.cpu.cycle_exact() == (opts.cycles && model == CpuModel::I8086) =>
+        {
+            r
+        }
+        _ => runner.insert(Runner::with_cycles(model, opts.cycles)),
     };
     Ok(r.run_moo(&moo, path, ctx))
 }

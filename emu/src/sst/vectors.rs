@@ -186,6 +186,7 @@ impl VectorRunner {
             counted: tally,
             undefined: Tally::default(),
             revoked: 0,
+            cycles_compared: false,
         })
     }
 

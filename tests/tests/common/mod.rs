@@ -56,7 +56,10 @@ pub fn run_suite(
         suite.files().len(),
         dir.display()
     );
-    let opts = RunOptions { model: Some(model) };
+    let opts = RunOptions {
+        model: Some(model),
+        cycles: false,
+    };
     let mut results: Vec<FileResult> = Vec::new();
     let mut errors = Vec::new();
     suite.run(&opts, jobs(), |_, r| {

@@ -1,0 +1,63 @@
+//! Throughput of the CPU core: the same loop of everyday 8086 code run by
+//! the register-level 8086, the cycle-exact 8086 and the 386 model.
+//!
+//! `cargo run --release -p emu --example throughput [STEPS]`
+
+use std::time::Instant;
+
+use emu::{Cpu, CpuModel, FlatBus};
+
+/// A loop at 0000:0100 of ALU, MOV (register and memory), PUSH/POP, a
+/// string store and a conditional jump back.
+const PROGRAM: &[u8] = &[
+    0xB9, 0x00, 0x00, // mov cx, 0
+    0xBE, 0x00, 0x20, // mov si, 2000h
+    0xBF, 0x00, 0x30, // mov di, 3000h
+    // loop:
+    0x01, 0xC8, // add ax, cx
+    0x31, 0xD3, // xor bx, dx
+    0x8B, 0x14, // mov dx, [si]
+    0x89, 0x05, // mov [di], ax
+    0x00, 0x44, 0x02, // add [si+2], al
+    0x50, // push ax
+    0x5B, // pop bx
+    0x83, 0xC6, 0x02, // add si, 2
+    0xAA, // stosb
+    0xD1, 0xE0, // shl ax, 1
+    0x41, // inc cx
+    0x81, 0xE6, 0xFF, 0x2F, // and si, 2FFFh
+    0x81, 0xE7, 0xFF, 0x3F, // and di, 3FFFh
+    0xEB, 0xE4, // jmp loop
+];
+
+fn run(model: CpuModel, exact: bool, steps: u64) -> (f64, u64) {
+    let mut bus = FlatBus::new(1 << 20);
+    bus.mem[0x100..0x100 + PROGRAM.len()].copy_from_slice(PROGRAM);
+    let mut cpu = Cpu::new(model);
+    cpu.regs.set_sreg(emu::SegReg::CS, 0);
+    cpu.regs.set_sreg(emu::SegReg::SS, 0x1000);
+    cpu.regs.put16(4, 0xFFFE);
+    cpu.regs.ip = 0x100;
+    cpu.set_cycle_exact(exact);
+    let start = Instant::now();
+    for _ in 0..steps {
+        cpu.step(&mut bus);
+    }
+    let secs = start.elapsed().as_secs_f64();
+    (steps as f64 / secs / 1e6, cpu.cycles)
+}
+
+fn main() {
+    let steps: u64 = std::env::args()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(20_000_000);
+    let (reg, reg_clk) = run(CpuModel::I8086, false, steps);
+    let (exact, exact_clk) = run(CpuModel::I8086, true, steps);
+    let (i386, _) = run(CpuModel::I386, false, steps);
+    println!("{steps} instructions per run");
+    println!("8086 register-level: {reg:8.2} M instr/s ({reg_clk} clocks)");
+    println!("8086 cycle-exact:    {exact:8.2} M instr/s ({exact_clk} clocks)");
+    println!("386:                 {i386:8.2} M instr/s");
+    println!("exact / register-level throughput: {:.2}", exact / reg);
+}

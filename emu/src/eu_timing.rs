@@ -1,0 +1,166 @@
+//! The 8086 execution unit's internal timing in cycle-exact mode: when the
+//! EU takes bytes from the queue, how long the effective-address
+//! calculation runs, and the internal clocks each instruction spends around
+//! its bus cycles. The numbers follow the 8086 microcode as disassembled by
+//! reenigne and described by MartyPC's cycle-accurate 8088 core (the 8086
+//! runs the same microcode), checked against the single-step suite.
+//!
+//! The BIU side (queue, T-states, fetch policy) is in [`crate::biu`]; this
+//! file only says how many clocks the EU spends and where.
+//!
+//! An instruction in exact mode:
+//! 1. [`Cpu::x_begin`]: each prefix byte (first-byte read, then one clock),
+//!    the opcode (first-byte read), the ModR/M byte (subsequent read) or,
+//!    without one, a clock of decoding;
+//! 2. the EA calculation ([`Cpu::x_ea`]) when the operand is in memory;
+//! 3. the instruction's own script in `execute.rs` (`eu_cycles` calls
+//!    between its bus transfers, immediates taken with [`Cpu::x_imm`]);
+//! 4. [`Cpu::x_end`]: bytes not yet taken, the documented-count fallback
+//!    for instructions without a script, the queue flush of a transfer of
+//!    control, and the wait for the next instruction's first byte.
+
+use crate::biu::cycle::QueueOp;
+use crate::bus::Bus;
+use crate::cpu::Cpu;
+use crate::decode::{Instruction, ModRm};
+
+/// EA clocks before the displacement is read and after it, per ModR/M
+/// addressing form (mod 0-2, r/m 0-7). The documented totals (Intel 8086
+/// Family User's Manual, table 2-20: 5 to 12 clocks) include the
+/// displacement reads and the bus request.
+///
+/// Microcode: [BX+SI] and [BP+DI] take one line less than [BX+DI] and
+/// [BP+SI] (7 vs 8 documented clocks); an 8-bit displacement takes one
+/// clock more after it is read than a 16-bit one (an extra jump while
+/// sign-extending it).
+pub(crate) fn ea_split(m: ModRm) -> (u32, u32) {
+    let pre = match m.rm {
+        0 | 3 => 4,
+        1 | 2 => 5,
+        6 if m.mode == 0 => 0,
+        _ => 2,
+    };
+    let post = match m.mode {
+        0 if m.rm == 6 => 1,
+        0 => 0,
+        1 => 3,
+        _ => 2,
+    };
+    (pre, post)
+}
+
+/// Internal clocks of ALU r/m, reg (00h, 01h, 08h...): the ALU lines
+/// (008h-009h); a memory destination spends two more before the write.
+/// With a register destination the last line overlaps the next
+/// instruction's first byte.
+pub(crate) fn alu_eg(mem: bool, stores: bool) -> u32 {
+    match (mem, stores) {
+        (true, true) => 4,
+        _ => 1,
+    }
+}
+
+/// ALU reg, r/m: one clock after the operand (the second ALU line overlaps
+/// the next instruction).
+pub(crate) const ALU_GE: u32 = 1;
+
+/// ALU AL, imm8 spends a clock after the immediate; AX, imm16 none (its
+/// second immediate byte takes that clock).
+pub(crate) fn alu_acc_imm(word: bool) -> u32 {
+    if word {
+        0
+    } else {
+        1
+    }
+}
+
+/// ALU r/m, imm (80h-83h) after the immediate: a register operand one
+/// clock (none for 81h, whose second immediate byte takes it); a memory
+/// destination three before the write; CMP with memory two.
+pub(crate) fn alu_ei(opcode: u8, mem: bool, stores: bool) -> u32 {
+    match (mem, stores) {
+        (false, _) => (opcode != 0x81) as u32,
+        (true, true) => 3,
+        (true, false) => 2,
+    }
+}
+
+/// PUSH reg / PUSH sreg: three clocks (microcode 028h-02Ah) after the
+/// decode clock before the stack write.
+pub(crate) const PUSH_PRE: u32 = 3;
+
+impl Cpu {
+    /// Exact mode: the bytes before execution proper (prefixes, opcode,
+    /// ModR/M).
+    pub(crate) fn x_begin<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) {
+        self.x_taken = 0;
+        self.x_flushed = false;
+        self.x_scripted = false;
+        for _ in 0..ins.prefixes {
+            // A prefix is taken as a first byte; the loader spends a clock
+            // before the next byte, again a first byte.
+            self.q_take(bus, QueueOp::First);
+            self.eu_cycles(bus, 1);
+        }
+        self.q_take(bus, QueueOp::First);
+        if ins.modrm.is_some() {
+            self.q_take(bus, QueueOp::Subsequent);
+        } else {
+            self.eu_cycles(bus, 1);
+        }
+    }
+
+    /// Exact mode: the EA calculation of a memory operand, with its
+    /// displacement bytes taken from the queue.
+    pub(crate) fn x_ea<B: Bus>(&mut self, bus: &mut B, m: ModRm) {
+        let (pre, post) = ea_split(m);
+        self.eu_cycles(bus, 1 + pre);
+        for _ in 0..m.disp_len() {
+            self.q_take(bus, QueueOp::Subsequent);
+        }
+        self.eu_cycles(bus, post);
+    }
+
+    /// Exact mode: takes the instruction's remaining bytes (immediates)
+    /// from the queue.
+    pub(crate) fn x_imm<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) {
+        if self.x.is_some() {
+            while self.x_taken < ins.len as u32 {
+                self.q_take(bus, QueueOp::Subsequent);
+            }
+        }
+    }
+
+    /// Exact mode: marks the instruction as having its own timing script
+    /// and spends `n` internal clocks.
+    #[inline]
+    pub(crate) fn x_script<B: Bus>(&mut self, bus: &mut B, n: u32) {
+        if self.x.is_some() {
+            self.x_scripted = true;
+            self.eu_cycles(bus, n);
+        }
+    }
+
+    /// Exact mode: the end of an instruction.
+    pub(crate) fn x_end<B: Bus>(&mut self, bus: &mut B, ins: &Instruction, next_ip: u32, cs: u16) {
+        self.x_imm(bus, ins);
+        if !self.x_scripted {
+            // No script yet: pad to the documented count (register-level
+            // clocks accumulated in step_cycles) so totals stay close.
+            let ticks = self.x.as_ref().map_or(0, |x| x.ticks);
+            let pad = self.step_cycles.saturating_sub(ticks);
+            self.eu_cycles(bus, pad);
+        }
+        let moved = self.regs.ip != next_ip || self.regs.sreg(crate::regs::SegReg::CS) != cs;
+        if moved && !self.x_flushed {
+            self.q_flush();
+        }
+        if let Some(x) = self.x.as_mut() {
+            // The next instruction starts when its first byte is in the
+            // queue.
+            while x.queue.is_empty() {
+                x.tick(bus);
+            }
+        }
+    }
+}

@@ -1,0 +1,69 @@
+//! Running one routine of the original program in isolation: set up the
+//! registers, push a return address that nothing else uses, and step the
+//! CPU until the routine's RET brings it back there with the stack as it
+//! was.
+
+use emu::{Bus, Cpu, SegReg, StepEvent};
+
+/// The near return address pushed for an isolated call.
+pub const RETURN_IP: u16 = 0xFFFF;
+
+/// How an isolated call ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CallOutcome {
+    /// Instructions executed.
+    pub steps: u64,
+    /// CPU clocks spent.
+    pub cycles: u64,
+}
+
+/// Calls the near routine at `cs:ip` with the stack at `ss:sp` (the other
+/// registers as the caller left them in `cpu`) and runs until it returns.
+/// An error if it has not returned within `max_steps` instructions, halts,
+/// or stops on something tandem does not emulate.
+pub fn call_near<B: Bus>(
+    cpu: &mut Cpu,
+    bus: &mut B,
+    cs: u16,
+    ip: u16,
+    ss: u16,
+    sp: u16,
+    max_steps: u64,
+) -> Result<CallOutcome, String> {
+    cpu.regs.set_sreg(SegReg::CS, cs);
+    cpu.regs.set_sreg(SegReg::SS, ss);
+    let sp0 = sp;
+    let top = sp.wrapping_sub(2);
+    let base = (ss as u32) << 4;
+    bus.mem_write8(base + top as u32, RETURN_IP as u8);
+    bus.mem_write8(base + top.wrapping_add(1) as u32, (RETURN_IP >> 8) as u8);
+    cpu.regs.put16(4, top);
+    cpu.regs.ip = ip as u32;
+    cpu.halted = false;
+    let start = cpu.cycles;
+    for steps in 1..=max_steps {
+        let info = cpu.step(bus);
+        match info.event {
+            StepEvent::Halted => {
+                return Err(format!(
+                    "the routine at {cs:04X}:{ip:04X} halted at {:04X}:{:04X}",
+                    cpu.regs.seg[1], cpu.regs.ip
+                ))
+            }
+            StepEvent::Unsupported(msg) => {
+                return Err(format!("the routine at {cs:04X}:{ip:04X}: {msg}"))
+            }
+            _ => {}
+        }
+        if cpu.regs.ip == RETURN_IP as u32 && cpu.regs.get16(4) == sp0 && cpu.regs.seg[1] == cs {
+            return Ok(CallOutcome {
+                steps,
+                cycles: cpu.cycles - start,
+            });
+        }
+    }
+    Err(format!(
+        "the routine at {cs:04X}:{ip:04X} did not return within {max_steps} instructions (now at {:04X}:{:04X})",
+        cpu.regs.seg[1], cpu.regs.ip
+    ))
+}

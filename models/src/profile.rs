@@ -1,0 +1,316 @@
+//! Profiles: where a program keeps each routine, table and word. Four are
+//! built in (`replica`, `replica-demo`, `game-retail`, `game-demo`), written
+//! in TOML (`models/profiles/*.toml`); a user may load their own file.
+//!
+//! A profile finds the program's main code segment by byte signatures: a
+//! pattern that must stand at a given offset of the code segment, searched
+//! at every paragraph of the loaded program, so a user's own copy of the
+//! game is found without edits. Offsets and slots are hexadecimal strings;
+//! `??` in a pattern matches any byte.
+
+use serde::Deserialize;
+
+use crate::memory::GuestMemory;
+
+/// A parse or lookup error, naming the profile.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProfileError(pub String);
+
+impl std::fmt::Display for ProfileError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ProfileError {}
+
+/// A signature: `bytes` at `offset` of the main code segment.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Signature {
+    /// The offset in the code segment.
+    pub offset: u16,
+    /// The pattern; `None` matches any byte.
+    pub bytes: Vec<Option<u8>>,
+}
+
+/// Offsets in the main code segment.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CodeLayout {
+    /// The timer setup fragment (loads the divisor, calls the PIT helper).
+    pub timer_setup: Option<u16>,
+    /// The PIT divisor word.
+    pub divisor: u16,
+    /// The PIT programming helper.
+    pub pit_helper: Option<u16>,
+    /// The IRQ0 handler.
+    pub irq0: Option<u16>,
+    /// The running counter word.
+    pub counter: Option<u16>,
+    /// The immediate of the self-modifying ADD (the step per interrupt).
+    pub step_imm: Option<u16>,
+    /// The clock word game logic reads (the snapshot).
+    pub clock: u16,
+    /// The per-frame update.
+    pub frame_update: Option<u16>,
+    /// The landing update routine.
+    pub landing_update: Option<u16>,
+    /// The routine that starts a landing (writes the parameter as 0).
+    pub landing_start: Option<u16>,
+    /// The fountain routine.
+    pub fountain: u16,
+    /// The 1,024-entry signed sine table.
+    pub sine: u16,
+    /// The seven amplitude bytes.
+    pub amps: u16,
+    /// The parameter lookup routine.
+    pub param_lookup: Option<u16>,
+    /// The model-state selection routine.
+    pub state_select: Option<u16>,
+    /// The clock's enable byte.
+    pub enable: Option<u16>,
+    /// The maximum-elapsed-steps word.
+    pub step_limit: Option<u16>,
+}
+
+/// Offsets in the data group (SS = DS).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DataLayout {
+    /// The parameter table (256 signed words).
+    pub params: u16,
+    /// The first of the six fountain slots.
+    pub fountain_slot: u8,
+    /// The landing (gate) parameter's slot.
+    pub landing_slot: Option<u8>,
+    /// The model bank directory (banks 30, 31, 32), if known.
+    pub banks: Option<u16>,
+}
+
+/// A program profile.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Profile {
+    /// Its name.
+    pub name: String,
+    /// What it describes.
+    pub description: String,
+    /// Signatures of the main code segment (any one must match).
+    pub signatures: Vec<Signature>,
+    /// Code-segment offsets.
+    pub code: CodeLayout,
+    /// Data-group offsets.
+    pub data: DataLayout,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawProfile {
+    name: String,
+    description: String,
+    signature: Vec<RawSignature>,
+    code: std::collections::BTreeMap<String, String>,
+    data: std::collections::BTreeMap<String, String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSignature {
+    offset: String,
+    bytes: String,
+}
+
+fn hex16(profile: &str, key: &str, v: &str) -> Result<u16, ProfileError> {
+    u16::from_str_radix(v.trim().trim_end_matches(['h', 'H']), 16).map_err(|_| {
+        ProfileError(format!(
+            "profile {profile}: {key} = \"{v}\" is not a hexadecimal offset"
+        ))
+    })
+}
+
+fn pattern(profile: &str, s: &str) -> Result<Vec<Option<u8>>, ProfileError> {
+    s.split_whitespace()
+        .map(|b| {
+            if b == "??" {
+                Ok(None)
+            } else {
+                u8::from_str_radix(b, 16).map(Some).map_err(|_| {
+                    ProfileError(format!(
+                        "profile {profile}: signature byte '{b}' is not hexadecimal"
+                    ))
+                })
+            }
+        })
+        .collect()
+}
+
+impl Profile {
+    /// Parses a profile from TOML text.
+    pub fn parse(text: &str) -> Result<Profile, ProfileError> {
+        let raw: RawProfile =
+            toml::from_str(text).map_err(|e| ProfileError(format!("profile: {e}")))?;
+        let n = raw.name.clone();
+        let mut code = raw.code;
+        let mut data = raw.data;
+        let take = |m: &mut std::collections::BTreeMap<String, String>,
+                    k: &str|
+         -> Result<Option<u16>, ProfileError> {
+            m.remove(k).map(|v| hex16(&n, k, &v)).transpose()
+        };
+        let need = |v: Option<u16>, k: &str| {
+            v.ok_or_else(|| ProfileError(format!("profile {n}: {k} is required")))
+        };
+        let c = CodeLayout {
+            timer_setup: take(&mut code, "timer_setup")?,
+            divisor: need(take(&mut code, "divisor")?, "code.divisor")?,
+            pit_helper: take(&mut code, "pit_helper")?,
+            irq0: take(&mut code, "irq0")?,
+            counter: take(&mut code, "counter")?,
+            step_imm: take(&mut code, "step_imm")?,
+            clock: need(take(&mut code, "clock")?, "code.clock")?,
+            frame_update: take(&mut code, "frame_update")?,
+            landing_update: take(&mut code, "landing_update")?,
+            landing_start: take(&mut code, "landing_start")?,
+            fountain: need(take(&mut code, "fountain")?, "code.fountain")?,
+            sine: need(take(&mut code, "sine")?, "code.sine")?,
+            amps: need(take(&mut code, "amps")?, "code.amps")?,
+            param_lookup: take(&mut code, "param_lookup")?,
+            state_select: take(&mut code, "state_select")?,
+            enable: take(&mut code, "enable")?,
+            step_limit: take(&mut code, "step_limit")?,
+        };
+        if let Some(k) = code.keys().next() {
+            return Err(ProfileError(format!("profile {n}: unknown code key '{k}'")));
+        }
+        let small = |v: Option<u16>, k: &str| -> Result<Option<u8>, ProfileError> {
+            v.map(|x| {
+                u8::try_from(x)
+                    .map_err(|_| ProfileError(format!("profile {n}: {k} is not a slot (0-FF)")))
+            })
+            .transpose()
+        };
+        let d = DataLayout {
+            params: need(take(&mut data, "params")?, "data.params")?,
+            fountain_slot: small(take(&mut data, "fountain_slot")?, "fountain_slot")?.ok_or_else(
+                || ProfileError(format!("profile {n}: data.fountain_slot is required")),
+            )?,
+            landing_slot: small(take(&mut data, "landing_slot")?, "landing_slot")?,
+            banks: take(&mut data, "banks")?,
+        };
+        if let Some(k) = data.keys().next() {
+            return Err(ProfileError(format!("profile {n}: unknown data key '{k}'")));
+        }
+        let signatures = raw
+            .signature
+            .iter()
+            .map(|s| {
+                Ok(Signature {
+                    offset: hex16(&n, "signature.offset", &s.offset)?,
+                    bytes: pattern(&n, &s.bytes)?,
+                })
+            })
+            .collect::<Result<Vec<_>, ProfileError>>()?;
+        if signatures.is_empty() {
+            return Err(ProfileError(format!(
+                "profile {n}: at least one [[signature]] is required"
+            )));
+        }
+        Ok(Profile {
+            name: raw.name,
+            description: raw.description,
+            signatures,
+            code: c,
+            data: d,
+        })
+    }
+
+    /// A built-in profile by name.
+    pub fn builtin(name: &str) -> Result<Profile, ProfileError> {
+        let text = match name {
+            "replica" => include_str!("../profiles/replica.toml"),
+            "replica-demo" => include_str!("../profiles/replica-demo.toml"),
+            "game-retail" => include_str!("../profiles/game-retail.toml"),
+            "game-demo" => include_str!("../profiles/game-demo.toml"),
+            _ => {
+                return Err(ProfileError(format!(
+                    "unknown profile '{name}' (built in: {})",
+                    BUILTIN.join(", ")
+                )))
+            }
+        };
+        Profile::parse(text)
+    }
+
+    /// Finds the main code segment: the first paragraph `seg` in
+    /// `first..=last` where every byte of some signature stands at
+    /// `seg:offset`.
+    pub fn find_code_segment(
+        &self,
+        mem: &(impl GuestMemory + ?Sized),
+        first: u16,
+        last: u16,
+    ) -> Option<u16> {
+        (first..=last).find(|&seg| {
+            self.signatures.iter().any(|s| {
+                let base = ((seg as u32) << 4) + s.offset as u32;
+                s.bytes
+                    .iter()
+                    .enumerate()
+                    .all(|(i, b)| b.is_none_or(|b| mem.read8(base + i as u32) == b))
+            })
+        })
+    }
+
+    /// The six fountain slots' offsets in the data group.
+    pub fn fountain_params(&self) -> u16 {
+        self.data
+            .params
+            .wrapping_add(2 * self.data.fountain_slot as u16)
+    }
+}
+
+/// The names of the built-in profiles.
+pub const BUILTIN: [&str; 4] = ["replica", "replica-demo", "game-retail", "game-demo"];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn builtin_profiles_parse() {
+        for n in BUILTIN {
+            let p = Profile::builtin(n).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(p.name, n);
+        }
+        assert!(Profile::builtin("nope").is_err());
+    }
+
+    #[test]
+    fn bad_profiles_are_errors_naming_the_key() {
+        let base = "name='x'\ndescription=''\n[[signature]]\noffset='0'\nbytes='SIG'\n\
+            [code]\ndivisor='1774'\nclock='0BF8'\nfountain='DB1A'\nsine='944A'\namps='DB6A'\nEXTRA\n\
+            [data]\nparams='7935'\nfountain_slot='9'\n";
+        let ok = base.replace("SIG", "8B ?? 74").replace("EXTRA", "");
+        let p = Profile::parse(&ok).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(p.signatures[0].bytes, vec![Some(0x8B), None, Some(0x74)]);
+        assert_eq!(p.code.fountain, 0xDB1A);
+        let e =
+            Profile::parse(&base.replace("SIG", "ZZ").replace("EXTRA", "")).expect_err("bad byte");
+        assert!(e.0.contains("ZZ"), "{e}");
+        let e = Profile::parse(&ok.replace("sine='944A'", "sine='94G'")).expect_err("bad offset");
+        assert!(e.0.contains("sine"), "{e}");
+        let e = Profile::parse(&ok.replace("amps='DB6A'", "")).expect_err("missing key");
+        assert!(e.0.contains("amps"), "{e}");
+        let e = Profile::parse(&base.replace("SIG", "8B").replace("EXTRA", "bogus='1'"))
+            .expect_err("unknown key");
+        assert!(e.0.contains("bogus"), "{e}");
+    }
+
+    #[test]
+    fn signatures_find_the_segment_at_any_paragraph() {
+        let p = Profile::builtin("game-demo").unwrap_or_else(|e| panic!("{e}"));
+        let mut mem = vec![0u8; 0x30000];
+        let seg = 0x1234u16;
+        let at = ((seg as usize) << 4) + 0x46E6;
+        mem[at..at + 7].copy_from_slice(&[118, 154, 136, 112, 85, 60, 118]);
+        assert_eq!(p.find_code_segment(&mem, 0x1000, 0x2000), Some(seg));
+        assert_eq!(p.find_code_segment(&mem, 0x1235, 0x2000), None);
+    }
+}
