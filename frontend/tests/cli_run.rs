@@ -183,3 +183,37 @@ fn headless_stdin_is_typed_on_the_keyboard() {
     assert_eq!(text(&o.stdout), "typed\r");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn the_replica_runs_and_quits_on_esc() {
+    // roms/replica (an MZ program: mode 13h through INT 10h, its own IRQ0
+    // handler, INT 16h polling) until Esc arrives from stdin.
+    let exe = Path::new(env!("CARGO_MANIFEST_DIR")).join("../roms/replica/replica.exe");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tandem"))
+        .args(["run", "--headless", "--cpu", "386", "--seconds", "10"])
+        .arg(&exe)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(b"\x1b")
+        .expect("write stdin");
+    let o = child.wait_with_output().expect("wait");
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    // Without a key it runs until the time limit.
+    let o = tandem(&[
+        "--headless",
+        "--cpu",
+        "386",
+        "--seconds",
+        "1",
+        exe.to_str().expect("path"),
+    ]);
+    assert_eq!(o.status.code(), Some(3), "{o:?}");
+}
