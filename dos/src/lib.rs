@@ -202,12 +202,6 @@ impl Dos {
     /// environment), XMS and EMS when configured, and the trap range.
     pub fn install(&mut self, m: &mut Machine) {
         m.post();
-        if m.cpu.model == emu::CpuModel::I386 && m.cpu.sys.cr0 == 0 {
-            // A real 386 reads CR0's reserved bits 5-30 as ones; real-mode
-            // probes (LOADLIN's among them) take an all-zero CR0 for a
-            // virtualised one. ET (bit 4) stays clear: no coprocessor.
-            m.cpu.sys.cr0 = 0x7FFF_FFE0;
-        }
         rom::install(m);
         m.set_trap_range(Some(rom::TRAP_RANGE));
         let trap = |v: u8| (rom::SEG, rom::VEC_BASE + v as u16);

@@ -51,6 +51,9 @@ pub(crate) enum Fault {
     Unsupported(&'static str),
 }
 
+/// CR0 bits 5-30 of the 386, which read as ones whatever is written.
+pub const CR0_386_RESERVED: u32 = 0x7FFF_FFE0;
+
 /// The message for a MOV to CR0 or LMSW that sets PE.
 pub const PROTECTED_MODE_UNSUPPORTED: &str = "protected mode is not supported";
 
@@ -162,10 +165,15 @@ impl Cpu {
             gdtr: (0, 0xFFFF),
             ..SystemRegisters::default()
         };
-        if self.model == CpuModel::I286 {
+        self.sys.cr0 = match self.model {
             // The 286's MSW reads its unused bits as ones.
-            self.sys.cr0 = 0xFFF0;
-        }
+            CpuModel::I286 => 0xFFF0,
+            // The 386 reads CR0's reserved bits 5-30 as ones (ET, bit 4,
+            // clear: no coprocessor). Real-mode probes such as LOADLIN's
+            // take an all-zero CR0 for a virtualised one.
+            CpuModel::I386 => CR0_386_RESERVED,
+            CpuModel::I8086 => 0,
+        };
         self.halted = false;
         self.nmi_latch = false;
         self.irq_shadow = false;

@@ -1117,7 +1117,8 @@ impl Cpu {
                         if v & 1 != 0 {
                             return Err(Fault::Unsupported(PROTECTED_MODE_UNSUPPORTED));
                         }
-                        self.sys.cr0 = v;
+                        self.sys.cr0 =
+                            (v & !crate::cpu::CR0_386_RESERVED) | crate::cpu::CR0_386_RESERVED;
                     }
                     2 => self.sys.cr2 = v,
                     3 => self.sys.cr3 = v,

@@ -195,7 +195,10 @@ fn entering_protected_mode_stops_with_a_clear_error() {
     let (mut cpu, mut bus) = setup(CpuModel::I386, &code);
     cpu.regs.gpr[0] = 0xFFFF_FFFF;
     assert_eq!(cpu.step(&mut bus).event, StepEvent::Executed);
-    assert_eq!(cpu.regs.gpr[0] & 1, 0, "CR0.PE reads 0 in real mode");
+    assert_eq!(
+        cpu.regs.gpr[0], 0x7FFF_FFE0,
+        "CR0: PE 0, reserved bits 1, no ET"
+    );
     cpu.step(&mut bus);
     let before = cpu.regs.clone();
     match cpu.step(&mut bus).event {
