@@ -89,7 +89,42 @@ pub(crate) fn alu_ei(opcode: u8, mem: bool, stores: bool) -> u32 {
 /// decode clock before the stack write.
 pub(crate) const PUSH_PRE: u32 = 3;
 
+/// Jcc with the condition true: clocks after the displacement before the
+/// RELJMP routine (microcode 0E9h and the jump into RELJMP).
+pub(crate) const JCC_TAKEN: u32 = 2;
+
+/// Jcc with the condition false: clocks after the displacement.
+pub(crate) const JCC_NOT_TAKEN: u32 = 1;
+
+/// JMP rel8: clocks after the displacement before RELJMP.
+pub(crate) const JMP_SHORT: u32 = 1;
+
+/// JMP rel16: RELJMP starts right after the displacement.
+pub(crate) const JMP_NEAR: u32 = 0;
+
+/// RELJMP (microcode 0D2h-0D5h): after SUSP, clocks before the flush.
+pub(crate) const RELJMP_TO_FLUSH: u32 = 4;
+
+/// Clocks after a flush before the instruction may end.
+pub(crate) const AFTER_FLUSH: u32 = 1;
+
 impl Cpu {
+    /// Exact mode: the RELJMP routine of a relative jump whose new IP is
+    /// already set: `pre` clocks, SUSP (prefetching stops; the EU waits for
+    /// a fetch on the bus to finish its T4), four clocks, the queue flush
+    /// and a last clock.
+    pub(crate) fn x_reljmp<B: Bus>(&mut self, bus: &mut B, pre: u32) {
+        if self.x.is_none() {
+            return;
+        }
+        self.x_scripted = true;
+        self.eu_cycles(bus, pre);
+        self.q_suspend(bus);
+        self.eu_cycles(bus, RELJMP_TO_FLUSH);
+        self.q_flush();
+        self.eu_cycles(bus, AFTER_FLUSH);
+    }
+
     /// Exact mode: the bytes before execution proper (prefixes, opcode,
     /// ModR/M).
     pub(crate) fn x_begin<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) {
@@ -158,7 +193,7 @@ impl Cpu {
         if let Some(x) = self.x.as_mut() {
             // The next instruction starts when its first byte is in the
             // queue.
-            while x.queue.is_empty() {
+            while x.readable() == 0 {
                 x.tick(bus);
             }
         }

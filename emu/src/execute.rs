@@ -387,8 +387,12 @@ impl Cpu {
             }
             Op::Jcc => {
                 taken = self.condition(ins.opcode & 0x0F);
+                self.x_imm(bus, ins);
                 if taken {
                     self.jump_rel(ins)?;
+                    self.x_reljmp(bus, eu_timing::JCC_TAKEN);
+                } else {
+                    self.x_script(bus, eu_timing::JCC_NOT_TAKEN);
                 }
             }
             Op::Setcc => {
@@ -660,7 +664,16 @@ impl Cpu {
                 self.push(bus, wsz, ip)?;
                 self.regs.ip = t;
             }
-            Op::Jmp => self.jump_rel(ins)?,
+            Op::Jmp => {
+                self.x_imm(bus, ins);
+                self.jump_rel(ins)?;
+                let pre = if ins.opcode == 0xEB {
+                    eu_timing::JMP_SHORT
+                } else {
+                    eu_timing::JMP_NEAR
+                };
+                self.x_reljmp(bus, pre);
+            }
             Op::JmpFar => self.far_jump(ins.imm2 as u16, ins.imm, op32)?,
             Op::CallInd | Op::JmpInd => {
                 let loc = self.rm_loc(bus, ins);

@@ -180,6 +180,13 @@ pub struct BusUnit {
     pub(crate) suspended: bool,
     /// Wait states left in this cycle.
     waits: u32,
+    /// Bytes at the back of the queue that the EU cannot take yet: a
+    /// fetched byte reaches the EU three clocks after its T3 (it is latched
+    /// into the queue at T4 and the QS pins report its removal a clock
+    /// later; measured on the suite after jumps, where the queue is empty).
+    fresh: u8,
+    /// Clocks until the fresh bytes can be taken.
+    fresh_wait: u8,
     /// Queue operation of the current clock.
     pub(crate) qop: QueueOp,
     /// Byte of the current clock's queue operation.
@@ -209,6 +216,37 @@ impl BusUnit {
         self.stopped = false;
         self.suspended = false;
         self.fetch_delay = 0;
+        self.fresh = 0;
+        self.fresh_wait = 0;
+    }
+
+    /// The flush of a jump's microcode (FLUSH): the queue empties and the
+    /// first fetch at the new address starts its T1 two clocks after the
+    /// clock whose QS pins show the flush (the address cycle of the new
+    /// fetch).
+    pub fn jump_flush(&mut self, cs_base: u32, ip: u16) {
+        self.flush(cs_base, ip);
+        self.fetch_delay = 1;
+        if self.t == TState::T1 && !self.cur_eu {
+            // A code fetch decided but not started: dropped.
+            self.t = TState::Ti;
+        }
+    }
+
+    /// Bytes the EU can take now.
+    #[inline]
+    pub fn readable(&self) -> usize {
+        self.queue.len() - self.fresh as usize
+    }
+
+    /// SUSP: the EU stops prefetching (a transfer of control before its
+    /// flush). A fetch already on the bus completes; one decided but not yet
+    /// in T1 is dropped.
+    pub fn suspend(&mut self) {
+        self.suspended = true;
+        if self.t == TState::T1 && !self.cur_eu {
+            self.t = TState::Ti;
+        }
     }
 
     /// Loads `bytes` as the queue of an instruction at `cs_base + ip` with
@@ -225,6 +263,8 @@ impl BusUnit {
         self.waits = 0;
         self.stopped = true;
         self.fetch_delay = 0;
+        self.fresh = 0;
+        self.fresh_wait = 0;
         self.trace.clear();
         self.ticks = 0;
     }
@@ -244,6 +284,13 @@ impl BusUnit {
             TState::T3 if !self.cur_eu && self.queue.len() + 2 > 4 => 2,
             _ => 0,
         };
+    }
+
+    /// True while a code fetch is on the bus (its T2 to T4 are still to
+    /// come).
+    #[inline]
+    pub fn fetching(&self) -> bool {
+        !self.cur_eu && matches!(self.t, TState::T2 | TState::T3 | TState::Tw | TState::T4)
     }
 
     /// True while a bus cycle (T1-T4) is running.
@@ -297,6 +344,12 @@ impl BusUnit {
         }
         self.ticks += 1;
         self.qop = QueueOp::Idle;
+        if self.fresh_wait > 0 {
+            self.fresh_wait -= 1;
+            if self.fresh_wait == 0 {
+                self.fresh = 0;
+            }
+        }
         self.t = match self.t {
             TState::T1 => TState::T2,
             TState::T2 => TState::T3,
@@ -393,6 +446,7 @@ impl BusUnit {
             BusStatus::Halt | BusStatus::Pasv => 0,
         };
         if c.status == BusStatus::Code && !self.cur_eu {
+            let before = self.queue.len();
             if lanes & 0xFF != 0 {
                 self.queue.push(data as u8);
                 self.pf_ip = self.pf_ip.wrapping_add(1);
@@ -401,6 +455,8 @@ impl BusUnit {
                 self.queue.push((data >> 8) as u8);
                 self.pf_ip = self.pf_ip.wrapping_add(1);
             }
+            self.fresh = (self.queue.len() - before) as u8;
+            self.fresh_wait = 3;
         } else if self.cur_eu {
             self.read_data = data;
             self.eu_done = true;
