@@ -89,6 +89,10 @@ pub(crate) fn alu_ei(opcode: u8, mem: bool, stores: bool) -> u32 {
 /// decode clock before the stack write.
 pub(crate) const PUSH_PRE: u32 = 3;
 
+/// POP reg / POP sreg: a clock after the stack read (the register write,
+/// microcode 035h) before the next instruction's first byte.
+pub(crate) const POP_POST: u32 = 1;
+
 /// Jcc with the condition true: clocks after the displacement before the
 /// RELJMP routine (microcode 0E9h and the jump into RELJMP).
 pub(crate) const JCC_TAKEN: u32 = 2;

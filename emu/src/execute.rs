@@ -320,7 +320,7 @@ impl Cpu {
             Op::PopSeg => {
                 let s = self.sreg_of_opcode(ins);
                 let v = self.pop(bus, wsz)? as u16;
-                self.x_script(bus, 0);
+                self.x_script(bus, eu_timing::POP_POST);
                 self.load_sreg(s, v);
             }
             Op::Daa => self.daa(),
@@ -375,7 +375,7 @@ impl Cpu {
             Op::Pop => {
                 if ins.form == Form::Reg {
                     let v = self.pop(bus, wsz)?;
-                    self.x_script(bus, 0);
+                    self.x_script(bus, eu_timing::POP_POST);
                     self.put_reg(ins.opcode & 7, wsz, v);
                 } else {
                     // The 386 computes an SP-based address after the pop

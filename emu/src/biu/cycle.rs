@@ -157,8 +157,10 @@ pub struct BusUnit {
     pub cs_base: u32,
     /// Address mask of the bus (1 MiB).
     pub addr_mask: u32,
-    /// The T-state of the current clock.
+    /// The T-state of the next clock.
     t: TState,
+    /// The T-state of the last clock run.
+    last_t: TState,
     /// The bus cycle in progress (valid outside Ti).
     cur: Transfer,
     /// The cycle in progress was requested by the EU.
@@ -273,6 +275,12 @@ impl BusUnit {
     pub(crate) fn request(&mut self, tr: Transfer) {
         self.eu_req = Some(tr);
         self.eu_done = false;
+        if self.t == TState::T1 && !self.cur_eu && self.last_t == TState::Ti {
+            // A prefetch decided from idle whose T1 has not run yet: the
+            // EU's request takes its address cycle (measured: POP reg with
+            // room in the queue runs no fetch before its read).
+            self.t = TState::Ti;
+        }
         // From idle the BIU needs a clock to hand the bus to the EU. A
         // request that arrives in T3 or T4 of a code fetch after which the
         // queue is full finds the BIU going idle: it waits two more clocks
@@ -342,6 +350,7 @@ impl BusUnit {
         if self.tracing {
             self.trace.push(rec);
         }
+        self.last_t = self.t;
         self.ticks += 1;
         self.qop = QueueOp::Idle;
         if self.fresh_wait > 0 {
