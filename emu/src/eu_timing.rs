@@ -55,7 +55,7 @@ pub(crate) fn ea_split(m: ModRm) -> (u32, u32) {
 /// instruction's first byte.
 pub(crate) fn alu_eg(mem: bool, stores: bool) -> u32 {
     match (mem, stores) {
-        (true, true) => 4,
+        (true, true) => 6,
         _ => 1,
     }
 }

@@ -280,6 +280,11 @@ impl BusUnit {
             // EU's request takes its address cycle (measured: POP reg with
             // room in the queue runs no fetch before its read).
             self.t = TState::Ti;
+        } else if self.t == TState::T1 && !self.cur_eu && self.last_t == TState::T4 {
+            // A prefetch decided at the end of a bus cycle whose T1 has not
+            // run: aborted. The EU's T1 comes after two idle clocks (the
+            // aborted address cycle; MartyPC's "late EU request").
+            self.t = TState::Ti;
         }
         // From idle the BIU needs a clock to hand the bus to the EU. A
         // request that arrives in T3 or T4 of a code fetch after which the
