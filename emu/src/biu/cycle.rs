@@ -293,8 +293,8 @@ impl BusUnit {
         // idle and then to the EU).
         self.eu_delay = match self.t {
             TState::Ti => 1,
-            TState::T4 if !self.cur_eu && !self.queue.has_room_for_fetch() => 2,
-            TState::T3 if !self.cur_eu && self.queue.len() + 2 > 4 => 2,
+            TState::T4 if !self.cur_eu && !self.suspended => 2,
+            TState::T3 if false && !self.cur_eu && self.queue.len() + 2 > 4 => 2,
             _ => 0,
         };
     }
