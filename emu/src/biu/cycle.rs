@@ -31,6 +31,10 @@
 use super::queue::PrefetchQueue;
 use crate::bus::Bus;
 
+/// Idle clocks after a code fetch that started with 3 or 4 bytes in the
+/// queue before the next fetch.
+const POLICY_DELAY: u8 = 3;
+
 /// A T-state as the suite records it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 #[repr(u8)]
@@ -175,6 +179,11 @@ pub struct BusUnit {
     pub(crate) read_data: u16,
     /// Clocks before prefetching may resume from idle.
     fetch_delay: u8,
+    /// The queue held 3 or 4 bytes at T2 of the current code fetch: the
+    /// next fetch waits (the 8086's queue policy; MartyPC's "policy
+    /// length" delay: the BIU does not start a fetch right after one that
+    /// nearly fills the queue).
+    policy_hold: bool,
     /// The queue was full at the last fetch decision: prefetching stopped.
     stopped: bool,
     /// Prefetching is suspended (between a jump's flush and its new
@@ -344,6 +353,11 @@ impl BusUnit {
                 rec.bhe = self.cur.bhe;
             }
             TState::T3 if self.waits == 0 => {
+                // The fetch decision of MartyPC's T2, seen here with the
+                // queue as the EU leaves it in this clock.
+                if !self.cur_eu {
+                    self.policy_hold = matches!(self.queue.len(), 3 | 4);
+                }
                 rec.data = self.transfer(bus);
                 rec.bhe = self.cur.bhe;
             }
@@ -390,7 +404,12 @@ impl BusUnit {
         }
         if self.suspended || !self.queue.has_room_for_fetch() {
             self.stopped = true;
+            self.policy_hold = false;
             return TState::Ti;
+        }
+        if self.policy_hold {
+            self.policy_hold = false;
+            self.fetch_delay = POLICY_DELAY;
         }
         if self.stopped {
             // Prefetching restarts a clock after the queue gained room.
