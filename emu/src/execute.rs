@@ -972,9 +972,9 @@ impl Cpu {
             Form::EG => {
                 let loc = self.rm_loc(bus, ins);
                 let v = self.get_reg(m.reg, sz);
-                // A clock before the operand, two more to store to memory.
+                // Microcode 000h-001h: four clocks before a store to memory.
                 let mem = matches!(loc, Loc::Mem(..));
-                self.x_script(bus, if mem { 3 } else { 0 });
+                self.x_script(bus, if mem { 4 } else { 0 });
                 self.write_loc(bus, loc, sz, v)?;
             }
             Form::GE => {
