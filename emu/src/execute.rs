@@ -980,8 +980,10 @@ impl Cpu {
             Form::GE => {
                 let loc = self.rm_loc(bus, ins);
                 let mem = matches!(loc, Loc::Mem(..));
-                self.x_script(bus, mem as u32);
                 let v = self.read_loc(bus, loc, sz)?;
+                // After a memory operand, T4 and two clocks (microcode
+                // 000h-001h) before the next instruction.
+                self.x_script(bus, if mem { 3 } else { 0 });
                 self.put_reg(m.reg, sz, v);
             }
             Form::ES => {
