@@ -60,9 +60,16 @@ pub(crate) fn alu_eg(mem: bool, stores: bool) -> u32 {
     }
 }
 
-/// ALU reg, r/m: one clock after the operand (the second ALU line overlaps
-/// the next instruction).
-pub(crate) const ALU_GE: u32 = 1;
+/// ALU reg, r/m: one clock after a register operand (the second ALU line
+/// overlaps the next instruction); after a memory operand's T3, its T4 and
+/// three clocks (measured on the suite).
+pub(crate) fn alu_ge(mem: bool) -> u32 {
+    if mem {
+        4
+    } else {
+        1
+    }
+}
 
 /// ALU AL, imm8 spends a clock after the immediate; AX, imm16 none (its
 /// second immediate byte takes that clock).

@@ -281,7 +281,7 @@ impl Cpu {
                         let a = self.get_reg(m.reg, sz);
                         let b = self.read_loc(bus, loc, sz)?;
                         let r = self.alu(ins.op, a, b, sz);
-                        self.x_script(bus, eu_timing::ALU_GE);
+                        self.x_script(bus, eu_timing::alu_ge(mem));
                         if stores {
                             self.put_reg(m.reg, sz, r);
                         }
