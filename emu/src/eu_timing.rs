@@ -49,13 +49,15 @@ pub(crate) fn ea_split(m: ModRm) -> (u32, u32) {
     (pre, post)
 }
 
-/// Internal clocks of ALU r/m, reg (00h, 01h, 08h...): the ALU lines
-/// (008h-009h); a memory destination spends two more before the write.
-/// With a register destination the last line overlaps the next
-/// instruction's first byte.
+/// Internal clocks of ALU r/m, reg (00h, 01h, 08h...) after the operand
+/// read: the ALU lines (008h-00Ah). With a register destination the last
+/// line overlaps the next instruction's first byte; a memory destination
+/// spends six clocks from the read's T3 to the write request, CMP/TEST
+/// with memory four before the next instruction (measured on the suite).
 pub(crate) fn alu_eg(mem: bool, stores: bool) -> u32 {
     match (mem, stores) {
         (true, true) => 6,
+        (true, false) => 4,
         _ => 1,
     }
 }
