@@ -68,7 +68,7 @@ fn main() {
     }
     println!("{bad} of {} differ", moo.tests.len());
     let mut v: Vec<_> = hist.into_iter().collect();
-    v.sort_by(|a, b| b.1.cmp(&a.1));
+    v.sort_by_key(|e| std::cmp::Reverse(e.1));
     for (k, n) in v.iter().take(15) {
         println!("{n:6}  {k}");
     }

@@ -295,15 +295,15 @@ impl BusUnit {
             // aborted address cycle; MartyPC's "late EU request").
             self.t = TState::Ti;
         }
-        // From idle the BIU needs a clock to hand the bus to the EU. A
-        // request that arrives in T3 or T4 of a code fetch after which the
-        // queue is full finds the BIU going idle: it waits two more clocks
-        // after T4 (measured on the suite; the switch from prefetching to
-        // idle and then to the EU).
+        // From idle the BIU needs a clock to hand the bus to the EU (T1
+        // two clocks after the request). A request before T4 of a code
+        // fetch comes after the next prefetch was decided (MartyPC's fetch
+        // decision at T2): that prefetch is aborted and the EU's T1 comes
+        // two idle clocks after T4 (measured on the suite). Earlier in a
+        // fetch (T3 next) the EU's cycle follows T4 at once.
         self.eu_delay = match self.t {
             TState::Ti => 1,
             TState::T4 if !self.cur_eu && !self.suspended => 2,
-            TState::T3 if false && !self.cur_eu && self.queue.len() + 2 > 4 => 2,
             _ => 0,
         };
     }
