@@ -49,20 +49,29 @@ pub(crate) fn ea_split(m: ModRm) -> (u32, u32) {
     (pre, post)
 }
 
-/// Internal clocks of ALU r/m, reg (00h, 01h, 08h...): the ALU lines
-/// (008h-009h); a memory destination spends two more before the write.
-/// With a register destination the last line overlaps the next
-/// instruction's first byte.
+/// Internal clocks of ALU r/m, reg (00h, 01h, 08h...) after the operand
+/// read: the ALU lines (008h-00Ah). With a register destination the last
+/// line overlaps the next instruction's first byte; a memory destination
+/// spends six clocks from the read's T3 to the write request, CMP/TEST
+/// with memory four before the next instruction (measured on the suite).
 pub(crate) fn alu_eg(mem: bool, stores: bool) -> u32 {
     match (mem, stores) {
-        (true, true) => 4,
+        (true, true) => 6,
+        (true, false) => 4,
         _ => 1,
     }
 }
 
-/// ALU reg, r/m: one clock after the operand (the second ALU line overlaps
-/// the next instruction).
-pub(crate) const ALU_GE: u32 = 1;
+/// ALU reg, r/m: one clock after a register operand (the second ALU line
+/// overlaps the next instruction); after a memory operand's T3, its T4 and
+/// three clocks (measured on the suite).
+pub(crate) fn alu_ge(mem: bool) -> u32 {
+    if mem {
+        4
+    } else {
+        1
+    }
+}
 
 /// ALU AL, imm8 spends a clock after the immediate; AX, imm16 none (its
 /// second immediate byte takes that clock).
@@ -89,7 +98,46 @@ pub(crate) fn alu_ei(opcode: u8, mem: bool, stores: bool) -> u32 {
 /// decode clock before the stack write.
 pub(crate) const PUSH_PRE: u32 = 3;
 
+/// POP reg / POP sreg: a clock after the stack read (the register write,
+/// microcode 035h) before the next instruction's first byte.
+pub(crate) const POP_POST: u32 = 1;
+
+/// Jcc with the condition true: clocks after the displacement before the
+/// RELJMP routine (microcode 0E9h and the jump into RELJMP).
+pub(crate) const JCC_TAKEN: u32 = 2;
+
+/// Jcc with the condition false: clocks after the displacement.
+pub(crate) const JCC_NOT_TAKEN: u32 = 1;
+
+/// JMP rel8: clocks after the displacement before RELJMP.
+pub(crate) const JMP_SHORT: u32 = 1;
+
+/// JMP rel16: RELJMP starts right after the displacement.
+pub(crate) const JMP_NEAR: u32 = 0;
+
+/// RELJMP (microcode 0D2h-0D5h): after SUSP, clocks before the flush.
+pub(crate) const RELJMP_TO_FLUSH: u32 = 4;
+
+/// Clocks after a flush before the instruction may end.
+pub(crate) const AFTER_FLUSH: u32 = 1;
+
 impl Cpu {
+    /// Exact mode: the RELJMP routine of a relative jump whose new IP is
+    /// already set: `pre` clocks, SUSP (prefetching stops; the EU waits for
+    /// a fetch on the bus to finish its T4), four clocks, the queue flush
+    /// and a last clock.
+    pub(crate) fn x_reljmp<B: Bus>(&mut self, bus: &mut B, pre: u32) {
+        if self.x.is_none() {
+            return;
+        }
+        self.x_scripted = true;
+        self.eu_cycles(bus, pre);
+        self.q_suspend(bus);
+        self.eu_cycles(bus, RELJMP_TO_FLUSH);
+        self.q_flush();
+        self.eu_cycles(bus, AFTER_FLUSH);
+    }
+
     /// Exact mode: the bytes before execution proper (prefixes, opcode,
     /// ModR/M).
     pub(crate) fn x_begin<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) {
@@ -158,7 +206,7 @@ impl Cpu {
         if let Some(x) = self.x.as_mut() {
             // The next instruction starts when its first byte is in the
             // queue.
-            while x.queue.is_empty() {
+            while x.readable() == 0 {
                 x.tick(bus);
             }
         }

@@ -281,7 +281,7 @@ impl Cpu {
                         let a = self.get_reg(m.reg, sz);
                         let b = self.read_loc(bus, loc, sz)?;
                         let r = self.alu(ins.op, a, b, sz);
-                        self.x_script(bus, eu_timing::ALU_GE);
+                        self.x_script(bus, eu_timing::alu_ge(mem));
                         if stores {
                             self.put_reg(m.reg, sz, r);
                         }
@@ -320,7 +320,7 @@ impl Cpu {
             Op::PopSeg => {
                 let s = self.sreg_of_opcode(ins);
                 let v = self.pop(bus, wsz)? as u16;
-                self.x_script(bus, 0);
+                self.x_script(bus, eu_timing::POP_POST);
                 self.load_sreg(s, v);
             }
             Op::Daa => self.daa(),
@@ -375,7 +375,7 @@ impl Cpu {
             Op::Pop => {
                 if ins.form == Form::Reg {
                     let v = self.pop(bus, wsz)?;
-                    self.x_script(bus, 0);
+                    self.x_script(bus, eu_timing::POP_POST);
                     self.put_reg(ins.opcode & 7, wsz, v);
                 } else {
                     // The 386 computes an SP-based address after the pop
@@ -387,8 +387,12 @@ impl Cpu {
             }
             Op::Jcc => {
                 taken = self.condition(ins.opcode & 0x0F);
+                self.x_imm(bus, ins);
                 if taken {
                     self.jump_rel(ins)?;
+                    self.x_reljmp(bus, eu_timing::JCC_TAKEN);
+                } else {
+                    self.x_script(bus, eu_timing::JCC_NOT_TAKEN);
                 }
             }
             Op::Setcc => {
@@ -660,7 +664,16 @@ impl Cpu {
                 self.push(bus, wsz, ip)?;
                 self.regs.ip = t;
             }
-            Op::Jmp => self.jump_rel(ins)?,
+            Op::Jmp => {
+                self.x_imm(bus, ins);
+                self.jump_rel(ins)?;
+                let pre = if ins.opcode == 0xEB {
+                    eu_timing::JMP_SHORT
+                } else {
+                    eu_timing::JMP_NEAR
+                };
+                self.x_reljmp(bus, pre);
+            }
             Op::JmpFar => self.far_jump(ins.imm2 as u16, ins.imm, op32)?,
             Op::CallInd | Op::JmpInd => {
                 let loc = self.rm_loc(bus, ins);
@@ -959,16 +972,18 @@ impl Cpu {
             Form::EG => {
                 let loc = self.rm_loc(bus, ins);
                 let v = self.get_reg(m.reg, sz);
-                // A clock before the operand, two more to store to memory.
+                // Microcode 000h-001h: four clocks before a store to memory.
                 let mem = matches!(loc, Loc::Mem(..));
-                self.x_script(bus, if mem { 3 } else { 0 });
+                self.x_script(bus, if mem { 4 } else { 0 });
                 self.write_loc(bus, loc, sz, v)?;
             }
             Form::GE => {
                 let loc = self.rm_loc(bus, ins);
                 let mem = matches!(loc, Loc::Mem(..));
-                self.x_script(bus, mem as u32);
                 let v = self.read_loc(bus, loc, sz)?;
+                // After a memory operand, T4 and two clocks (microcode
+                // 000h-001h) before the next instruction.
+                self.x_script(bus, if mem { 3 } else { 0 });
                 self.put_reg(m.reg, sz, v);
             }
             Form::ES => {

@@ -19,16 +19,16 @@ fn whole_8086_suite() {
 
 /// The cycle-exact 8086 (`tandem sst --cycles`): forms whose every test
 /// matches every recorded bus cycle today (ALU with the accumulator, INC/DEC
-/// reg, PUSH reg/sreg, XCHG AX, MOV reg,imm, flag instructions) must stay
-/// cycle-exact, and the whole comparison must run. The bar (99% of
+/// reg, PUSH and POP reg/sreg, XCHG AX, MOV reg,imm, JMP rel16, IN AL,DX,
+/// flag instructions) must stay cycle-exact, and the whole comparison must run. The bar (99% of
 /// tests cycle-exact) is not met yet: see docs/architecture.md.
 #[test]
 fn cycle_exact_forms() {
     use emu::sst::{RunOptions, Suite};
     let dir = common::data_dir("sst/8086");
     let names = [
-        "04", "05", "06", "0E", "27", "3D", "40", "4F", "50", "57", "90", "97", "98", "9E", "A8",
-        "A9", "B0", "BF", "F5", "F8", "FD",
+        "04", "05", "06", "07", "0E", "17", "1F", "27", "3D", "40", "4F", "50", "57", "58", "5F",
+        "90", "97", "98", "9E", "A8", "A9", "B0", "BF", "E9", "EC", "F5", "F8", "FD",
     ];
     let paths: Vec<_> = names
         .iter()

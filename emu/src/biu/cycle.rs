@@ -31,6 +31,10 @@
 use super::queue::PrefetchQueue;
 use crate::bus::Bus;
 
+/// Idle clocks after a code fetch that started with 3 or 4 bytes in the
+/// queue before the next fetch.
+const POLICY_DELAY: u8 = 3;
+
 /// A T-state as the suite records it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 #[repr(u8)]
@@ -157,8 +161,10 @@ pub struct BusUnit {
     pub cs_base: u32,
     /// Address mask of the bus (1 MiB).
     pub addr_mask: u32,
-    /// The T-state of the current clock.
+    /// The T-state of the next clock.
     t: TState,
+    /// The T-state of the last clock run.
+    last_t: TState,
     /// The bus cycle in progress (valid outside Ti).
     cur: Transfer,
     /// The cycle in progress was requested by the EU.
@@ -173,6 +179,11 @@ pub struct BusUnit {
     pub(crate) read_data: u16,
     /// Clocks before prefetching may resume from idle.
     fetch_delay: u8,
+    /// The queue held 3 or 4 bytes at T2 of the current code fetch: the
+    /// next fetch waits (the 8086's queue policy; MartyPC's "policy
+    /// length" delay: the BIU does not start a fetch right after one that
+    /// nearly fills the queue).
+    policy_hold: bool,
     /// The queue was full at the last fetch decision: prefetching stopped.
     stopped: bool,
     /// Prefetching is suspended (between a jump's flush and its new
@@ -180,6 +191,13 @@ pub struct BusUnit {
     pub(crate) suspended: bool,
     /// Wait states left in this cycle.
     waits: u32,
+    /// Bytes at the back of the queue that the EU cannot take yet: a
+    /// fetched byte reaches the EU three clocks after its T3 (it is latched
+    /// into the queue at T4 and the QS pins report its removal a clock
+    /// later; measured on the suite after jumps, where the queue is empty).
+    fresh: u8,
+    /// Clocks until the fresh bytes can be taken.
+    fresh_wait: u8,
     /// Queue operation of the current clock.
     pub(crate) qop: QueueOp,
     /// Byte of the current clock's queue operation.
@@ -209,6 +227,37 @@ impl BusUnit {
         self.stopped = false;
         self.suspended = false;
         self.fetch_delay = 0;
+        self.fresh = 0;
+        self.fresh_wait = 0;
+    }
+
+    /// The flush of a jump's microcode (FLUSH): the queue empties and the
+    /// first fetch at the new address starts its T1 two clocks after the
+    /// clock whose QS pins show the flush (the address cycle of the new
+    /// fetch).
+    pub fn jump_flush(&mut self, cs_base: u32, ip: u16) {
+        self.flush(cs_base, ip);
+        self.fetch_delay = 1;
+        if self.t == TState::T1 && !self.cur_eu {
+            // A code fetch decided but not started: dropped.
+            self.t = TState::Ti;
+        }
+    }
+
+    /// Bytes the EU can take now.
+    #[inline]
+    pub fn readable(&self) -> usize {
+        self.queue.len() - self.fresh as usize
+    }
+
+    /// SUSP: the EU stops prefetching (a transfer of control before its
+    /// flush). A fetch already on the bus completes; one decided but not yet
+    /// in T1 is dropped.
+    pub fn suspend(&mut self) {
+        self.suspended = true;
+        if self.t == TState::T1 && !self.cur_eu {
+            self.t = TState::Ti;
+        }
     }
 
     /// Loads `bytes` as the queue of an instruction at `cs_base + ip` with
@@ -225,6 +274,8 @@ impl BusUnit {
         self.waits = 0;
         self.stopped = true;
         self.fetch_delay = 0;
+        self.fresh = 0;
+        self.fresh_wait = 0;
         self.trace.clear();
         self.ticks = 0;
     }
@@ -233,17 +284,35 @@ impl BusUnit {
     pub(crate) fn request(&mut self, tr: Transfer) {
         self.eu_req = Some(tr);
         self.eu_done = false;
-        // From idle the BIU needs a clock to hand the bus to the EU. A
-        // request that arrives in T3 or T4 of a code fetch after which the
-        // queue is full finds the BIU going idle: it waits two more clocks
-        // after T4 (measured on the suite; the switch from prefetching to
-        // idle and then to the EU).
+        if self.t == TState::T1 && !self.cur_eu && self.last_t == TState::Ti {
+            // A prefetch decided from idle whose T1 has not run yet: the
+            // EU's request takes its address cycle (measured: POP reg with
+            // room in the queue runs no fetch before its read).
+            self.t = TState::Ti;
+        } else if self.t == TState::T1 && !self.cur_eu && self.last_t == TState::T4 {
+            // A prefetch decided at the end of a bus cycle whose T1 has not
+            // run: aborted. The EU's T1 comes after two idle clocks (the
+            // aborted address cycle; MartyPC's "late EU request").
+            self.t = TState::Ti;
+        }
+        // From idle the BIU needs a clock to hand the bus to the EU (T1
+        // two clocks after the request). A request before T4 of a code
+        // fetch comes after the next prefetch was decided (MartyPC's fetch
+        // decision at T2): that prefetch is aborted and the EU's T1 comes
+        // two idle clocks after T4 (measured on the suite). Earlier in a
+        // fetch (T3 next) the EU's cycle follows T4 at once.
         self.eu_delay = match self.t {
             TState::Ti => 1,
-            TState::T4 if !self.cur_eu && !self.queue.has_room_for_fetch() => 2,
-            TState::T3 if !self.cur_eu && self.queue.len() + 2 > 4 => 2,
+            TState::T4 if !self.cur_eu && !self.suspended => 2,
             _ => 0,
         };
+    }
+
+    /// True while a code fetch is on the bus (its T2 to T4 are still to
+    /// come).
+    #[inline]
+    pub fn fetching(&self) -> bool {
+        !self.cur_eu && matches!(self.t, TState::T2 | TState::T3 | TState::Tw | TState::T4)
     }
 
     /// True while a bus cycle (T1-T4) is running.
@@ -284,6 +353,11 @@ impl BusUnit {
                 rec.bhe = self.cur.bhe;
             }
             TState::T3 if self.waits == 0 => {
+                // The fetch decision of MartyPC's T2, seen here with the
+                // queue as the EU leaves it in this clock.
+                if !self.cur_eu {
+                    self.policy_hold = matches!(self.queue.len(), 3 | 4);
+                }
                 rec.data = self.transfer(bus);
                 rec.bhe = self.cur.bhe;
             }
@@ -295,8 +369,15 @@ impl BusUnit {
         if self.tracing {
             self.trace.push(rec);
         }
+        self.last_t = self.t;
         self.ticks += 1;
         self.qop = QueueOp::Idle;
+        if self.fresh_wait > 0 {
+            self.fresh_wait -= 1;
+            if self.fresh_wait == 0 {
+                self.fresh = 0;
+            }
+        }
         self.t = match self.t {
             TState::T1 => TState::T2,
             TState::T2 => TState::T3,
@@ -323,7 +404,12 @@ impl BusUnit {
         }
         if self.suspended || !self.queue.has_room_for_fetch() {
             self.stopped = true;
+            self.policy_hold = false;
             return TState::Ti;
+        }
+        if self.policy_hold {
+            self.policy_hold = false;
+            self.fetch_delay = POLICY_DELAY;
         }
         if self.stopped {
             // Prefetching restarts a clock after the queue gained room.
@@ -393,6 +479,7 @@ impl BusUnit {
             BusStatus::Halt | BusStatus::Pasv => 0,
         };
         if c.status == BusStatus::Code && !self.cur_eu {
+            let before = self.queue.len();
             if lanes & 0xFF != 0 {
                 self.queue.push(data as u8);
                 self.pf_ip = self.pf_ip.wrapping_add(1);
@@ -401,6 +488,8 @@ impl BusUnit {
                 self.queue.push((data >> 8) as u8);
                 self.pf_ip = self.pf_ip.wrapping_add(1);
             }
+            self.fresh = (self.queue.len() - before) as u8;
+            self.fresh_wait = 3;
         } else if self.cur_eu {
             self.read_data = data;
             self.eu_done = true;

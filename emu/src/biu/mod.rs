@@ -322,7 +322,7 @@ impl Cpu {
     #[inline]
     pub(crate) fn q_take<B: Bus>(&mut self, bus: &mut B, op: QueueOp) {
         if let Some(x) = self.x.as_mut() {
-            while x.queue.is_empty() {
+            while x.readable() == 0 {
                 x.tick(bus);
             }
             let b = x.queue.pop().unwrap_or(0x90);
@@ -339,9 +339,21 @@ impl Cpu {
     pub(crate) fn q_flush(&mut self) {
         let (base, ip) = (self.cs_base(), self.regs.ip as u16);
         if let Some(x) = self.x.as_mut() {
-            x.flush(base, ip);
+            x.jump_flush(base, ip);
             x.qop = QueueOp::Flush;
             self.x_flushed = true;
+        }
+    }
+
+    /// SUSP: stops prefetching before a transfer of control and waits
+    /// until a code fetch already on the bus has run its T4 (exact mode).
+    #[inline]
+    pub(crate) fn q_suspend<B: Bus>(&mut self, bus: &mut B) {
+        if let Some(x) = self.x.as_mut() {
+            x.suspend();
+            while x.fetching() {
+                x.tick(bus);
+            }
         }
     }
 

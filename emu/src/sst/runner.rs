@@ -248,10 +248,6 @@ impl Tally {
     }
 }
 
-/// NOPs placed after a test's instruction in cycle-exact mode: more than
-/// the queue and a fetch in flight can reach.
-const NOP_FILL: u16 = 16;
-
 /// How one test's cycles compared (cycle-exact mode).
 #[derive(Clone, Debug, Default)]
 pub struct CycleOutcome {
@@ -313,7 +309,7 @@ const Q_NAMES: [&str; 4] = ["-", "F", "E", "S"];
 
 /// One of our cycles as text: T-state, status, latched address and BHE on
 /// ALE, data in T3, queue operation and byte.
-fn render_ours(c: &CycleRecord) -> String {
+pub fn render_ours(c: &CycleRecord) -> String {
     render_cycle(
         c.t as u8,
         c.status as u8,
@@ -326,7 +322,8 @@ fn render_ours(c: &CycleRecord) -> String {
     )
 }
 
-fn render_theirs(c: &Cycle) -> String {
+/// A recorded cycle as text, in the layout of [`render_ours`].
+pub fn render_theirs(c: &Cycle) -> String {
     render_cycle(
         c.t_state,
         c.bus_status,
@@ -701,6 +698,11 @@ fn ser_model<S: Serializer>(m: &CpuModel, s: S) -> Result<S::Ok, S::Error> {
 struct SstBus {
     flat: FlatBus,
     written: Vec<u32>,
+    /// The value of memory the test does not list: 0, or NOP (90h) in
+    /// cycle-exact mode, where the recording harness answered every code
+    /// fetch outside the instruction (after it, or at a jump's target) with
+    /// NOPs (the data bus in T3 of those fetches shows 90h).
+    fill: u8,
 }
 
 impl Bus for SstBus {
@@ -844,15 +846,20 @@ impl Runner {
     pub fn with_cycles(model: CpuModel, cycles: bool) -> Runner {
         let rules = Rules::for_model(model);
         let mut cpu = Cpu::new(model);
-        if cycles && model == CpuModel::I8086 {
+        let exact = cycles && model == CpuModel::I8086;
+        if exact {
             cpu.set_cycle_exact(true);
             cpu.set_cycle_trace(true);
         }
+        let fill = if exact { 0x90 } else { 0 };
+        let mut flat = FlatBus::new(rules.mem_size);
+        flat.mem.fill(fill);
         Runner {
             cpu,
             bus: SstBus {
-                flat: FlatBus::new(rules.mem_size),
+                flat,
                 written: Vec::new(),
+                fill,
             },
             rules,
         }
@@ -861,6 +868,12 @@ impl Runner {
     /// The rules this runner applies.
     pub fn rules(&self) -> Rules {
         self.rules
+    }
+
+    /// The clocks recorded by the last test (cycle-exact mode; empty
+    /// otherwise). Diagnostics use it to show a whole trace.
+    pub fn cycle_trace(&self) -> &[CycleRecord] {
+        self.cpu.cycle_trace()
     }
 
     /// Reads and runs one file as this runner's model. `ctx` is the context
@@ -956,18 +969,8 @@ impl Runner {
         if self.cpu.cycle_exact() {
             self.cpu.load_queue(&t.init.queue);
         }
-        if self.cpu.cycle_exact() {
-            // The suite's rule: the bytes after the instruction are NOPs
-            // (90h); the prefetcher reads them.
-            let (cs, ip) = (self.cpu.regs.seg[1], self.cpu.regs.ip as u16);
-            for i in 0..NOP_FILL {
-                let a = self
-                    .cpu
-                    .linear(cs, ip.wrapping_add(t.bytes.len() as u16 + i));
-                self.bus.flat.mem[(a & addr_mask) as usize] = 0x90;
-                self.bus.written.push(a);
-            }
-        }
+        // In cycle-exact mode the memory the test does not list reads as NOPs
+        // (the suite's rule: the bytes after the instruction are NOPs).
         for &(a, v) in &t.init.ram {
             self.bus.flat.mem[(a & addr_mask) as usize] = v;
         }
@@ -1056,11 +1059,12 @@ impl Runner {
         }
 
         // Clear what this test put in memory.
+        let fill = self.bus.fill;
         for &(a, _) in &t.init.ram {
-            self.bus.flat.mem[(a & addr_mask) as usize] = 0;
+            self.bus.flat.mem[(a & addr_mask) as usize] = fill;
         }
         for &a in &self.bus.written {
-            self.bus.flat.mem[(a & addr_mask) as usize] = 0;
+            self.bus.flat.mem[(a & addr_mask) as usize] = fill;
         }
         self.bus.written.clear();
 
