@@ -77,6 +77,8 @@ pub enum DosExit {
     /// The run stopped: something tandem does not emulate, a CPU fault
     /// with no handler, a halt with interrupts off or a reset.
     Stopped(String),
+    /// A CPU hook asked to stop; running on resumes where it stopped.
+    HookStop,
 }
 
 /// What servicing a trap asks of the run loop.
@@ -376,6 +378,7 @@ impl Dos {
                     ))
                 }
                 RunExit::Reset => return DosExit::Stopped("the program reset the machine".into()),
+                RunExit::HookStop => return DosExit::HookStop,
                 RunExit::Unsupported(msg) => {
                     return DosExit::Stopped(format!(
                         "{msg} (at {:04X}:{:04X})",

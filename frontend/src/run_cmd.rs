@@ -176,5 +176,10 @@ pub fn run(args: &RunArgs) -> ExitCode {
             eprintln!("tandem run: stopped: {}: {msg}", program.display());
             ExitCode::from(EXIT_STOPPED)
         }
+        DosExit::HookStop => {
+            // `tandem run` sets no hooks; other commands drive their own loop.
+            eprintln!("tandem run: stopped: {}: a hook stopped the run", program.display());
+            ExitCode::from(EXIT_STOPPED)
+        }
     }
 }
