@@ -33,7 +33,7 @@ impl MachineOpts {
     }
 }
 
-fn parse_model(s: &str) -> Result<CpuModel, String> {
+pub(crate) fn parse_model(s: &str) -> Result<CpuModel, String> {
     s.parse()
 }
 

@@ -6,9 +6,13 @@
 //! overrides it.
 
 mod bench_cmd;
+mod call_cmd;
+mod compare_cmd;
 mod machine_opts;
 mod run_cmd;
+mod session;
 mod sst_cmd;
+mod sweep_cmd;
 
 use std::process::ExitCode;
 
@@ -35,6 +39,14 @@ enum Command {
     /// Measure emulation speed: run a program headless and report emulated
     /// MHz and the speed relative to real time.
     Bench(bench_cmd::BenchArgs),
+    /// Run one routine of a program in isolation until it returns and list
+    /// its memory and port writes.
+    Call(call_cmd::CallArgs),
+    /// Run a routine over its whole input domain against its Rust model.
+    Sweep(sweep_cmd::SweepArgs),
+    /// Run a program in lock-step with the models; report the first
+    /// divergence.
+    Compare(compare_cmd::CompareArgs),
     /// Run a DOS program (.EXE or .COM) with tandem's DOS and BIOS; drive C:
     /// is a host folder. Exit status: the program's return code, 2 when it
     /// cannot be loaded, 3 when the run stops before it terminates.
@@ -61,6 +73,9 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Sst(args) => sst_cmd::run(&args),
         Command::Bench(args) => bench_cmd::run(&args),
+        Command::Call(args) => call_cmd::run(&args),
+        Command::Sweep(args) => sweep_cmd::run(&args),
+        Command::Compare(args) => compare_cmd::run(&args),
         Command::Run(args) => run_cmd::run(&args),
     }
 }

@@ -178,7 +178,10 @@ pub fn run(args: &RunArgs) -> ExitCode {
         }
         DosExit::HookStop => {
             // `tandem run` sets no hooks; other commands drive their own loop.
-            eprintln!("tandem run: stopped: {}: a hook stopped the run", program.display());
+            eprintln!(
+                "tandem run: stopped: {}: a hook stopped the run",
+                program.display()
+            );
             ExitCode::from(EXIT_STOPPED)
         }
     }

@@ -17,8 +17,10 @@ pub struct CallOutcome {
     pub cycles: u64,
 }
 
-/// Calls the near routine at `cs:ip` with the stack at `ss:sp` (the other
-/// registers as the caller left them in `cpu`) and runs until it returns.
+/// Calls the routine at `cs:ip` with the stack at `ss:sp` (the other
+/// registers as the caller left them in `cpu`) and runs until it returns,
+/// by RET or RETF: the stack holds a far return address (`cs`, then
+/// [`RETURN_IP`]), so a near RET pops the offset and a far one both words.
 /// An error if it has not returned within `max_steps` instructions, halts,
 /// or stops on something tandem does not emulate.
 pub fn call_near<B: Bus>(
@@ -33,10 +35,14 @@ pub fn call_near<B: Bus>(
     cpu.regs.set_sreg(SegReg::CS, cs);
     cpu.regs.set_sreg(SegReg::SS, ss);
     let sp0 = sp;
-    let top = sp.wrapping_sub(2);
     let base = (ss as u32) << 4;
-    bus.mem_write8(base + top as u32, RETURN_IP as u8);
-    bus.mem_write8(base + top.wrapping_add(1) as u32, (RETURN_IP >> 8) as u8);
+    let mut put = |off: u16, v: u16| {
+        bus.mem_write8(base + off as u32, v as u8);
+        bus.mem_write8(base + off.wrapping_add(1) as u32, (v >> 8) as u8);
+    };
+    put(sp.wrapping_sub(2), cs);
+    put(sp.wrapping_sub(4), RETURN_IP);
+    let top = sp.wrapping_sub(4);
     cpu.regs.put16(4, top);
     cpu.regs.ip = ip as u32;
     cpu.halted = false;
@@ -55,7 +61,11 @@ pub fn call_near<B: Bus>(
             }
             _ => {}
         }
-        if cpu.regs.ip == RETURN_IP as u32 && cpu.regs.get16(4) == sp0 && cpu.regs.seg[1] == cs {
+        let sp_now = cpu.regs.get16(4);
+        if cpu.regs.ip == RETURN_IP as u32
+            && cpu.regs.seg[1] == cs
+            && (sp_now == sp0.wrapping_sub(2) || sp_now == sp0)
+        {
             return Ok(CallOutcome {
                 steps,
                 cycles: cpu.cycles - start,

@@ -39,6 +39,7 @@ pub struct LockStep {
     last_clock: u16,
     landing: Option<u16>,
     baseline: Vec<i16>,
+    clocks: Vec<u16>,
 }
 
 impl LockStep {
@@ -54,6 +55,7 @@ impl LockStep {
             last_clock: 0,
             landing: None,
             baseline,
+            clocks: Vec::new(),
         }
     }
 
@@ -67,6 +69,12 @@ impl LockStep {
     /// Frames checked so far.
     pub fn frames(&self) -> u64 {
         self.frame
+    }
+
+    /// The clocks of the first 64 frames checked (a record of what was
+    /// sampled, for reports and tests).
+    pub fn clocks(&self) -> &[u16] {
+        &self.clocks
     }
 
     /// Checks one frame point. `mem`/`at` are the running program; `reference`/
@@ -87,6 +95,9 @@ impl LockStep {
         let p = &self.profile;
         let frame = self.frame;
         let clock = mem.read16(at.code(p.code.clock));
+        if self.clocks.len() < 64 {
+            self.clocks.push(clock);
+        }
         let diverge = |slot: Option<u8>, expected: i64, actual: i64, what: String| Divergence {
             frame,
             clock,

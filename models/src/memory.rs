@@ -30,6 +30,18 @@ impl GuestMemory for emu::FlatBus {
     }
 }
 
+impl GuestMemory for hw::machine::PcBus {
+    fn read8(&self, linear: u32) -> u8 {
+        self.mem.peek(linear)
+    }
+}
+
+impl GuestMemory for hw::Machine {
+    fn read8(&self, linear: u32) -> u8 {
+        self.peek8(linear)
+    }
+}
+
 /// Where a program is in memory: the paragraph of its main code segment and
 /// of its data group (SS = DS).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,0 +1,388 @@
+//! `tandem compare --profile NAME [PROGRAM] [--seconds S]`: runs the program
+//! in lock-step with the models. At every frame (the entry of the
+//! program's per-frame update) the clock must have advanced by the IRQ0
+//! count times the step immediate, and the parameter table must equal the
+//! models. The first divergence stops the run with its frame, clock, slot,
+//! expected and actual values, CS:IP and the last instructions executed,
+//! disassembled. Exit 0 when everything agrees, 1 on a divergence, 2 on
+//! bad input.
+//!
+//! The last instructions come from a second, deterministic run of the
+//! same program and inputs, stepped one instruction at a time up to the
+//! divergent frame.
+
+use std::collections::VecDeque;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Args;
+use dos::DosExit;
+use emu::{ExecAt, HookAction, HookEvent, HookKind};
+use hw::kbc::Key;
+use models::compare::{Divergence, LockStep};
+use models::{GuestMemory, Placement, Profile};
+
+use crate::session::{self, input_error, GmMachine, Session};
+
+/// Arguments of `tandem compare`.
+#[derive(Args, Debug)]
+pub struct CompareArgs {
+    /// Profile: replica, replica-demo, game-retail, game-demo, or a TOML file.
+    #[arg(long, value_name = "NAME")]
+    profile: String,
+
+    /// The program (default: the built-in replica of a replica profile).
+    #[arg(value_name = "PROGRAM")]
+    program: Option<PathBuf>,
+
+    /// Emulated seconds to run.
+    #[arg(long, value_name = "S", default_value_t = 10)]
+    seconds: u64,
+
+    /// The reference program whose tables the models read (default: the
+    /// pristine built-in replica for replica profiles, else the program).
+    #[arg(long, value_name = "FILE")]
+    reference: Option<PathBuf>,
+
+    /// Press a key at an emulated time: SECONDS:KEY with KEY a scan code in
+    /// hexadecimal or one of p, esc, space, enter; repeatable.
+    #[arg(long = "press", value_name = "S:KEY")]
+    presses: Vec<String>,
+
+    /// Instructions shown before a divergence.
+    #[arg(long, value_name = "N", default_value_t = 16)]
+    last: usize,
+
+    #[command(flatten)]
+    machine: GmMachine,
+
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+fn parse_press(s: &str, hz: u64) -> Result<(u64, Key), String> {
+    let bad = || format!("--press '{s}': expected SECONDS:KEY");
+    let (t, k) = s.split_once(':').ok_or_else(bad)?;
+    let secs: f64 = t.parse().map_err(|_| bad())?;
+    if !(0.0..1e6).contains(&secs) {
+        return Err(bad());
+    }
+    let key = match k.to_ascii_lowercase().as_str() {
+        "p" => Key::new(0x19),
+        "esc" => Key::ESC,
+        "space" => Key::SPACE,
+        "enter" => Key::ENTER,
+        h => Key::new(u8::from_str_radix(h, 16).map_err(|_| bad())?),
+    };
+    Ok(((secs * hz as f64) as u64, key))
+}
+
+/// One run of the program with the frame hook: returns the divergence (if
+/// any) and the frames checked. With `stop_at` the run stops at that frame
+/// point instead of checking it (for the replay).
+struct Run<'a> {
+    profile: &'a Profile,
+    reference: &'a Session,
+    ref_at: Placement,
+}
+
+impl Run<'_> {
+    fn start(
+        &self,
+        image: &[u8],
+        name: &str,
+        gm: &GmMachine,
+        presses: &[(u64, Key)],
+    ) -> Result<(Session, Placement), String> {
+        let mut s = Session::start(image, name, None, gm, b"")?;
+        let at = s.place(self.profile, name)?;
+        let frame = self.profile.code.frame_update.ok_or_else(|| {
+            format!(
+                "profile {} does not say where the per-frame update is",
+                self.profile.name
+            )
+        })?;
+        for &(t, k) in presses {
+            s.m.key(t, k, true);
+            s.m.key(t + gm.cpu_hz() / 20, k, false);
+        }
+        let h = s.m.cpu.hooks_mut();
+        h.add(
+            HookKind::Exec(ExecAt::SegOff(at.code_seg, frame)),
+            HookAction::Stop,
+        );
+        h.add(
+            HookKind::Interrupt {
+                vector: 8,
+                ah: None,
+            },
+            HookAction::Record,
+        );
+        if let Some(step) = self.profile.code.step_imm {
+            let a = at.code(step);
+            h.add(
+                HookKind::MemWrite {
+                    start: a,
+                    end: a + 1,
+                },
+                HookAction::Record,
+            );
+        }
+        // Writes to the parameter table: who last wrote each slot.
+        let t = at.data(self.profile.data.params);
+        h.add(
+            HookKind::MemWrite {
+                start: t,
+                end: t + 511,
+            },
+            HookAction::Record,
+        );
+        Ok((s, at))
+    }
+
+    /// Runs to the end or the first divergence.
+    fn check(
+        &self,
+        s: &mut Session,
+        at: Placement,
+        end: u64,
+        writers: &mut [(u16, u16); 256],
+    ) -> Result<(u64, Vec<u16>, Option<Divergence>), String> {
+        let table = at.data(self.profile.data.params);
+        let baseline = LockStep::table(&self.reference.m, self.profile, self.ref_at);
+        let mut lock = LockStep::new(self.profile.clone(), baseline);
+        let step_addr = self.profile.code.step_imm.map(|o| at.code(o));
+        let mut step = step_addr.map(|a| s.m.read16(a)).unwrap_or(1);
+        let mut seen = 0usize;
+        let (mut irqs, mut advance) = (0u64, 0u16);
+        loop {
+            let left = end.saturating_sub(s.m.cycles());
+            if left == 0 {
+                return Ok((lock.frames(), lock.clocks().to_vec(), None));
+            }
+            match s.dos.run(&mut s.m, left) {
+                DosExit::HookStop => {}
+                DosExit::TimeLimit => return Ok((lock.frames(), lock.clocks().to_vec(), None)),
+                DosExit::Exited(code) => {
+                    return Err(format!(
+                        "the program exited (code {code}) after {} frames",
+                        lock.frames()
+                    ))
+                }
+                DosExit::Stopped(msg) => return Err(format!("the run stopped: {msg}")),
+            }
+            let log =
+                s.m.cpu
+                    .hooks
+                    .as_ref()
+                    .map(|h| &h.log[seen..])
+                    .unwrap_or(&[]);
+            let mut frame_point = false;
+            for r in log {
+                match r.event {
+                    HookEvent::Interrupt { vector: 8, .. } => {
+                        irqs += 1;
+                        advance = advance.wrapping_add(step);
+                    }
+                    HookEvent::MemWrite { linear, size, .. } => {
+                        if (table..table + 512).contains(&linear) {
+                            for b in 0..size as u32 {
+                                let slot = (linear + b - table) / 2;
+                                if slot < 256 {
+                                    writers[slot as usize] = (r.cs, r.ip);
+                                }
+                            }
+                        } else {
+                            step = step_addr.map(|a| s.m.read16(a)).unwrap_or(step);
+                        }
+                    }
+                    HookEvent::Exec { .. } => frame_point = true,
+                    _ => {}
+                }
+            }
+            seen += log.len();
+            if !frame_point {
+                continue;
+            }
+            if let Err(d) = lock.check(&s.m, at, &self.reference.m, self.ref_at, irqs, advance) {
+                return Ok((lock.frames(), lock.clocks().to_vec(), Some(d)));
+            }
+            irqs = 0;
+            advance = 0;
+        }
+    }
+}
+
+/// Replays up to frame point `frame` and returns the last `n` instructions
+/// before it, disassembled, with CS:IP at the frame point.
+fn last_instructions(
+    run: &Run,
+    image: &[u8],
+    name: &str,
+    gm: &GmMachine,
+    presses: &[(u64, Key)],
+    frame: u64,
+    n: usize,
+) -> Result<(String, Vec<String>), String> {
+    let (mut s, _) = run.start(image, name, gm, presses)?;
+    let mut frames = 0u64;
+    // Run at full speed to the frame before, then step.
+    while frames < frame {
+        match s.dos.run(&mut s.m, u64::MAX / 4) {
+            DosExit::HookStop
+                if s.m.cpu.hooks.as_ref().is_some_and(|h| {
+                    h.stopped
+                        .is_some_and(|r| matches!(r.event, HookEvent::Exec { .. }))
+                }) =>
+            {
+                frames += 1
+            }
+            DosExit::HookStop => {}
+            other => return Err(format!("the replay ended early: {other:?}")),
+        }
+    }
+    let mut ring: VecDeque<String> = VecDeque::new();
+    loop {
+        let cs = s.m.cpu.regs.seg[1];
+        let ip = s.m.cpu.regs.ip as u16;
+        let lin = ((cs as u32) << 4) + ip as u32;
+        let bytes: Vec<u8> = (0..15).map(|i| s.m.peek8(lin + i)).collect();
+        let before = s.m.cycles();
+        match s.dos.run(&mut s.m, 1) {
+            DosExit::HookStop => {
+                if s.m.cpu.hooks.as_ref().is_some_and(|h| {
+                    h.stopped
+                        .is_some_and(|r| matches!(r.event, HookEvent::Exec { .. }))
+                }) {
+                    let at = format!("{:04X}:{:04X}", s.m.cpu.regs.seg[1], s.m.cpu.regs.ip);
+                    return Ok((at, ring.into_iter().collect()));
+                }
+            }
+            DosExit::TimeLimit => {}
+            other => return Err(format!("the replay ended early: {other:?}")),
+        }
+        if s.m.cycles() != before {
+            ring.push_back(format!(
+                "{cs:04X}:{ip:04X}  {}",
+                emu::disasm::disasm16(&bytes, ip as u32)
+            ));
+            if ring.len() > n {
+                ring.pop_front();
+            }
+        }
+    }
+}
+
+/// Runs `tandem compare`.
+pub fn run(args: &CompareArgs) -> ExitCode {
+    let profile = match session::profile(&args.profile) {
+        Ok(p) => p,
+        Err(e) => return input_error("compare", e),
+    };
+    let (image, name) = match session::program(args.program.as_deref(), &profile) {
+        Ok(x) => x,
+        Err(e) => return input_error("compare", e),
+    };
+    let hz = args.machine.cpu_hz();
+    let presses: Vec<(u64, Key)> = match args.presses.iter().map(|p| parse_press(p, hz)).collect() {
+        Ok(v) => v,
+        Err(e) => return input_error("compare", e),
+    };
+    let (reference, ref_at) = match session::reference(
+        args.reference.as_deref(),
+        &profile,
+        &image,
+        &name,
+        &args.machine,
+    ) {
+        Ok(r) => r,
+        Err(e) => return input_error("compare", e),
+    };
+    let run = Run {
+        profile: &profile,
+        reference: &reference,
+        ref_at,
+    };
+    let (mut s, at) = match run.start(&image, &name, &args.machine, &presses) {
+        Ok(x) => x,
+        Err(e) => return input_error("compare", e),
+    };
+    let end = args.seconds.saturating_mul(hz);
+    let mut writers = [(0u16, 0u16); 256];
+    let (frames, clocks, divergence) = match run.check(&mut s, at, end, &mut writers) {
+        Ok(x) => x,
+        Err(e) => {
+            eprintln!("tandem compare: stopped: {name}: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    let Some(d) = divergence else {
+        if args.json {
+            println!(
+                "{}",
+                serde_json::json!({"profile": profile.name, "program": name, "frames": frames, "seconds": args.seconds, "clocks": clocks, "divergence": null})
+            );
+        } else {
+            println!("{name} (profile {}): {frames} frames over {} emulated seconds agree with the models", profile.name, args.seconds);
+            println!("0 divergences");
+        }
+        return ExitCode::SUCCESS;
+    };
+    let (cs_ip, last) = last_instructions(
+        &run,
+        &image,
+        &name,
+        &args.machine,
+        &presses,
+        d.frame,
+        args.last,
+    )
+    .unwrap_or_else(|e| {
+        (
+            format!("{:04X}:{:04X}", s.m.cpu.regs.seg[1], s.m.cpu.regs.ip),
+            vec![format!("(replay failed: {e})")],
+        )
+    });
+    let what = match d.slot {
+        Some(slot) => format!("slot {slot}"),
+        None => "clock".to_string(),
+    };
+    // The instruction that last wrote the divergent slot.
+    let writer = d.slot.map(|slot| {
+        let (cs, ip) = writers[slot as usize];
+        let lin = ((cs as u32) << 4) + ip as u32;
+        let bytes: Vec<u8> = (0..15).map(|i| s.m.peek8(lin + i)).collect();
+        format!(
+            "{cs:04X}:{ip:04X}  {}",
+            emu::disasm::disasm16(&bytes, ip as u32)
+        )
+    });
+    if args.json {
+        println!(
+            "{}",
+            serde_json::json!({
+                "profile": profile.name, "program": name, "frames": frames, "clocks": clocks,
+                "divergence": {"frame": d.frame, "clock": d.clock, "slot": d.slot, "expected": d.expected, "actual": d.actual, "what": d.what, "cs_ip": cs_ip, "written_by": writer, "last_instructions": last}
+            })
+        );
+    } else {
+        println!(
+            "{name} (profile {}): divergence at frame {}, clock {:04X}h, {what}",
+            profile.name, d.frame, d.clock
+        );
+        println!(
+            "  {}: expected {} ({:04X}h), actual {} ({:04X}h)",
+            d.what, d.expected, d.expected as u16, d.actual, d.actual as u16
+        );
+        if let Some(w) = &writer {
+            println!("  last written by {w}");
+        }
+        println!("  at {cs_ip} (the frame point); the last instructions before it:");
+        for l in &last {
+            println!("    {l}");
+        }
+        println!("1 divergence");
+    }
+    ExitCode::from(1)
+}

@@ -1,0 +1,143 @@
+//! `tandem sweep --profile NAME [PROGRAM] --routine fountain|state-selection`:
+//! runs one of the program's routines over its whole input domain and
+//! compares every result with the model. Last line: `N of M equal`; exit 0
+//! when all are equal, 1 otherwise, 2 for bad input.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use clap::{Args, ValueEnum};
+use models::sweep;
+
+use crate::session::{self, input_error, GmMachine, Session};
+
+/// The routines that can be swept.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Routine {
+    /// The fountain: 2,048 clocks x 6 parameter slots.
+    Fountain,
+    /// Model-state selection: every state byte on every city definition.
+    StateSelection,
+}
+
+/// Arguments of `tandem sweep`.
+#[derive(Args, Debug)]
+pub struct SweepArgs {
+    /// Profile: replica, replica-demo, game-retail, game-demo, or a TOML file.
+    #[arg(long, value_name = "NAME")]
+    profile: String,
+
+    /// The program (default: the built-in replica of a replica profile).
+    #[arg(value_name = "PROGRAM")]
+    program: Option<PathBuf>,
+
+    /// The routine to sweep.
+    #[arg(long, value_enum)]
+    routine: Routine,
+
+    /// The reference program whose tables the models read (default: the
+    /// pristine built-in replica for replica profiles, else the program).
+    #[arg(long, value_name = "FILE")]
+    reference: Option<PathBuf>,
+
+    #[command(flatten)]
+    machine: GmMachine,
+
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs `tandem sweep`.
+pub fn run(args: &SweepArgs) -> ExitCode {
+    let profile = match session::profile(&args.profile) {
+        Ok(p) => p,
+        Err(e) => return input_error("sweep", e),
+    };
+    let (image, name) = match session::program(args.program.as_deref(), &profile) {
+        Ok(x) => x,
+        Err(e) => return input_error("sweep", e),
+    };
+    let start = Instant::now();
+    let mut s = match Session::start(&image, &name, None, &args.machine, b"") {
+        Ok(s) => s,
+        Err(e) => return input_error("sweep", e),
+    };
+    let at = match s.place(&profile, &name) {
+        Ok(a) => a,
+        Err(e) => return input_error("sweep", e),
+    };
+    let (reference, ref_at) = match session::reference(
+        args.reference.as_deref(),
+        &profile,
+        &image,
+        &name,
+        &args.machine,
+    ) {
+        Ok(r) => r,
+        Err(e) => return input_error("sweep", e),
+    };
+    let m = &mut s.m;
+    // The routine runs alone: no interrupts.
+    m.cpu.regs.flags = m.cpu.normalize_flags(0);
+    let result = match args.routine {
+        Routine::Fountain => sweep::fountain(
+            &mut m.cpu,
+            &mut m.bus,
+            &reference.m,
+            &profile,
+            at,
+            ref_at,
+            |_| {},
+        ),
+        Routine::StateSelection => sweep::state_selection(
+            &mut m.cpu,
+            &mut m.bus,
+            &reference.m,
+            &profile,
+            at,
+            ref_at,
+            |_| {},
+        ),
+    };
+    let r = match result {
+        Ok(r) => r,
+        Err(e) => return input_error("sweep", format!("{name}: {e}")),
+    };
+    let secs = start.elapsed().as_secs_f64();
+    let routine = match args.routine {
+        Routine::Fountain => "fountain",
+        Routine::StateSelection => "state-selection",
+    };
+    if args.json {
+        let first = r.first.as_ref().map(|m| {
+            serde_json::json!({"input": m.input, "output": m.output, "expected": m.expected, "actual": m.actual})
+        });
+        println!(
+            "{}",
+            serde_json::json!({
+                "profile": profile.name, "program": name, "routine": routine,
+                "code_segment": format!("{:04X}", at.code_seg), "data_segment": format!("{:04X}", at.data_seg),
+                "equal": r.equal, "total": r.total, "first_mismatch": first, "seconds": secs,
+            })
+        );
+    } else {
+        println!(
+            "{routine} of {name} (profile {}, code segment {:04X}, data group {:04X}): {:.3} s",
+            profile.name, at.code_seg, at.data_seg, secs
+        );
+        if let Some(m) = &r.first {
+            println!(
+                "first difference: {} {}: expected {} ({:04X}h), got {} ({:04X}h)",
+                m.input, m.output, m.expected, m.expected as u16, m.actual, m.actual as u16
+            );
+        }
+        println!("{} of {} equal", r.equal, r.total);
+    }
+    if r.equal == r.total && r.total > 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}

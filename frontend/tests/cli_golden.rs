@@ -1,0 +1,226 @@
+//! The golden-master commands on the replicas: `tandem call` of the timer
+//! setup, sweeps, and `tandem compare` in lock-step, with deliberately
+//! altered replicas caught at the right slot and clock.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn tandem(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tandem"))
+        .args(args)
+        .output()
+        .expect("tandem runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn replica() -> Vec<u8> {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../roms/replica/replica.exe");
+    std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+/// File offset of a code-segment offset in replica.exe (32-byte header).
+fn code(off: usize) -> usize {
+    0x20 + off
+}
+
+/// Writes a mutant of the replica and returns its path.
+fn mutant(name: &str, patch: impl FnOnce(&mut Vec<u8>)) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tandem-mutants-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let mut b = replica();
+    patch(&mut b);
+    let p = dir.join(name);
+    std::fs::write(&p, b).expect("write mutant");
+    p
+}
+
+fn json(o: &Output) -> serde_json::Value {
+    serde_json::from_str(stdout(o).trim()).unwrap_or_else(|e| panic!("{e}: {}", stdout(o)))
+}
+
+#[test]
+fn call_of_the_timer_setup_writes_exactly_the_three_pit_ports() {
+    let exe = Path::new(env!("CARGO_MANIFEST_DIR")).join("../roms/replica/replica.exe");
+    let o = tandem(&[
+        "call",
+        exe.to_str().expect("path"),
+        "--at",
+        "load:0321",
+        "--until-ret",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{o:?}");
+    let v = json(&o);
+    let ports: Vec<(u64, u64, String)> = v["ports"]
+        .as_array()
+        .expect("ports")
+        .iter()
+        .map(|p| {
+            (
+                p["port"].as_u64().unwrap_or(0),
+                p["value"].as_u64().unwrap_or(0),
+                p["dir"].as_str().unwrap_or("").to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        ports,
+        vec![
+            (0x43, 0x36, "out".to_string()),
+            (0x40, 0x52, "out".into()),
+            (0x40, 0x09, "out".into())
+        ]
+    );
+}
+
+#[test]
+fn sweeps_are_equal_on_both_replicas_and_catch_a_mutant() {
+    for profile in ["replica", "replica-demo"] {
+        let o = tandem(&["sweep", "--profile", profile, "--routine", "fountain"]);
+        assert!(o.status.success(), "{profile}: {}", stdout(&o));
+        assert!(
+            stdout(&o).trim_end().ends_with("12288 of 12288 equal"),
+            "{}",
+            stdout(&o)
+        );
+        let o = tandem(&[
+            "sweep",
+            "--profile",
+            profile,
+            "--routine",
+            "state-selection",
+        ]);
+        assert!(o.status.success(), "{}", stdout(&o));
+        assert!(
+            stdout(&o).trim_end().ends_with("4608 of 4608 equal"),
+            "{}",
+            stdout(&o)
+        );
+    }
+    let m = mutant("amp.exe", |b| b[code(0xDB6A + 4)] = 86);
+    let o = tandem(&[
+        "sweep",
+        "--profile",
+        "replica",
+        m.to_str().expect("path"),
+        "--routine",
+        "fountain",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+}
+
+#[test]
+fn compare_agrees_on_the_replica_even_when_p_pauses_the_clock() {
+    let o = tandem(&[
+        "compare",
+        "--profile",
+        "replica",
+        "--seconds",
+        "3",
+        "--press",
+        "1.5:p",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stdout(&o));
+    let v = json(&o);
+    assert!(v["frames"].as_u64().unwrap_or(0) > 200, "{v}");
+    assert!(v["divergence"].is_null());
+}
+
+fn divergence(exe: &Path, extra: &[&str]) -> serde_json::Value {
+    let mut args = vec![
+        "compare",
+        "--profile",
+        "replica",
+        exe.to_str().expect("path"),
+        "--seconds",
+        "6",
+        "--json",
+    ];
+    args.extend_from_slice(extra);
+    let o = tandem(&args);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    json(&o)["divergence"].clone()
+}
+
+#[test]
+fn an_amplitude_mutant_is_caught_at_its_slot() {
+    // Band 2's amplitude (136) becomes 120: slot 9 + 2 = 11 carries it (band
+    // 2 adds amp[2] there, band 1 subtracts 2 amp[2] there).
+    let m = mutant("amp.exe", |b| b[code(0xDB6A + 2)] = 120);
+    let d = divergence(&m, &[]);
+    assert_eq!(d["slot"], 11, "{d}");
+    let clock = d["clock"].as_u64().expect("clock");
+    let band = (((clock << 5) & 0xFFFF) * 6) >> 16;
+    assert!(
+        band == 1 || band == 2,
+        "clock {clock:04X}h is in band {band}"
+    );
+}
+
+#[test]
+fn a_sine_mutant_is_caught_at_the_clock_that_reads_it() {
+    // The entry read at the tenth frame's clock (from the honest run).
+    let o = tandem(&[
+        "compare",
+        "--profile",
+        "replica",
+        "--seconds",
+        "1",
+        "--json",
+    ]);
+    let clocks = json(&o)["clocks"].as_array().expect("clocks").clone();
+    let c = clocks[10].as_u64().expect("clock");
+    let phase = ((c << 5) & 0xFFFF) * 6;
+    let i = ((phase & 0xFFFF) >> 7) as usize;
+    let m = mutant("sine.exe", |b| b[code(0x944A + 2 * i + 1)] ^= 0x40);
+    let d = divergence(&m, &[]);
+    assert_eq!(d["clock"].as_u64(), Some(c), "{d}");
+    assert_eq!(d["frame"].as_u64(), Some(10), "{d}");
+    let band = phase >> 16;
+    let slot = d["slot"].as_u64().expect("slot");
+    assert!(
+        slot == 9 + band || slot == 9 + (band + 1) % 6,
+        "slot {slot} for band {band}"
+    );
+}
+
+#[test]
+fn a_cap_mutant_is_caught_at_the_landing_slot() {
+    // landing_update's two E800h immediates become E000h.
+    let m = mutant("cap.exe", |b| {
+        let start = code(0xC656);
+        let mut n = 0;
+        for i in start..start + 0x30 {
+            if b[i] == 0x00 && b[i + 1] == 0xE8 && (b[i - 1] == 0x3D || b[i - 1] == 0xB8) {
+                b[i + 1] = 0xE0;
+                n += 1;
+            }
+        }
+        assert_eq!(n, 2, "two cap immediates");
+    });
+    let d = divergence(&m, &[]);
+    assert_eq!(d["slot"], 20, "{d}");
+    // The first frame where the models' landing value passes the mutant's
+    // cap: the program holds E000h, the models more.
+    assert_eq!(d["actual"].as_i64().map(|v| v as u16), Some(0xE000), "{d}");
+    let e = d["expected"].as_i64().map(|v| v as u16).expect("expected");
+    assert!(e > 0xE000 && e <= 0xE800, "{d}");
+}
+
+#[test]
+fn an_smc_mutant_that_ignores_the_immediate_is_caught_on_the_clock() {
+    // IRQ0 handler: NOP; ADD AX,imm  ->  INC AX; TEST AX,imm (the
+    // immediate stays patchable but no longer counts).
+    let m = mutant("smc.exe", |b| {
+        assert_eq!((b[code(0x0BF2)], b[code(0x0BF3)]), (0x90, 0x05));
+        b[code(0x0BF2)] = 0x40;
+        b[code(0x0BF3)] = 0xA9;
+    });
+    let d = divergence(&m, &["--press", "1:p"]);
+    assert!(d["slot"].is_null(), "the clock, not a slot: {d}");
+    assert!(d["what"].as_str().unwrap_or("").contains("counter"), "{d}");
+}
