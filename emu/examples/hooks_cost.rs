@@ -2,10 +2,16 @@
 //! register-level 8086 with no hooks (`none`), or with hooks set that never
 //! fire (`idle`: an execution hook at an address the loop never reaches and
 //! a write watch on memory it never writes). Count host instructions with
-//! `valgrind --tool=callgrind` to compare against a build without hook
-//! support; wall-clock figures are too noisy for a few percent.
+//! `valgrind --tool=callgrind` and compare with a build without hook
+//! support (`--no-default-features` compiles the checks out); wall-clock
+//! figures are too noisy for a few percent.
 //!
-//! `cargo run --release -p emu --example hooks_cost -- none|idle [STEPS]`
+//! ```sh
+//! cargo build --release -p emu --example hooks_cost
+//! valgrind --tool=callgrind target/release/examples/hooks_cost none
+//! cargo build --release -p emu --example hooks_cost --no-default-features
+//! valgrind --tool=callgrind target/release/examples/hooks_cost none
+//! ```
 
 use emu::{Cpu, CpuModel, ExecAt, FlatBus, HookAction, HookKind};
 

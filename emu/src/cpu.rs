@@ -112,8 +112,11 @@ pub struct Cpu {
     pub(crate) saved: Registers,
     /// An instruction fetch ran past the 64 KiB limit (286/386).
     pub(crate) fetch_fault: bool,
-    /// Hooks; `None` (the default) costs one branch per check.
+    /// Hooks; `None` (the default) costs one branch per step.
     pub hooks: Option<Box<crate::hooks::Hooks>>,
+    /// Memory accesses take the slow path (cycle-exact mode or hooks set);
+    /// refreshed at the start of every step.
+    pub(crate) slow_mem: bool,
     /// The 8086's cycle-exact bus interface unit, when that mode is on
     /// ([`Cpu::set_cycle_exact`]); `None` runs the register-level timing.
     pub(crate) x: Option<Box<crate::biu::cycle::BusUnit>>,
@@ -143,6 +146,7 @@ impl Cpu {
             saved: Registers::default(),
             fetch_fault: false,
             hooks: None,
+            slow_mem: false,
             x: None,
             x_taken: 0,
             x_flushed: false,
@@ -209,16 +213,22 @@ impl Cpu {
     pub fn step<B: Bus>(&mut self, bus: &mut B) -> StepInfo {
         // Two instances, so that a CPU without hooks runs a step with no
         // hook checks in it (see `emu/examples/hooks_cost.rs`).
-        if self.hooks.is_none() {
-            self.step_with::<false, B>(bus)
-        } else {
-            self.step_with::<true, B>(bus)
+        if cfg!(feature = "hooks") && self.hooks.is_some() {
+            return self.step_hooked(bus);
         }
+        self.step_with::<false, B>(bus)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn step_hooked<B: Bus>(&mut self, bus: &mut B) -> StepInfo {
+        self.step_with::<true, B>(bus)
     }
 
     #[inline(always)]
     fn step_with<const HOOKED: bool, B: Bus>(&mut self, bus: &mut B) -> StepInfo {
         self.step_cycles = 0;
+        self.slow_mem = HOOKED || self.x.is_some();
         if HOOKED {
             self.hook_step_start();
         }

@@ -18,7 +18,7 @@ impl Cpu {
     /// the model: a stack fault during delivery would be a double fault,
     /// which real-mode code cannot handle either way.
     pub(crate) fn interrupt<B: Bus>(&mut self, bus: &mut B, vector: u8) {
-        if self.hooks.is_some() {
+        if cfg!(feature = "hooks") && self.hooks.is_some() {
             self.hook_interrupt(vector);
         }
         let flags = self.regs.flags as u16;

@@ -79,6 +79,24 @@ impl Cpu {
         let n = size.bits() / 8;
         self.check_limit(seg, off, n)?;
         let base = (self.regs.sreg(seg) as u32) << 4;
+        if self.slow_mem {
+            return Ok(self.read_mem_slow(bus, base, off, n));
+        }
+        if n > 1 && off & 1 != 0 {
+            self.step_cycles += BUS_CYCLE;
+        }
+        let mut v = 0u32;
+        for i in 0..n {
+            let a = self.byte_addr(base, off, i);
+            self.step_cycles += bus.mem_wait_states(a);
+            v |= (bus.mem_read8(a) as u32) << (8 * i);
+        }
+        Ok(v)
+    }
+
+    /// A read in cycle-exact mode or with hooks set (`slow_mem`).
+    #[inline(never)]
+    fn read_mem_slow<B: Bus>(&mut self, bus: &mut B, base: u32, off: u32, n: u32) -> u32 {
         let v = if self.x.is_some() {
             self.x_mem(bus, BusStatus::Memr, base, off, n, 0)
         } else {
@@ -96,7 +114,7 @@ impl Cpu {
         if self.hooks.is_some() {
             self.hook_mem(false, base.wrapping_add(off), n as u8, v);
         }
-        Ok(v)
+        v
     }
 
     /// Writes an operand of `size` at `seg:off` (low byte first).
@@ -112,6 +130,24 @@ impl Cpu {
         let n = size.bits() / 8;
         self.check_limit(seg, off, n)?;
         let base = (self.regs.sreg(seg) as u32) << 4;
+        if self.slow_mem {
+            self.write_mem_slow(bus, base, off, n, v);
+            return Ok(());
+        }
+        if n > 1 && off & 1 != 0 {
+            self.step_cycles += BUS_CYCLE;
+        }
+        for i in 0..n {
+            let a = self.byte_addr(base, off, i);
+            self.step_cycles += bus.mem_wait_states(a);
+            bus.mem_write8(a, (v >> (8 * i)) as u8);
+        }
+        Ok(())
+    }
+
+    /// A write in cycle-exact mode or with hooks set (`slow_mem`).
+    #[inline(never)]
+    fn write_mem_slow<B: Bus>(&mut self, bus: &mut B, base: u32, off: u32, n: u32, v: u32) {
         if self.x.is_some() {
             self.x_mem(bus, BusStatus::Memw, base, off, n, v);
         } else {
@@ -125,9 +161,13 @@ impl Cpu {
             }
         }
         if self.hooks.is_some() {
-            self.hook_mem(true, base.wrapping_add(off), n as u8, v & size.mask());
+            let mask = if n >= 4 {
+                u32::MAX
+            } else {
+                (1u32 << (8 * n)) - 1
+            };
+            self.hook_mem(true, base.wrapping_add(off), n as u8, v & mask);
         }
-        Ok(())
     }
 
     /// Reads a word at `seg:off`.
@@ -196,7 +236,7 @@ impl Cpu {
     /// Reads a port of `size`; a word at an odd port takes two bus cycles.
     pub(crate) fn port_in<B: Bus>(&mut self, bus: &mut B, port: u16, size: Size) -> u32 {
         let v = self.port_in_raw(bus, port, size);
-        if self.hooks.is_some() {
+        if cfg!(feature = "hooks") && self.hooks.is_some() {
             self.hook_port(false, port, (size.bits() / 8) as u8, v);
         }
         v
@@ -223,7 +263,7 @@ impl Cpu {
 
     /// Writes a port of `size`.
     pub(crate) fn port_out<B: Bus>(&mut self, bus: &mut B, port: u16, v: u32, size: Size) {
-        if self.hooks.is_some() {
+        if cfg!(feature = "hooks") && self.hooks.is_some() {
             self.hook_port(true, port, (size.bits() / 8) as u8, v & size.mask());
         }
         if self.x.is_some() && size != Size::Dword {
