@@ -13,6 +13,7 @@ mod run_cmd;
 mod session;
 mod sst_cmd;
 mod sweep_cmd;
+mod trace_cmd;
 
 use std::process::ExitCode;
 
@@ -47,6 +48,8 @@ enum Command {
     /// Run a program in lock-step with the models; report the first
     /// divergence.
     Compare(compare_cmd::CompareArgs),
+    /// Write an instruction trace with disassembly and registers.
+    Trace(trace_cmd::TraceArgs),
     /// Run a DOS program (.EXE or .COM) with tandem's DOS and BIOS; drive C:
     /// is a host folder. Exit status: the program's return code, 2 when it
     /// cannot be loaded, 3 when the run stops before it terminates.
@@ -76,6 +79,7 @@ fn main() -> ExitCode {
         Command::Call(args) => call_cmd::run(&args),
         Command::Sweep(args) => sweep_cmd::run(&args),
         Command::Compare(args) => compare_cmd::run(&args),
+        Command::Trace(args) => trace_cmd::run(&args),
         Command::Run(args) => run_cmd::run(&args),
     }
 }

@@ -224,3 +224,62 @@ fn an_smc_mutant_that_ignores_the_immediate_is_caught_on_the_clock() {
     assert!(d["slot"].is_null(), "the clock, not a slot: {d}");
     assert!(d["what"].as_str().unwrap_or("").contains("counter"), "{d}");
 }
+
+#[test]
+fn trace_starts_at_the_address_and_writes_n_lines() {
+    let exe = Path::new(env!("CARGO_MANIFEST_DIR")).join("../roms/replica/replica.exe");
+    let out = std::env::temp_dir().join(format!("tandem-trace-{}.txt", std::process::id()));
+    let o = tandem(&[
+        "trace",
+        exe.to_str().expect("path"),
+        "--from",
+        "load:DB1A",
+        "--count",
+        "5",
+        "--out",
+        out.to_str().expect("path"),
+    ]);
+    assert!(o.status.success(), "{o:?}");
+    let text = std::fs::read_to_string(&out).expect("trace file");
+    let _ = std::fs::remove_file(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 5, "{text}");
+    assert!(lines[0].contains(":DB1A  push ds"), "{}", lines[0]);
+    assert!(lines[2].contains("mov di,7947h"), "{}", lines[2]);
+    assert!(
+        lines[3].contains("DI=7947"),
+        "registers before each instruction: {}",
+        lines[3]
+    );
+    assert_eq!(stdout(&o).trim(), "traced 5 instructions");
+}
+
+#[test]
+fn bad_input_exits_2_with_one_line() {
+    for args in [
+        vec!["sweep", "--profile", "nope", "--routine", "fountain"],
+        vec!["sweep", "--profile", "game-retail", "--routine", "fountain"],
+        vec!["compare", "--profile", "replica", "/nonexistent.exe"],
+        vec!["call", "/nonexistent.exe", "--at", "cs:0"],
+    ] {
+        let o = tandem(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {o:?}");
+        assert_eq!(
+            String::from_utf8_lossy(&o.stderr).lines().count(),
+            1,
+            "{args:?}"
+        );
+    }
+    // The replica is not the game: its signature search says so.
+    let exe = Path::new(env!("CARGO_MANIFEST_DIR")).join("../roms/replica/replica-demo.exe");
+    let o = tandem(&[
+        "sweep",
+        "--profile",
+        "game-retail",
+        exe.to_str().expect("path"),
+        "--routine",
+        "fountain",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    assert!(String::from_utf8_lossy(&o.stderr).contains("signature"));
+}

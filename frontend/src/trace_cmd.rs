@@ -1,0 +1,135 @@
+//! `tandem trace PROGRAM [--from SEG:OFF] [--count N] [--out FILE]`: runs a
+//! DOS program and writes an instruction trace: CS:IP, the bytes, the
+//! iced-x86 disassembly and the registers before each instruction. With
+//! `--from` the trace starts when execution first reaches that address.
+//! DOS and BIOS services run as Rust code and show as one line each.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Args;
+use dos::DosExit;
+use emu::{ExecAt, HookAction, HookKind};
+
+use crate::session::{self, input_error, GmMachine, Session};
+
+/// Arguments of `tandem trace`.
+#[derive(Args, Debug)]
+pub struct TraceArgs {
+    /// The DOS program.
+    #[arg(value_name = "PROGRAM")]
+    program: PathBuf,
+
+    /// Start tracing when execution reaches SEG:OFF (SEG hexadecimal or cs,
+    /// ss, load).
+    #[arg(long, value_name = "SEG:OFF")]
+    from: Option<String>,
+
+    /// Instructions to trace.
+    #[arg(long, value_name = "N", default_value_t = 100)]
+    count: u64,
+
+    /// Write the trace to FILE instead of stdout.
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+
+    /// Emulated seconds at most to reach --from.
+    #[arg(long, value_name = "S", default_value_t = 60)]
+    seconds: u64,
+
+    #[command(flatten)]
+    machine: GmMachine,
+}
+
+fn line(m: &hw::Machine) -> String {
+    let r = &m.cpu.regs;
+    let (cs, ip) = (r.seg[1], r.ip as u16);
+    let lin = ((cs as u32) << 4) + ip as u32;
+    let bytes: Vec<u8> = (0..15).map(|i| m.peek8(lin + i)).collect();
+    let d = emu::disasm::disasm16(&bytes, ip as u32);
+    let g = |i: u8| r.get16(i);
+    format!(
+        "{cs:04X}:{ip:04X}  {:<32} AX={:04X} BX={:04X} CX={:04X} DX={:04X} SI={:04X} DI={:04X} BP={:04X} SP={:04X} DS={:04X} ES={:04X} SS={:04X} FL={:04X}",
+        d,
+        g(0),
+        g(3),
+        g(1),
+        g(2),
+        g(6),
+        g(7),
+        g(5),
+        g(4),
+        r.seg[3],
+        r.seg[0],
+        r.seg[2],
+        r.flags as u16
+    )
+}
+
+/// Runs `tandem trace`.
+pub fn run(args: &TraceArgs) -> ExitCode {
+    let name = args.program.display().to_string();
+    let image = match std::fs::read(&args.program) {
+        Ok(b) => b,
+        Err(e) => return input_error("trace", format!("{name}: {e}")),
+    };
+    let mut s = match Session::start(&image, &name, args.program.parent(), &args.machine, b"") {
+        Ok(s) => s,
+        Err(e) => return input_error("trace", e),
+    };
+    let mut out: Box<dyn Write> = match &args.out {
+        Some(p) => match std::fs::File::create(p) {
+            Ok(f) => Box::new(std::io::BufWriter::new(f)),
+            Err(e) => return input_error("trace", format!("{}: {e}", p.display())),
+        },
+        None => Box::new(std::io::stdout()),
+    };
+    let limit = args.seconds.saturating_mul(args.machine.cpu_hz());
+    if let Some(from) = &args.from {
+        let (seg, off) = match session::parse_addr(from, &s.segs(None)) {
+            Ok(a) => a,
+            Err(e) => return input_error("trace", e),
+        };
+        s.m.cpu
+            .hooks_mut()
+            .add(HookKind::Exec(ExecAt::SegOff(seg, off)), HookAction::Stop);
+        match s.dos.run(&mut s.m, limit) {
+            DosExit::HookStop => {}
+            other => {
+                eprintln!("tandem trace: stopped: {name}: {from} was not reached ({other:?})");
+                return ExitCode::from(1);
+            }
+        }
+        s.m.cpu.hooks = None;
+    }
+    let mut n = 0;
+    while n < args.count {
+        let text = line(&s.m);
+        let before = s.m.cycles();
+        let r = s.dos.run(&mut s.m, 1);
+        let ran = s.m.cycles() != before;
+        if ran {
+            n += 1;
+            if writeln!(out, "{text}").is_err() {
+                return input_error("trace", "cannot write the trace");
+            }
+        } else if !matches!(r, DosExit::TimeLimit) {
+            // A service ran in Rust without executing an instruction.
+        }
+        match r {
+            DosExit::Exited(code) => {
+                let _ = writeln!(out, "; the program exited with code {code}");
+                break;
+            }
+            DosExit::Stopped(msg) => {
+                let _ = writeln!(out, "; the run stopped: {msg}");
+                break;
+            }
+            _ => {}
+        }
+    }
+    let _ = out.flush();
+    println!("traced {n} instructions");
+    ExitCode::SUCCESS
+}
