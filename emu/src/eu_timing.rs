@@ -83,15 +83,22 @@ pub(crate) fn alu_acc_imm(word: bool) -> u32 {
     }
 }
 
+/// ALU r/m, imm (80h-83h) with a memory operand: clocks from the read's
+/// T3 to the first immediate byte (the read's T4 and EALOAD's last lines
+/// before the immediate is taken; measured on the suite).
+pub(crate) const ALU_EI_MEM_PRE: u32 = 3;
+
 /// ALU r/m, imm (80h-83h) after the immediate: a register operand one
-/// clock (none for 81h, whose second immediate byte takes it); a memory
-/// destination three before the write; CMP with memory two.
+/// clock, a memory destination three before the write, CMP with memory
+/// two; 81h's second immediate byte takes one of them (measured on the
+/// suite).
 pub(crate) fn alu_ei(opcode: u8, mem: bool, stores: bool) -> u32 {
-    match (mem, stores) {
-        (false, _) => (opcode != 0x81) as u32,
+    let n = match (mem, stores) {
+        (false, _) => 1,
         (true, true) => 3,
         (true, false) => 2,
-    }
+    };
+    n - (opcode == 0x81) as u32
 }
 
 /// PUSH reg / PUSH sreg: three clocks (microcode 028h-02Ah) after the

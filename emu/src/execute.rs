@@ -299,6 +299,9 @@ impl Cpu {
                         // EI / EIbs: the immediate groups and TEST r/m, imm.
                         let loc = self.rm_loc(bus, ins);
                         let a = self.read_loc(bus, loc, sz)?;
+                        if mem && ins.op != Op::Test {
+                            self.x_script(bus, eu_timing::ALU_EI_MEM_PRE);
+                        }
                         self.x_imm(bus, ins);
                         if ins.op != Op::Test {
                             let n = eu_timing::alu_ei(ins.opcode, mem, stores);
