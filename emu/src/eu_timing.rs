@@ -83,14 +83,45 @@ pub(crate) fn alu_acc_imm(word: bool) -> u32 {
     }
 }
 
-/// ALU r/m, imm (80h-83h) after the immediate: a register operand one
-/// clock (none for 81h, whose second immediate byte takes it); a memory
-/// destination three before the write; CMP with memory two.
+/// ALU r/m, imm (80h-83h) and TEST r/m, imm (F6h/F7h /0, /1): clocks
+/// before the first immediate byte. With memory, three from the read's T3
+/// (its T4 and EALOAD's last lines); TEST with a register one; the other
+/// register forms none (measured on the suite).
+pub(crate) fn alu_ei_pre(mem: bool, test: bool) -> u32 {
+    match (mem, test) {
+        (true, _) => 3,
+        (false, true) => 1,
+        (false, false) => 0,
+    }
+}
+
+/// ALU r/m, imm after the immediate: a register operand one clock, a
+/// memory destination three before the write, CMP and TEST with memory
+/// two; a word immediate's second byte takes one of them (81h, F7h /0).
+/// Measured on the suite.
 pub(crate) fn alu_ei(opcode: u8, mem: bool, stores: bool) -> u32 {
-    match (mem, stores) {
-        (false, _) => (opcode != 0x81) as u32,
+    let n = match (mem, stores) {
+        (false, _) => 1,
         (true, true) => 3,
         (true, false) => 2,
+    };
+    n - matches!(opcode, 0x81 | 0xF7) as u32
+}
+
+/// Read-modify-write of a memory operand with no other input (INC/DEC
+/// r/m, NOT, NEG, shifts and rotates by 1): clocks from the read's T3 to
+/// the write request (measured on the suite).
+pub(crate) const RMW_MEM: u32 = 5;
+
+/// Shifts and rotates of a memory operand (D0h-D3h): clocks from the
+/// read's T3 to the write request. By 1, five; by CL, ten and four per bit
+/// of the count (the microcode's loop runs the whole 8-bit count; a count
+/// of zero still writes the operand back). Measured on the suite.
+pub(crate) fn shift_mem(by_one: bool, count: u32) -> u32 {
+    if by_one {
+        RMW_MEM
+    } else {
+        10 + 4 * count
     }
 }
 

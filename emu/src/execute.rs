@@ -299,11 +299,10 @@ impl Cpu {
                         // EI / EIbs: the immediate groups and TEST r/m, imm.
                         let loc = self.rm_loc(bus, ins);
                         let a = self.read_loc(bus, loc, sz)?;
+                        let test = ins.op == Op::Test;
+                        self.x_script(bus, eu_timing::alu_ei_pre(mem, test));
                         self.x_imm(bus, ins);
-                        if ins.op != Op::Test {
-                            let n = eu_timing::alu_ei(ins.opcode, mem, stores);
-                            self.x_script(bus, n);
-                        }
+                        self.x_script(bus, eu_timing::alu_ei(ins.opcode, mem, stores));
                         let r = self.alu(ins.op, a, ins.imm & sz.mask(), sz);
                         if stores {
                             self.write_loc(bus, loc, sz, r)?;
@@ -337,6 +336,9 @@ impl Cpu {
                     (self.rm_loc(bus, ins), sz)
                 };
                 let a = self.read_loc(bus, loc, sz)?;
+                if mem {
+                    self.x_script(bus, eu_timing::RMW_MEM);
+                }
                 let r = if ins.op == Op::Inc {
                     self.inc(a, sz)
                 } else {
@@ -569,8 +571,13 @@ impl Cpu {
                     self.step_cycles += count * timing::shift_per_bit(self.model);
                 }
                 let v = self.read_loc(bus, loc, sz)?;
+                if mem {
+                    self.x_script(bus, eu_timing::shift_mem(ins.form == Form::E1, count));
+                }
                 let r = self.shift(ins.op, v, count, sz);
-                if count != 0 {
+                // The 8086 writes a memory operand back even for a count of
+                // zero (recorded by the suite); only exact mode shows it.
+                if count != 0 || (mem && self.x.is_some()) {
                     self.write_loc(bus, loc, sz, r)?;
                 }
             }
@@ -731,11 +738,17 @@ impl Cpu {
             Op::Not => {
                 let loc = self.rm_loc(bus, ins);
                 let v = self.read_loc(bus, loc, sz)?;
+                if mem {
+                    self.x_script(bus, eu_timing::RMW_MEM);
+                }
                 self.write_loc(bus, loc, sz, !v & sz.mask())?;
             }
             Op::Neg => {
                 let loc = self.rm_loc(bus, ins);
                 let v = self.read_loc(bus, loc, sz)?;
+                if mem {
+                    self.x_script(bus, eu_timing::RMW_MEM);
+                }
                 let r = self.neg(v, sz);
                 self.write_loc(bus, loc, sz, r)?;
             }

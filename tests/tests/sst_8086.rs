@@ -60,3 +60,40 @@ fn cycle_exact_forms() {
     });
     assert_eq!(checked, names.len());
 }
+
+/// Forms whose scripts are in place but which miss a few tests to the BIU
+/// handover rules (docs/architecture.md, "What remains"): ALU r/m, imm,
+/// shifts and rotates by 1 and by CL, TEST/NOT/NEG r/m, INC/DEC r/m. Each
+/// file must stay at 97% cycle-exact or better (98-99% today).
+#[test]
+fn cycle_exact_floors() {
+    use emu::sst::{RunOptions, Suite};
+    let dir = common::data_dir("sst/8086");
+    let names = [
+        "80.0", "81.3", "83.7", "D0.4", "D1.0", "D2.7", "D3.5", "F6.0", "F7.0", "F6.3", "FE.1",
+        "FF.1",
+    ];
+    let paths: Vec<_> = names
+        .iter()
+        .map(|n| dir.join(format!("{n}.MOO.gz")))
+        .collect();
+    let suite = Suite::open(&paths).expect("suite files");
+    let opts = RunOptions {
+        model: Some(CpuModel::I8086),
+        cycles: true,
+    };
+    let mut checked = 0;
+    suite.run(&opts, 2, |_, r| {
+        let r = r.expect("readable file");
+        assert_eq!(r.counted.failed, 0, "{}: registers/memory", r.file);
+        let (exact, run) = (r.counted.cycle_exact, r.counted.run);
+        assert!(
+            run > 0 && exact * 100 >= run * 97,
+            "{}: {exact} of {run} cycle-exact",
+            r.file
+        );
+        checked += 1;
+        true
+    });
+    assert_eq!(checked, names.len());
+}

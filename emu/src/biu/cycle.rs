@@ -206,6 +206,11 @@ pub struct BusUnit {
     pub ticks: u32,
     /// Record every clock into `trace`.
     pub tracing: bool,
+    /// The queue-policy delay ([`POLICY_DELAY`]) is running: an EU
+    /// request that finds the bus idle in it starts T1 three clocks later,
+    /// not two (measured: ALU r/m, imm writes after a fetch that nearly
+    /// filled the queue).
+    in_policy: bool,
     /// The recorded clocks.
     pub trace: Vec<CycleRecord>,
 }
@@ -227,6 +232,7 @@ impl BusUnit {
         self.stopped = false;
         self.suspended = false;
         self.fetch_delay = 0;
+        self.in_policy = false;
         self.fresh = 0;
         self.fresh_wait = 0;
     }
@@ -302,6 +308,7 @@ impl BusUnit {
         // two idle clocks after T4 (measured on the suite). Earlier in a
         // fetch (T3 next) the EU's cycle follows T4 at once.
         self.eu_delay = match self.t {
+            TState::Ti if self.in_policy => 2,
             TState::Ti => 1,
             TState::T4 if !self.cur_eu && !self.suspended => 2,
             _ => 0,
@@ -398,6 +405,7 @@ impl BusUnit {
                 return TState::Ti;
             }
             self.eu_req = None;
+            self.in_policy = false;
             self.cur = req;
             self.cur_eu = true;
             return TState::T1;
@@ -410,6 +418,7 @@ impl BusUnit {
         if self.policy_hold {
             self.policy_hold = false;
             self.fetch_delay = POLICY_DELAY;
+            self.in_policy = true;
         }
         if self.stopped {
             // Prefetching restarts a clock after the queue gained room.
@@ -420,6 +429,7 @@ impl BusUnit {
             self.fetch_delay -= 1;
             return TState::Ti;
         }
+        self.in_policy = false;
         let addr = self.cs_base.wrapping_add(self.pf_ip as u32) & self.addr_mask;
         self.cur = Transfer::new(BusStatus::Code, addr, addr & 1 == 0, 0);
         self.cur_eu = false;
