@@ -32,7 +32,7 @@ use crate::scheduler::{Event, Scheduler};
 use crate::vga::{Frame, Vga};
 
 /// The machine's configuration.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct MachineConfig {
     /// CPU model.
     pub cpu_model: CpuModel,
@@ -107,7 +107,7 @@ const STUB_IRQ_SLAVE: u16 = 0xFF30;
 const STUB_IRQ1: u16 = 0xFF40;
 
 /// The PC bus: memory map, devices, scheduler and the debug port.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct PcBus {
     /// The memory map.
     pub mem: Memory,
@@ -373,7 +373,7 @@ impl Bus for PcBus {
 }
 
 /// The PC: CPU, bus and devices.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Machine {
     /// The CPU.
     pub cpu: Cpu,
