@@ -8,6 +8,7 @@
 mod bench_cmd;
 mod machine_opts;
 mod run_cmd;
+mod savestate;
 mod sst_cmd;
 
 use std::process::ExitCode;
