@@ -377,6 +377,13 @@ impl Dos {
                     ))
                 }
                 RunExit::Reset => return DosExit::Stopped("the program reset the machine".into()),
+                RunExit::HookStop => {
+                    return DosExit::Stopped(format!(
+                        "a hook stopped the run at {:04X}:{:04X}",
+                        m.cs(),
+                        m.cpu.regs.ip
+                    ))
+                }
                 RunExit::Unsupported(msg) => {
                     return DosExit::Stopped(format!(
                         "{msg} (at {:04X}:{:04X})",

@@ -71,6 +71,7 @@ pub fn run(args: &BenchArgs) -> ExitCode {
         RunExit::Reset => "reset",
         RunExit::Frame => "frame",
         RunExit::Trap(_) => "trap",
+        RunExit::HookStop => "hook stop",
         RunExit::Unsupported(msg) => {
             eprintln!(
                 "tandem bench: error: {name}: {msg} (at {:04X}:{:04X})",

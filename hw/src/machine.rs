@@ -94,6 +94,11 @@ pub enum RunExit {
     /// registers and memory) and runs on: if CS:IP is unchanged the next run
     /// executes the instruction at the trap address without trapping again.
     Trap(u32),
+    /// A CPU hook with [`emu::HookAction::Stop`] fired: before the
+    /// instruction at CS:IP (an execution hook) or after the instruction
+    /// that touched a watched address, port or interrupt
+    /// (`cpu.hooks_mut().stopped` says which).
+    HookStop,
 }
 
 /// Address of the machine's return stub (`cli; hlt`) in the BIOS ROM.
@@ -652,8 +657,10 @@ impl Machine {
             }
             self.bus.step_start = now;
             self.bus.step_half = 0;
-            if let StepEvent::Unsupported(msg) = self.cpu.step(&mut self.bus).event {
-                return RunExit::Unsupported(msg);
+            match self.cpu.step(&mut self.bus).event {
+                StepEvent::Unsupported(msg) => return RunExit::Unsupported(msg),
+                StepEvent::HookStop => return RunExit::HookStop,
+                _ => {}
             }
         }
     }
