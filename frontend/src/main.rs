@@ -6,6 +6,7 @@
 //! overrides it.
 
 mod bench_cmd;
+mod debug;
 mod machine_opts;
 mod run_cmd;
 mod savestate;
@@ -40,6 +41,10 @@ enum Command {
     /// is a host folder. Exit status: the program's return code, 2 when it
     /// cannot be loaded, 3 when the run stops before it terminates.
     Run(run_cmd::RunArgs),
+    /// Debug a DOS program: stops at its entry; breakpoints, watchpoints,
+    /// stepping, registers and memory (docs/debugger.md). `--protocol
+    /// stdio|PORT` serves the JSON-lines control protocol.
+    Debug(debug::DebugArgs),
 }
 
 fn init_logging(verbose: u8) {
@@ -63,5 +68,6 @@ fn main() -> ExitCode {
         Command::Sst(args) => sst_cmd::run(&args),
         Command::Bench(args) => bench_cmd::run(&args),
         Command::Run(args) => run_cmd::run(&args),
+        Command::Debug(args) => debug::run(&args),
     }
 }
