@@ -29,7 +29,7 @@ pub const ERR_DRIVE: u16 = 15;
 pub const MAX_PATH: usize = 127;
 
 /// A character device.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Device {
     /// The console.
     Con,
@@ -90,7 +90,7 @@ pub enum Resolved {
 }
 
 /// Drive C: the mount root and the current directory.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Drive {
     root: PathBuf,
     /// Current directory as DOS components from the root (upper case).

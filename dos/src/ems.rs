@@ -25,7 +25,7 @@ const PAGE: usize = 0x4000;
 const HANDLES: usize = 64;
 
 /// The expanded memory manager's state.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Ems {
     store: Vec<Vec<u8>>,
     owner: Vec<Option<u16>>,

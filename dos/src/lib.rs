@@ -23,6 +23,7 @@ pub mod mcb;
 pub mod mem;
 pub mod mz;
 pub mod rom;
+pub mod state;
 pub mod xms;
 
 use std::collections::BTreeSet;
@@ -37,7 +38,7 @@ use crate::mem::{lin, wr16, wr8, write_bytes, Regs};
 pub use crate::mz::{Executable, LoadError};
 
 /// The DOS configuration.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct DosConfig {
     /// The host folder that is drive C:.
     pub mount: PathBuf,
@@ -93,7 +94,7 @@ pub enum Flow {
 }
 
 /// A running process (one per EXEC level).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 struct Proc {
     psp: u16,
     parent_psp: u16,
@@ -117,7 +118,7 @@ pub const INDOS_OFF: u16 = 0x0010;
 pub const FIRST_MCB: u16 = 0x0100;
 
 /// The DOS and BIOS services of one machine.
-#[derive(Debug)]
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
 pub struct Dos {
     cfg: DosConfig,
     drive: Drive,

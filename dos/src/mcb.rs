@@ -21,7 +21,7 @@ pub const ERR_BAD_BLOCK: u16 = 9;
 pub const OWNER_DOS: u16 = 8;
 
 /// Allocation strategy (INT 21h 58h): first, best or last fit.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Strategy {
     /// The lowest block that fits.
     #[default]
@@ -57,7 +57,7 @@ impl Block {
 }
 
 /// The arena: its first MCB.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Arena {
     /// Segment of the first MCB.
     pub first: u16,

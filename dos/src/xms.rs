@@ -16,7 +16,7 @@ const HANDLES: usize = 64;
 /// Start of the XMS pool: after the HMA.
 const POOL_BASE: u32 = 0x110000;
 
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, serde::Serialize, serde::Deserialize)]
 struct Block {
     /// Start in KiB from [`POOL_BASE`].
     start: u32,
@@ -26,7 +26,7 @@ struct Block {
 }
 
 /// The XMS driver's state.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Xms {
     pool_kb: u32,
     handles: Vec<Option<Block>>,

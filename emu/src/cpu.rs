@@ -58,7 +58,7 @@ pub const CR0_386_RESERVED: u32 = 0x7FFF_FFE0;
 pub const PROTECTED_MODE_UNSUPPORTED: &str = "protected mode is not supported";
 
 /// The 386's system registers as far as real mode sees them.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct SystemRegisters {
     /// CR0 (the 286's machine status word is its low 16 bits).
     pub cr0: u32,
@@ -78,7 +78,7 @@ pub struct SystemRegisters {
 }
 
 /// An x86 CPU in real mode.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Cpu {
     /// The programmer-visible registers.
     pub regs: Registers,
@@ -113,12 +113,14 @@ pub struct Cpu {
     /// An instruction fetch ran past the 64 KiB limit (286/386).
     pub(crate) fetch_fault: bool,
     /// Hooks; `None` (the default) costs one branch per step.
+    #[serde(skip)]
     pub hooks: Option<Box<crate::hooks::Hooks>>,
     /// Memory accesses take the slow path (cycle-exact mode or hooks set);
     /// refreshed at the start of every step.
     pub(crate) slow_mem: bool,
     /// The 8086's cycle-exact bus interface unit, when that mode is on
     /// ([`Cpu::set_cycle_exact`]); `None` runs the register-level timing.
+    #[serde(skip)]
     pub(crate) x: Option<Box<crate::biu::cycle::BusUnit>>,
     /// Exact mode: bytes of the current instruction taken from the queue.
     pub(crate) x_taken: u32,

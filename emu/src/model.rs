@@ -5,7 +5,9 @@ use std::fmt;
 use std::str::FromStr;
 
 /// Which chip the core behaves as.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
 pub enum CpuModel {
     /// Intel 8086 (and 8088 behaviour apart from the bus width).
     #[default]

@@ -52,7 +52,7 @@ impl SegReg {
 }
 
 /// The programmer-visible registers.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Registers {
     /// General registers in ModR/M order: AX, CX, DX, BX, SP, BP, SI, DI.
     pub gpr: [u32; 8],

@@ -8,8 +8,10 @@
 mod bench_cmd;
 mod call_cmd;
 mod compare_cmd;
+mod debug;
 mod machine_opts;
 mod run_cmd;
+mod savestate;
 mod session;
 mod sst_cmd;
 mod sweep_cmd;
@@ -54,6 +56,10 @@ enum Command {
     /// is a host folder. Exit status: the program's return code, 2 when it
     /// cannot be loaded, 3 when the run stops before it terminates.
     Run(run_cmd::RunArgs),
+    /// Debug a DOS program: stops at its entry; breakpoints, watchpoints,
+    /// stepping, registers and memory (docs/debugger.md). `--protocol
+    /// stdio|PORT` serves the JSON-lines control protocol.
+    Debug(debug::DebugArgs),
 }
 
 fn init_logging(verbose: u8) {
@@ -81,5 +87,6 @@ fn main() -> ExitCode {
         Command::Compare(args) => compare_cmd::run(&args),
         Command::Trace(args) => trace_cmd::run(&args),
         Command::Run(args) => run_cmd::run(&args),
+        Command::Debug(args) => debug::run(&args),
     }
 }

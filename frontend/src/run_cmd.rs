@@ -50,6 +50,20 @@ pub struct RunArgs {
     #[arg(long)]
     no_ems: bool,
 
+    /// Write a save state (the whole machine, DOS and open files) at the
+    /// end of the run.
+    #[arg(long, value_name = "FILE")]
+    save_state: Option<PathBuf>,
+
+    /// Resume from a save state instead of loading PROGRAM afresh
+    /// (`--seconds` counts from where the saving run stopped).
+    #[arg(long, value_name = "FILE")]
+    load_state: Option<PathBuf>,
+
+    /// Print the machine's state hash on stderr at the end of the run.
+    #[arg(long)]
+    state_hash: bool,
+
     /// The DOS program (.EXE or .COM), a host path.
     #[arg(value_name = "PROGRAM")]
     program: PathBuf,
@@ -122,12 +136,21 @@ pub fn run(args: &RunArgs) -> ExitCode {
             return ExitCode::from(EXIT_BAD_INPUT);
         }
     };
-    let config = args.machine.config();
-    let cpu_hz = config.cpu_hz;
-    let mut m = Machine::new(config);
-    dos.install(&mut m);
+    let mut origin = 0;
+    let mut m = Machine::new(args.machine.config());
+    if let Some(file) = &args.load_state {
+        match crate::savestate::load(file, &mount) {
+            Ok(snap) => (m, dos, origin) = (snap.machine, snap.dos, snap.meta.origin_cycle),
+            Err(e) => {
+                eprintln!("tandem run: error: {e}");
+                return ExitCode::from(EXIT_BAD_INPUT);
+            }
+        }
+    } else {
+        dos.install(&mut m);
+    }
+    let cpu_hz = m.config().cpu_hz;
     let (path, dir) = dos_path(program, &mount);
-    dos.chdir(&dir);
     let mut tail = Vec::new();
     for a in &args.args {
         tail.push(b' ');
@@ -136,8 +159,11 @@ pub fn run(args: &RunArgs) -> ExitCode {
     if tail.len() > 126 {
         return bad(program, "command line longer than 126 bytes");
     }
-    if let Err(e) = dos.load(&mut m, &image, &path, &tail) {
-        return bad(program, e);
+    if args.load_state.is_none() {
+        dos.chdir(&dir);
+        if let Err(e) = dos.load(&mut m, &image, &path, &tail) {
+            return bad(program, e);
+        }
     }
     // Headless: the host's stdin (when it is not a terminal) is typed on
     // the keyboard.
@@ -147,7 +173,7 @@ pub fn run(args: &RunArgs) -> ExitCode {
             dos.type_text(&text);
         }
     }
-    let limit = args.seconds.saturating_mul(cpu_hz);
+    let limit = origin.saturating_add(args.seconds.saturating_mul(cpu_hz));
     let slice = (cpu_hz / 100).max(1);
     let mut stdout = std::io::stdout();
     let exit = loop {
@@ -160,6 +186,15 @@ pub fn run(args: &RunArgs) -> ExitCode {
             other => break other,
         }
     };
+    if let Some(file) = &args.save_state {
+        if let Err(e) = crate::savestate::save(file, program, &m, &dos, limit) {
+            eprintln!("tandem run: error: {e}");
+            return ExitCode::from(EXIT_BAD_INPUT);
+        }
+    }
+    if args.state_hash {
+        eprintln!("tandem run: state hash: {:016x}", m.state_hash());
+    }
     match exit {
         DosExit::Exited(code) => ExitCode::from(code),
         DosExit::TimeLimit => {

@@ -10,7 +10,7 @@
 use crate::scheduler::ClockRatio;
 
 /// A calendar date and time of day.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct DateTime {
     /// Full year, e.g. 1994.
     pub year: i32,
@@ -121,8 +121,9 @@ pub mod bits {
 }
 
 /// The RTC and its 128 bytes of CMOS RAM.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Cmos {
+    #[serde(with = "crate::state::byte_array")]
     ram: [u8; 128],
     index: u8,
     nmi_disabled: bool,

@@ -26,7 +26,7 @@ pub mod status {
 
 /// A key as scan code set 1 knows it: the make code and whether it has the
 /// E0h prefix (the "grey" keys of the 101-key keyboard).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Key {
     /// Set 1 make code (the break code is this | 80h).
     pub code: u8,
@@ -96,7 +96,7 @@ impl Key {
 }
 
 /// One byte on its way from the keyboard.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 struct TxByte {
     /// The cycle from which it may be sent.
     at: u64,
@@ -106,7 +106,7 @@ struct TxByte {
 }
 
 /// The 8042 and the keyboard.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Kbc {
     command_byte: u8,
     output_port: u8,

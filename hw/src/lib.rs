@@ -19,6 +19,7 @@ pub mod pic;
 pub mod pit;
 pub mod ppi;
 pub mod scheduler;
+pub mod state;
 pub mod vga;
 
 pub use machine::{Machine, MachineConfig, RunExit};

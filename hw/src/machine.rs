@@ -32,7 +32,7 @@ use crate::scheduler::{Event, Scheduler};
 use crate::vga::{Frame, Vga};
 
 /// The machine's configuration.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct MachineConfig {
     /// CPU model.
     pub cpu_model: CpuModel,
@@ -94,8 +94,10 @@ pub enum RunExit {
     /// registers and memory) and runs on: if CS:IP is unchanged the next run
     /// executes the instruction at the trap address without trapping again.
     Trap(u32),
-    /// A CPU hook asked to stop ([`emu::StepEvent::HookStop`]; the record is
-    /// in `cpu.hooks`). Running on resumes where it stopped.
+    /// A CPU hook with [`emu::HookAction::Stop`] fired: before the
+    /// instruction at CS:IP (an execution hook) or after the instruction
+    /// that touched a watched address, port or interrupt
+    /// (`cpu.hooks_mut().stopped` says which).
     HookStop,
 }
 
@@ -110,7 +112,7 @@ const STUB_IRQ_SLAVE: u16 = 0xFF30;
 const STUB_IRQ1: u16 = 0xFF40;
 
 /// The PC bus: memory map, devices, scheduler and the debug port.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct PcBus {
     /// The memory map.
     pub mem: Memory,
@@ -376,7 +378,7 @@ impl Bus for PcBus {
 }
 
 /// The PC: CPU, bus and devices.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Machine {
     /// The CPU.
     pub cpu: Cpu,

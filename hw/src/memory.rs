@@ -15,7 +15,7 @@
 //! addresses read FFh (a floating ISA bus) and ignore writes.
 
 /// What answers at a physical address.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Region {
     /// Read/write memory.
     Ram,
@@ -32,7 +32,7 @@ const PAGE_SHIFT: u32 = 11; // 2 KiB, the option-ROM scan step
 const PAGES: usize = 1 << (20 - PAGE_SHIFT);
 
 /// RAM, ROM images and the map of the first megabyte plus extended memory.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Memory {
     /// Backing store for everything below 1 MiB (RAM and ROM images) and
     /// the extended RAM above it.

@@ -8,7 +8,7 @@
 //! answers with IR7's vector without setting ISR ("spurious IRQ7/IRQ15").
 
 /// One 8259A.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Pic8259 {
     /// Interrupt request register.
     pub irr: u8,
@@ -291,7 +291,7 @@ impl Pic8259 {
 }
 
 /// The AT's two 8259As, the slave's INT wired to the master's IR2.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Pics {
     /// IRQ0-7 at ports 20h/21h.
     pub master: Pic8259,

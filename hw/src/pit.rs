@@ -14,7 +14,7 @@
 use crate::scheduler::ClockRatio;
 
 /// Where a channel is in its count sequence.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 enum State {
     /// No count written since the control word: the counter does nothing.
     Idle,
@@ -29,7 +29,7 @@ enum State {
 
 /// One counter: control word, count register CR, counting element CE,
 /// output latch OL, OUT and GATE.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Channel {
     mode: u8,
     bcd: bool,
@@ -521,7 +521,7 @@ impl Channel {
 }
 
 /// The 8254: three channels, a control port and a clock.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Pit {
     /// The channels 0-2.
     pub channels: [Channel; 3],

@@ -7,7 +7,7 @@
 //! recorded with their cycle ([`Ppi::record`]) for an audio frontend.
 
 /// Port 61h and the speaker.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Ppi {
     /// The bits last written (0-3 are read back).
     pub port_b: u8,

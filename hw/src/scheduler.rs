@@ -14,7 +14,7 @@
 
 /// A device clock derived from the CPU clock: `device_hz` ticks per
 /// `cpu_hz` CPU cycles.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct ClockRatio {
     /// Device clock in Hz (or any unit per second).
     pub device_hz: u64,
@@ -48,7 +48,7 @@ impl ClockRatio {
 }
 
 /// The kinds of timed events, in tie-break order (lower first).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[repr(usize)]
 pub enum Event {
     /// The next output edge of PIT channel 0 (IRQ0).
@@ -67,7 +67,7 @@ pub enum Event {
 pub const EVENT_KINDS: usize = 5;
 
 /// One time slot per [`Event`]; `u64::MAX` means "not scheduled".
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Scheduler {
     at: [u64; EVENT_KINDS],
     next: u64,

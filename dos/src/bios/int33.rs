@@ -11,7 +11,7 @@ use crate::{rom, Dos};
 use hw::Machine;
 
 /// The mouse driver's state.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Mouse {
     /// Position in virtual-screen pixels.
     pub x: i16,

@@ -14,7 +14,7 @@ pub const ERR_NO_MORE: u16 = 18;
 
 /// Directories being searched (FindFirst/FindNext); the DTA holds the
 /// index into this list and the position, so searches are re-entrant.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct Searches {
     dirs: Vec<(PathBuf, bool)>,
 }

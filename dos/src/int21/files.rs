@@ -49,8 +49,9 @@ pub struct Entry {
 }
 
 /// The system file table.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct Sft {
+    #[serde(with = "crate::state::sft_entries")]
     e: Vec<Option<Entry>>,
 }
 

@@ -5,7 +5,7 @@
 //! flip-flop to "index".
 
 /// Attribute controller registers 00h-14h.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct AttributeController {
     /// The index register (bits 4-0) with bit 5, palette address source
     /// (PAS: clear while the CPU programs the palette, blanking the screen).

@@ -3,7 +3,7 @@
 //! and cursor (IBM VGA Technical Reference, "CRT Controller Registers").
 
 /// CRTC registers 00h-18h.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Crtc {
     /// The index register.
     pub index: u8,

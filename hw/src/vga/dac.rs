@@ -3,7 +3,7 @@
 //! data accesses (red, green, blue) move the index to the next entry.
 
 /// The DAC.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Dac {
     /// 256 entries of 6-bit red, green, blue.
     pub entries: Vec<[u8; 3]>,

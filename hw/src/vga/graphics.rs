@@ -4,7 +4,7 @@
 //! Controller Registers").
 
 /// Graphics controller registers 0-8.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct GraphicsController {
     /// The index register.
     pub index: u8,

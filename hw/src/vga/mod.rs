@@ -33,7 +33,7 @@ use crate::scheduler::ClockRatio;
 pub const PLANE_SIZE: usize = 0x10000;
 
 /// The display timing in dots, derived from the registers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Timing {
     /// Dot clock in Hz (already halved when SR01 bit 3 is set).
     pub dot_hz: u64,
@@ -64,7 +64,7 @@ impl Timing {
 }
 
 /// The VGA adapter.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Vga {
     /// Display memory: plane p at `p * PLANE_SIZE`.
     pub planes: Vec<u8>,

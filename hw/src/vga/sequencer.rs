@@ -3,7 +3,7 @@
 //! "Sequencer Registers").
 
 /// Sequencer registers 0-4.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Sequencer {
     /// The index register (3C4h).
     pub index: u8,

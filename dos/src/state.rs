@@ -1,0 +1,304 @@
+//! Save states: the whole machine (CPU, memory, every device) and the DOS
+//! and BIOS state (processes, memory arena, XMS, EMS, mouse, the system
+//! file table with its open host files) in one file.
+//!
+//! Format (all integers little-endian):
+//!
+//! | offset | size | what |
+//! |---|---|---|
+//! | 0 | 8 | magic `TANDEMSS` |
+//! | 8 | 4 | format version ([`VERSION`]) |
+//! | 12 | 8 | payload length in bytes |
+//! | 20 | 4 | CRC-32 (IEEE) of the payload |
+//! | 24 | ... | payload: deflate-compressed bincode of [`Snapshot`] |
+//!
+//! Open host files are stored by their path relative to drive C:'s root
+//! and their position, and reopened under the mount of the run that loads
+//! the state (so a copied folder works). Hooks (breakpoints) are not
+//! machine state and are not saved; neither is the 8086 cycle-exact bus
+//! unit (a state saved in that mode resumes register-level).
+
+use std::cell::RefCell;
+use std::fmt;
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+use hw::Machine;
+use serde::{Deserialize, Serialize};
+
+use crate::Dos;
+
+/// The file's first bytes.
+pub const MAGIC: &[u8; 8] = b"TANDEMSS";
+/// The format version this build writes and reads.
+pub const VERSION: u32 = 1;
+const HEADER: usize = 24;
+
+/// Facts about the run that saved the state.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Meta {
+    /// tandem's version.
+    pub tandem: String,
+    /// The program's host file name (for messages).
+    pub program: String,
+    /// The cycle the saving run was asked to reach (its start plus
+    /// `--seconds`): a resumed run counts its seconds from here, so that
+    /// split runs stop where one long run does.
+    pub origin_cycle: u64,
+}
+
+/// What a save state holds.
+#[derive(Serialize, Deserialize)]
+pub struct Snapshot {
+    /// About the run.
+    pub meta: Meta,
+    /// The PC.
+    pub machine: Machine,
+    /// DOS and the BIOS services.
+    pub dos: Dos,
+}
+
+/// Why a state could not be read.
+#[derive(Debug)]
+pub enum StateError {
+    /// Reading or writing the file failed.
+    Io(std::io::Error),
+    /// Not a tandem save state.
+    Foreign,
+    /// A version this build does not read.
+    Version(u32),
+    /// Shorter than its header says.
+    Truncated { have: usize, want: usize },
+    /// The checksum does not match.
+    Checksum,
+    /// The payload does not decode.
+    Damaged(String),
+    /// An open file could not be reopened.
+    File(String),
+}
+
+impl fmt::Display for StateError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StateError::Io(e) => write!(f, "{e}"),
+            StateError::Foreign => write!(f, "not a tandem save state (bad magic)"),
+            StateError::Version(v) => write!(
+                f,
+                "save state format version {v}; this tandem reads version {VERSION}"
+            ),
+            StateError::Truncated { have, want } => {
+                write!(f, "save state is truncated ({have} of {want} bytes)")
+            }
+            StateError::Checksum => write!(f, "save state is damaged (checksum mismatch)"),
+            StateError::Damaged(e) => write!(f, "save state is damaged ({e})"),
+            StateError::File(e) => write!(f, "cannot reopen a file of the saved program: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for StateError {}
+
+impl From<std::io::Error> for StateError {
+    fn from(e: std::io::Error) -> Self {
+        StateError::Io(e)
+    }
+}
+
+thread_local! {
+    /// Drive C:'s root while a state is written or read (open files are
+    /// stored relative to it), and the first reopen error.
+    static MOUNT: RefCell<(Option<PathBuf>, Option<String>)> = const { RefCell::new((None, None)) };
+}
+
+/// Encodes a snapshot of `m` and `dos`.
+pub fn save(m: &Machine, dos: &Dos, meta: &Meta) -> Result<Vec<u8>, StateError> {
+    #[derive(Serialize)]
+    struct SnapshotRef<'a> {
+        meta: &'a Meta,
+        machine: &'a Machine,
+        dos: &'a Dos,
+    }
+    MOUNT.with(|c| *c.borrow_mut() = (Some(dos.drive().root().to_path_buf()), None));
+    let raw = bincode::serialize(&SnapshotRef {
+        meta,
+        machine: m,
+        dos,
+    });
+    MOUNT.with(|c| *c.borrow_mut() = (None, None));
+    let raw = raw.map_err(|e| StateError::Damaged(e.to_string()))?;
+    let mut z = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::fast());
+    z.write_all(&raw)?;
+    let payload = z.finish()?;
+    let mut out = Vec::with_capacity(HEADER + payload.len());
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&VERSION.to_le_bytes());
+    out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+    out.extend_from_slice(&crc32fast::hash(&payload).to_le_bytes());
+    out.extend_from_slice(&payload);
+    Ok(out)
+}
+
+/// Decodes a state; open files are reopened under `mount` (drive C: of
+/// the resuming run), which also becomes the drive's root.
+pub fn load(bytes: &[u8], mount: &Path) -> Result<Snapshot, StateError> {
+    if bytes.len() < MAGIC.len() || &bytes[..MAGIC.len()] != MAGIC {
+        return Err(StateError::Foreign);
+    }
+    if bytes.len() < HEADER {
+        return Err(StateError::Truncated {
+            have: bytes.len(),
+            want: HEADER,
+        });
+    }
+    let u32_at = |o: usize| u32::from_le_bytes(bytes[o..o + 4].try_into().expect("4 bytes"));
+    let version = u32_at(8);
+    if version != VERSION {
+        return Err(StateError::Version(version));
+    }
+    let len = u64::from_le_bytes(bytes[12..20].try_into().expect("8 bytes"));
+    let want = (HEADER as u64).saturating_add(len);
+    if (bytes.len() as u64) < want {
+        return Err(StateError::Truncated {
+            have: bytes.len(),
+            want: want.min(usize::MAX as u64) as usize,
+        });
+    }
+    let payload = &bytes[HEADER..want as usize];
+    if crc32fast::hash(payload) != u32_at(20) {
+        return Err(StateError::Checksum);
+    }
+    let mut raw = Vec::new();
+    flate2::read::DeflateDecoder::new(payload)
+        .read_to_end(&mut raw)
+        .map_err(|e| StateError::Damaged(e.to_string()))?;
+    let root = mount.canonicalize()?;
+    MOUNT.with(|c| *c.borrow_mut() = (Some(root.clone()), None));
+    let snap: Result<Snapshot, _> = bincode::deserialize(&raw);
+    let reopen_err = MOUNT.with(|c| std::mem::take(&mut *c.borrow_mut()).1);
+    let mut snap = snap.map_err(|e| StateError::Damaged(e.to_string()))?;
+    if let Some(e) = reopen_err {
+        return Err(StateError::File(e));
+    }
+    // Drive C: is the resuming run's mount, with the saved current
+    // directory.
+    let cwd = snap.dos.drive.cwd_string();
+    let ems = snap.dos.cfg.ems;
+    snap.dos.drive = crate::drive::Drive::new(&root, ems)?;
+    let _ = snap.dos.drive.chdir(format!("\\{cwd}").as_bytes());
+    snap.dos.cfg.mount = root;
+    Ok(snap)
+}
+
+/// Reads a state file.
+pub fn read_file(path: &Path, mount: &Path) -> Result<Snapshot, StateError> {
+    let bytes = std::fs::read(path)?;
+    load(&bytes, mount)
+}
+
+/// Writes a state file.
+pub fn write_file(path: &Path, m: &Machine, dos: &Dos, meta: &Meta) -> Result<(), StateError> {
+    let bytes = save(m, dos, meta)?;
+    std::fs::write(path, bytes)?;
+    Ok(())
+}
+
+/// Serde for the system file table: host files as (path under drive C:,
+/// position), reopened on load.
+pub(crate) mod sft_entries {
+    use super::*;
+    use crate::drive::Device;
+    use crate::int21::files::{Entry, Kind};
+
+    #[derive(Serialize, Deserialize)]
+    enum SavedKind {
+        File { path: PathBuf, pos: u64 },
+        Device(Device),
+    }
+
+    #[derive(Serialize, Deserialize)]
+    struct SavedEntry {
+        kind: SavedKind,
+        refs: u16,
+        mode: u8,
+        written: bool,
+        set_time: Option<i64>,
+    }
+
+    fn relative(host: &Path) -> PathBuf {
+        MOUNT.with(|c| match &c.borrow().0 {
+            Some(root) => host.strip_prefix(root).unwrap_or(host).to_path_buf(),
+            None => host.to_path_buf(),
+        })
+    }
+
+    pub fn serialize<S: serde::Serializer>(e: &[Option<Entry>], s: S) -> Result<S::Ok, S::Error> {
+        let saved: Vec<Option<SavedEntry>> = e
+            .iter()
+            .map(|e| {
+                e.as_ref().map(|e| SavedEntry {
+                    kind: match &e.kind {
+                        Kind::Device(d) => SavedKind::Device(*d),
+                        Kind::File(f) => {
+                            let mut f: &std::fs::File = f;
+                            SavedKind::File {
+                                path: e.host.as_deref().map(relative).unwrap_or_default(),
+                                pos: f.stream_position().unwrap_or(0),
+                            }
+                        }
+                    },
+                    refs: e.refs,
+                    mode: e.mode,
+                    written: e.written,
+                    set_time: e.set_time,
+                })
+            })
+            .collect();
+        saved.serialize(s)
+    }
+
+    pub fn deserialize<'de, D: serde::Deserializer<'de>>(
+        d: D,
+    ) -> Result<Vec<Option<Entry>>, D::Error> {
+        let saved = Vec::<Option<SavedEntry>>::deserialize(d)?;
+        let root = MOUNT.with(|c| c.borrow().0.clone()).unwrap_or_default();
+        let mut out = Vec::with_capacity(saved.len());
+        for e in saved {
+            let Some(e) = e else {
+                out.push(None);
+                continue;
+            };
+            let (kind, host) = match e.kind {
+                SavedKind::Device(d) => (Kind::Device(d), None),
+                SavedKind::File { path, pos } => {
+                    let host = root.join(&path);
+                    let access = e.mode & 7;
+                    let opened = std::fs::OpenOptions::new()
+                        .read(access != 1)
+                        .write(access != 0)
+                        .open(&host)
+                        .and_then(|mut f| f.seek(SeekFrom::Start(pos)).map(|_| f));
+                    match opened {
+                        Ok(f) => (Kind::File(f), Some(host)),
+                        Err(err) => {
+                            let msg = format!("{}: {err}", host.display());
+                            MOUNT.with(|c| {
+                                c.borrow_mut().1.get_or_insert(msg);
+                            });
+                            out.push(None);
+                            continue;
+                        }
+                    }
+                }
+            };
+            out.push(Some(Entry {
+                kind,
+                refs: e.refs,
+                mode: e.mode,
+                host,
+                written: e.written,
+                set_time: e.set_time,
+            }));
+        }
+        Ok(out)
+    }
+}

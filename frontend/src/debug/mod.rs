@@ -1,0 +1,219 @@
+//! `tandem debug PROGRAM [ARGS]`: the debugger (docs/debugger.md).
+//!
+//! Stops at the program's entry and reads commands from the terminal
+//! (line editing and history) or, when stdin is not a terminal, one per
+//! line from the pipe. `--protocol stdio|PORT` serves the JSON-lines
+//! control protocol instead.
+
+pub mod commands;
+pub mod protocol;
+pub mod session;
+
+use std::io::{BufRead, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::Args;
+use dos::{Dos, DosConfig};
+use hw::Machine;
+
+use crate::machine_opts::MachineOpts;
+use session::{Session, Stop};
+
+/// Exit status: the program or a state could not be loaded.
+const EXIT_BAD_INPUT: u8 = 2;
+
+/// Arguments of `tandem debug`.
+#[derive(Args, Debug)]
+pub struct DebugArgs {
+    #[command(flatten)]
+    machine: MachineOpts,
+
+    /// The host folder that is drive C: (default: the program's folder).
+    #[arg(long, value_name = "DIR")]
+    mount: Option<PathBuf>,
+
+    /// Serve the JSON-lines control protocol: `stdio` or a local TCP port.
+    #[arg(long, value_name = "stdio|PORT")]
+    protocol: Option<String>,
+
+    /// Start from a save state instead of the program's entry.
+    #[arg(long, value_name = "FILE")]
+    load_state: Option<PathBuf>,
+
+    /// Run these debugger commands first (a file, one per line).
+    #[arg(long, value_name = "FILE")]
+    script: Option<PathBuf>,
+
+    /// No XMS driver.
+    #[arg(long)]
+    no_xms: bool,
+
+    /// No EMS (INT 67h).
+    #[arg(long)]
+    no_ems: bool,
+
+    /// The DOS program (.EXE or .COM), a host path.
+    #[arg(value_name = "PROGRAM")]
+    program: PathBuf,
+
+    /// The program's command line.
+    #[arg(
+        value_name = "ARGS",
+        trailing_var_arg = true,
+        allow_hyphen_values = true
+    )]
+    args: Vec<String>,
+}
+
+/// The DOS path of `program` under `mount` and its directory's.
+fn dos_path(program: &Path, mount: &Path) -> (String, String) {
+    let name = program
+        .file_name()
+        .map(|n| n.to_string_lossy().to_ascii_uppercase())
+        .unwrap_or_default();
+    if let (Ok(p), Ok(root)) = (program.canonicalize(), mount.canonicalize()) {
+        if let Ok(rel) = p.strip_prefix(&root) {
+            let parts: Vec<String> = rel
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy().to_ascii_uppercase())
+                .collect();
+            let dir = parts[..parts.len().saturating_sub(1)].join("\\");
+            return (format!("C:\\{}", parts.join("\\")), format!("C:\\{dir}"));
+        }
+    }
+    (format!("C:\\{name}"), "C:\\".into())
+}
+
+/// Builds the machine with the program loaded at its entry (or from a
+/// state).
+fn setup(args: &DebugArgs) -> Result<Session, String> {
+    let program = &args.program;
+    let image = std::fs::read(program).map_err(|e| format!("{}: {e}", program.display()))?;
+    dos::Executable::parse(&image).map_err(|e| format!("{}: {e}", program.display()))?;
+    let mount = match &args.mount {
+        Some(d) => d.clone(),
+        None => program
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| PathBuf::from(".")),
+    };
+    if let Some(f) = &args.load_state {
+        let snap = crate::savestate::load(f, &mount)?;
+        return Ok(Session::new(snap.machine, snap.dos));
+    }
+    let mut cfg = DosConfig::new(mount.clone());
+    cfg.xms = !args.no_xms;
+    cfg.ems = !args.no_ems;
+    let mut dos = Dos::new(cfg).map_err(|e| format!("mount {}: {e}", mount.display()))?;
+    let mut m = Machine::new(args.machine.config());
+    dos.install(&mut m);
+    let (path, dir) = dos_path(program, &mount);
+    dos.chdir(&dir);
+    let mut tail = Vec::new();
+    for a in &args.args {
+        tail.push(b' ');
+        tail.extend(a.bytes());
+    }
+    if tail.len() > 126 {
+        return Err("command line longer than 126 bytes".into());
+    }
+    dos.load(&mut m, &image, &path, &tail)
+        .map_err(|e| format!("{}: {e}", program.display()))?;
+    Ok(Session::new(m, dos))
+}
+
+/// Runs `tandem debug`.
+pub fn run(args: &DebugArgs) -> ExitCode {
+    let mut s = match setup(args) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("tandem debug: error: {e}");
+            return ExitCode::from(EXIT_BAD_INPUT);
+        }
+    };
+    if let Some(p) = &args.protocol {
+        return protocol::serve(s, p);
+    }
+    let mut stdout = std::io::stdout();
+    let _ = writeln!(stdout, "tandem debug: stopped at the program's entry");
+    let _ = write!(stdout, "{}", s.stop_text(&Stop::Stepped));
+    if let Some(f) = &args.script {
+        match std::fs::read_to_string(f) {
+            Ok(body) => {
+                for l in body.lines() {
+                    if one(&mut s, l, true) {
+                        return ExitCode::SUCCESS;
+                    }
+                }
+            }
+            Err(e) => {
+                eprintln!("tandem debug: error: {}: {e}", f.display());
+                return ExitCode::from(EXIT_BAD_INPUT);
+            }
+        }
+    }
+    if std::io::stdin().is_terminal() {
+        repl(&mut s);
+    } else {
+        for l in std::io::stdin().lock().lines() {
+            let Ok(l) = l else { break };
+            if one(&mut s, &l, true) {
+                break;
+            }
+        }
+    }
+    let _ = s.set_trace(None);
+    ExitCode::SUCCESS
+}
+
+/// Runs one command and prints its result; true to quit.
+fn one(s: &mut Session, line: &str, echo: bool) -> bool {
+    let mut out = std::io::stdout();
+    if echo {
+        let _ = writeln!(out, "(tandem) {line}");
+    }
+    let r = commands::execute(s, line);
+    match r {
+        Ok(o) => {
+            if !o.text.is_empty() {
+                let _ = write!(out, "{}", o.text);
+                if !o.text.ends_with('\n') {
+                    let _ = writeln!(out);
+                }
+            }
+            let _ = out.flush();
+            o.quit
+        }
+        Err(e) => {
+            let _ = writeln!(out, "error: {e}");
+            false
+        }
+    }
+}
+
+fn repl(s: &mut Session) {
+    let Ok(mut ed) = rustyline::DefaultEditor::new() else {
+        return;
+    };
+    let hist = std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".tandem_history"));
+    if let Some(h) = &hist {
+        let _ = ed.load_history(h);
+    }
+    let mut last = String::new();
+    while let Ok(l) = ed.readline("(tandem) ") {
+        // An empty line repeats the last command (as gdb does).
+        let l = if l.trim().is_empty() { last.clone() } else { l };
+        if !l.trim().is_empty() {
+            let _ = ed.add_history_entry(l.as_str());
+        }
+        last = l.clone();
+        if one(s, &l, false) {
+            break;
+        }
+    }
+    if let Some(h) = &hist {
+        let _ = ed.save_history(h);
+    }
+}

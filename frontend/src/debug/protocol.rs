@@ -1,0 +1,367 @@
+//! The control protocol: JSON lines over stdin/stdout or a local TCP port
+//! (docs/debugger.md, tools/tandem_client.py). One request per line, one
+//! response per line with the request's `id`:
+//!
+//! `{"id":1,"cmd":"regs"}` -> `{"id":1,"ok":true,"regs":{...}}`; errors
+//! are `{"id":1,"ok":false,"error":"..."}`.
+
+use std::io::{BufRead, BufReader, Write};
+use std::net::TcpListener;
+use std::process::ExitCode;
+
+use serde_json::{json, Map, Value};
+
+use super::commands;
+use super::session::{parse_addr, BpKind, Session, Stop};
+use emu::{ExecAt, HookEvent};
+
+/// Serves the protocol on `stdio` or the local TCP port `how`.
+pub fn serve(mut s: Session, how: &str) -> ExitCode {
+    if how == "stdio" {
+        let stdin = std::io::stdin();
+        let mut out = std::io::stdout();
+        serve_stream(&mut s, stdin.lock(), &mut out);
+        return ExitCode::SUCCESS;
+    }
+    let Ok(port) = how.parse::<u16>() else {
+        eprintln!("tandem debug: error: --protocol {how}: expected stdio or a TCP port");
+        return ExitCode::from(2);
+    };
+    let listener = match TcpListener::bind(("127.0.0.1", port)) {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("tandem debug: error: port {port}: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    eprintln!(
+        "tandem debug: protocol on 127.0.0.1:{}",
+        listener.local_addr().map(|a| a.port()).unwrap_or(port)
+    );
+    for conn in listener.incoming() {
+        let Ok(conn) = conn else { continue };
+        let Ok(read) = conn.try_clone() else { continue };
+        let mut w = conn;
+        if serve_stream(&mut s, BufReader::new(read), &mut w) {
+            break;
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+/// Serves one stream; true when the client asked to quit.
+fn serve_stream(s: &mut Session, r: impl BufRead, w: &mut impl Write) -> bool {
+    for line in r.lines() {
+        let Ok(line) = line else { return false };
+        if line.trim().is_empty() {
+            continue;
+        }
+        let (resp, quit) = match serde_json::from_str::<Value>(&line) {
+            Ok(req) => {
+                let id = req.get("id").cloned().unwrap_or(Value::Null);
+                let mut quit = false;
+                let mut resp = match handle(s, &req, &mut quit) {
+                    Ok(Value::Object(m)) => m,
+                    Ok(other) => {
+                        let mut m = Map::new();
+                        m.insert("result".into(), other);
+                        m
+                    }
+                    Err(e) => {
+                        let mut m = Map::new();
+                        m.insert("ok".into(), json!(false));
+                        m.insert("error".into(), json!(e));
+                        m
+                    }
+                };
+                resp.entry("ok").or_insert(json!(true));
+                resp.insert("id".into(), id);
+                (Value::Object(resp), quit)
+            }
+            Err(e) => (
+                json!({"id": null, "ok": false, "error": format!("bad JSON: {e}")}),
+                false,
+            ),
+        };
+        if writeln!(w, "{resp}").and_then(|_| w.flush()).is_err() {
+            return false;
+        }
+        if quit {
+            return true;
+        }
+    }
+    false
+}
+
+fn num(req: &Value, key: &str) -> Result<Option<u64>, String> {
+    match req.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Number(n)) => n
+            .as_u64()
+            .map(Some)
+            .ok_or_else(|| format!("'{key}' must be a non-negative integer")),
+        Some(Value::String(t)) => super::session::parse_num(t).map(|v| Some(v as u64)),
+        Some(_) => Err(format!("'{key}' must be a number")),
+    }
+}
+
+fn addr(s: &Session, req: &Value) -> Result<u32, String> {
+    match req.get("addr") {
+        Some(Value::Number(n)) => n
+            .as_u64()
+            .map(|v| v as u32)
+            .ok_or_else(|| "'addr' must be a non-negative integer".into()),
+        Some(Value::String(t)) => s.linear(&parse_addr(t)?),
+        _ => Err("'addr' (SEG:OFF string or linear number) is required".into()),
+    }
+}
+
+fn regs_json(s: &Session) -> Value {
+    let mut m = Map::new();
+    for n in [
+        "ax", "bx", "cx", "dx", "si", "di", "bp", "sp", "cs", "ds", "es", "ss", "fs", "gs", "ip",
+        "flags",
+    ] {
+        m.insert(n.into(), json!(s.reg(n).unwrap_or(0)));
+    }
+    m.insert("pc".into(), json!(s.pc()));
+    m.insert("cycles".into(), json!(s.m.cycles()));
+    Value::Object(m)
+}
+
+fn stop_json(s: &mut Session, stop: Stop) -> Value {
+    let output = String::from_utf8_lossy(&std::mem::take(&mut s.output)).into_owned();
+    let mut m = Map::new();
+    match stop {
+        Stop::Stepped => {
+            m.insert("stop".into(), json!("step"));
+        }
+        Stop::Limit => {
+            m.insert("stop".into(), json!("limit"));
+        }
+        Stop::Exited(c) => {
+            m.insert("stop".into(), json!("exited"));
+            m.insert("code".into(), json!(c));
+        }
+        Stop::Stopped(msg) => {
+            m.insert("stop".into(), json!("stopped"));
+            m.insert("message".into(), json!(msg));
+        }
+        Stop::Breakpoint(n, rec) => {
+            m.insert("stop".into(), json!("hook"));
+            m.insert("hook".into(), json!(n));
+            let ev = match rec.event {
+                HookEvent::Exec { linear, .. } => json!({"kind": "exec", "linear": linear}),
+                HookEvent::MemRead {
+                    linear,
+                    size,
+                    value,
+                } => json!({"kind": "read", "linear": linear, "size": size, "value": value}),
+                HookEvent::MemWrite {
+                    linear,
+                    size,
+                    value,
+                } => json!({"kind": "write", "linear": linear, "size": size, "value": value}),
+                HookEvent::PortRead { port, size, value } => {
+                    json!({"kind": "port_read", "port": port, "size": size, "value": value})
+                }
+                HookEvent::PortWrite { port, size, value } => {
+                    json!({"kind": "port_write", "port": port, "size": size, "value": value})
+                }
+                HookEvent::Interrupt { vector, ax } => {
+                    json!({"kind": "int", "vector": vector, "ax": ax})
+                }
+            };
+            m.insert("event".into(), ev);
+            m.insert(
+                "by".into(),
+                json!({"cs": rec.cs, "ip": rec.ip, "text": s.disasm_at(rec.cs, rec.ip).0}),
+            );
+        }
+    }
+    let (cs, ip) = s.cs_ip();
+    m.insert("at".into(), json!(s.disasm_at(cs, ip).0));
+    m.insert("regs".into(), regs_json(s));
+    m.insert("output".into(), json!(output));
+    Value::Object(m)
+}
+
+fn handle(s: &mut Session, req: &Value, quit: &mut bool) -> Result<Value, String> {
+    let cmd = req
+        .get("cmd")
+        .and_then(Value::as_str)
+        .ok_or("'cmd' is required")?;
+    Ok(match cmd {
+        "regs" => json!({"regs": regs_json(s)}),
+        "set_regs" => {
+            let regs = req
+                .get("regs")
+                .and_then(Value::as_object)
+                .ok_or("'regs' object is required")?;
+            for (k, v) in regs {
+                let v = v
+                    .as_u64()
+                    .ok_or_else(|| format!("register {k}: not a number"))?;
+                if !s.set_reg(k, v as u32) {
+                    return Err(format!("no register '{k}'"));
+                }
+            }
+            json!({"regs": regs_json(s)})
+        }
+        "read" => {
+            let a = addr(s, req)?;
+            let len = num(req, "len")?.unwrap_or(1).min(0x10_0000) as usize;
+            let hex: String = s
+                .read_mem(a, len)
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect();
+            json!({"addr": a, "hex": hex})
+        }
+        "write" => {
+            let a = addr(s, req)?;
+            let hex = req
+                .get("hex")
+                .and_then(Value::as_str)
+                .ok_or("'hex' is required")?;
+            if hex.len() % 2 != 0 {
+                return Err("'hex' needs an even number of digits".into());
+            }
+            let bytes = (0..hex.len())
+                .step_by(2)
+                .map(|i| u8::from_str_radix(&hex[i..i + 2], 16))
+                .collect::<Result<Vec<u8>, _>>()
+                .map_err(|_| "'hex' is not hex")?;
+            json!({"written": s.write_mem(a, &bytes)})
+        }
+        "hook" => {
+            let kind = req
+                .get("kind")
+                .and_then(Value::as_str)
+                .ok_or("'kind' is required")?;
+            let cond = match req.get("if").and_then(Value::as_str) {
+                Some(c) => Some(commands::parse_cond(c)?),
+                None => None,
+            };
+            let bp = match kind {
+                "exec" => match req.get("addr") {
+                    Some(Value::String(t)) if t.contains(':') => {
+                        let (sg, off) = t.split_once(':').unwrap_or_default();
+                        BpKind::Exec(ExecAt::SegOff(s.value(sg)? as u16, s.value(off)? as u16))
+                    }
+                    _ => BpKind::Exec(ExecAt::Linear(addr(s, req)?)),
+                },
+                "read" | "write" | "access" => {
+                    let start = addr(s, req)?;
+                    let len = num(req, "len")?.unwrap_or(1).max(1) as u32;
+                    BpKind::Mem {
+                        read: kind != "write",
+                        write: kind != "read",
+                        start,
+                        end: start + len - 1,
+                    }
+                }
+                "port_read" | "port_write" | "port" => {
+                    let p = num(req, "port")?.ok_or("'port' is required")? as u16;
+                    let end = num(req, "end")?.map(|e| e as u16).unwrap_or(p);
+                    BpKind::Port {
+                        read: kind != "port_write",
+                        write: kind != "port_read",
+                        start: p,
+                        end,
+                    }
+                }
+                "int" => BpKind::Int {
+                    vector: num(req, "vector")?.ok_or("'vector' is required")? as u8,
+                    ah: num(req, "ah")?.map(|v| v as u8),
+                    al: num(req, "al")?.map(|v| v as u8),
+                },
+                other => return Err(format!("unknown hook kind '{other}'")),
+            };
+            let n = s.add_bp(bp, cond, format!("{req}"), false);
+            json!({"hook": n})
+        }
+        "unhook" => {
+            let n = num(req, "hook")?.ok_or("'hook' is required")? as usize;
+            match s.bps.get_mut(n) {
+                Some(b @ Some(_)) => *b = None,
+                _ => return Err(format!("no hook {n}")),
+            }
+            json!({})
+        }
+        "clear_hooks" => {
+            s.bps.clear();
+            json!({})
+        }
+        "step" => {
+            let n = num(req, "count")?.unwrap_or(1).max(1);
+            let stop = s.step(n);
+            stop_json(s, stop)
+        }
+        "run" => {
+            let cycles = match num(req, "cycles")? {
+                Some(c) => c,
+                None => {
+                    let secs = num(req, "seconds")?.unwrap_or(commands::DEFAULT_SECONDS);
+                    secs.saturating_mul(s.m.config().cpu_hz)
+                }
+            };
+            let stop = s.cont(cycles);
+            stop_json(s, stop)
+        }
+        "key" => {
+            let t = req
+                .get("text")
+                .and_then(Value::as_str)
+                .ok_or("'text' is required")?;
+            s.dos.type_text(t.as_bytes());
+            json!({"typed": t.len()})
+        }
+        "screenshot" => {
+            let path = req
+                .get("path")
+                .and_then(Value::as_str)
+                .ok_or("'path' is required")?;
+            let f = s.m.render();
+            write_png(path, f.width as u32, f.height as u32, &f.rgb)?;
+            json!({"width": f.width, "height": f.height, "path": path})
+        }
+        "command" => {
+            let line = req
+                .get("line")
+                .and_then(Value::as_str)
+                .ok_or("'line' is required")?;
+            let o = commands::execute(s, line)?;
+            if o.quit {
+                *quit = true;
+            }
+            json!({"text": o.text})
+        }
+        "save_state" => {
+            let path = req
+                .get("path")
+                .and_then(Value::as_str)
+                .ok_or("'path' is required")?;
+            commands::execute(s, &format!("save {path}"))?;
+            json!({"path": path})
+        }
+        "quit" => {
+            *quit = true;
+            json!({})
+        }
+        other => {
+            return Err(format!("unknown cmd '{other}'"));
+        }
+    })
+}
+
+fn write_png(path: &str, w: u32, h: u32, rgb: &[u8]) -> Result<(), String> {
+    let file = std::fs::File::create(path).map_err(|e| format!("{path}: {e}"))?;
+    let mut enc = png::Encoder::new(std::io::BufWriter::new(file), w, h);
+    enc.set_color(png::ColorType::Rgb);
+    enc.set_depth(png::BitDepth::Eight);
+    let mut wr = enc.write_header().map_err(|e| format!("{path}: {e}"))?;
+    wr.write_image_data(rgb)
+        .map_err(|e| format!("{path}: {e}"))?;
+    Ok(())
+}

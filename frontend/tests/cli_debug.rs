@@ -1,0 +1,95 @@
+//! `tandem debug` with commands piped in: a write watchpoint on the
+//! replica's clock word (CODE:0BF8) stops after the writing instruction
+//! and shows it; stepping, breakpoints, lists and device views.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+fn debug(program: &Path, extra: &[&str], script: &str) -> (Option<i32>, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tandem"))
+        .arg("debug")
+        .args(extra)
+        .arg(program)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("tandem debug runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(script.as_bytes())
+        .expect("script written");
+    let o = child.wait_with_output().expect("finishes");
+    (
+        o.status.code(),
+        String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr),
+    )
+}
+
+#[test]
+fn a_write_watchpoint_on_the_clock_word_shows_the_writing_instruction() {
+    let replica = Path::new(env!("CARGO_MANIFEST_DIR")).join("../roms/replica/replica.exe");
+    let (code, out) = debug(
+        &replica,
+        &["--cpu", "386"],
+        "watch w cs:0BF8 2\nc\nc\nbl\nquit\n",
+    );
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("stopped at the program's entry"), "{out}");
+    // The initialisation writes 0, then the frame update adds the step.
+    let first = out.find("stopped: #0 write of 0h to 01F78").expect(&out);
+    assert!(out[first..].contains("by     0138:0129"), "{out}");
+    assert!(out[first..].contains("mov word ptr cs:[0BF8h],0"), "{out}");
+    let second = out[first + 1..].find("stopped: #0 write").expect(&out) + first + 1;
+    let tail = &out[second..];
+    assert!(tail.contains("cs:[0BF8h]"), "{tail}");
+    // The register line and the bytes that changed, the clock word among them.
+    assert!(tail.contains("AX=") && tail.contains("CS=0138"), "{tail}");
+    assert!(
+        tail.contains("memory changed:") && tail.contains("  01F78 (01F7:0008): "),
+        "{tail}"
+    );
+    assert!(out.contains("#0 watch w cs:0BF8 2 (hits 2)"), "{out}");
+}
+
+#[test]
+fn stepping_breakpoints_and_views() {
+    let hello = Path::new(env!("CARGO_MANIFEST_DIR")).join("../roms/dos/hello.com");
+    let script = "\
+s
+r
+int 21 ah=40
+c
+bt
+n
+b cs:126 if ax==1234
+b cs:12B if ax==4C07
+c
+x ds:80 10
+e ds:200 41 42 \"CD\"
+x ds:200 4
+u cs:100 3
+ivt 20 2
+pit
+pic
+vga
+bogus
+c
+";
+    let (code, out) = debug(&hello, &[], script);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("=>     0128:0100"), "{out}");
+    assert!(out.contains("stopped: #0 INT 21h AX=40"), "{out}");
+    assert!(out.contains("Hello,"), "{out}");
+    assert!(out.contains("stopped: #2 breakpoint"), "{out}");
+    assert!(out.contains("=>     0128:012B"), "{out}");
+    assert!(!out.contains("stopped: #1 breakpoint"), "{out}");
+    assert!(out.contains("41 42 43 44"), "{out}");
+    assert!(out.contains("channel 0: mode 3"), "{out}");
+    assert!(out.contains("master: vector base 08h"), "{out}");
+    assert!(out.contains("error: unknown command 'bogus'"), "{out}");
+    assert!(out.contains("the program exited with code 7"), "{out}");
+}

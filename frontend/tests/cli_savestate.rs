@@ -1,0 +1,165 @@
+//! `tandem run --save-state / --load-state / --state-hash`: a run split in
+//! two at a save state ends in the same state as one long run, for the
+//! replica and for a program with files open; damaged, truncated and
+//! foreign state files exit 2 with one line.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("tandem-state-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("temp dir");
+    d
+}
+
+fn tandem(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tandem"))
+        .arg("run")
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("tandem runs")
+}
+
+fn hash(o: &Output) -> String {
+    let err = String::from_utf8_lossy(&o.stderr);
+    err.lines()
+        .find_map(|l| l.strip_prefix("tandem run: state hash: "))
+        .unwrap_or_else(|| panic!("no state hash in {o:?}"))
+        .to_string()
+}
+
+/// Runs `program` (copied into two fresh folders) for 20 s, and for 10 s
+/// + a save state + 10 s from the state; returns both folders.
+fn split_equals_whole(name: &str, program: &Path, cpu: &str) -> (PathBuf, PathBuf) {
+    let file = program.file_name().expect("name");
+    let (a, b) = (
+        temp_dir(&format!("{name}-a")),
+        temp_dir(&format!("{name}-b")),
+    );
+    std::fs::copy(program, a.join(file)).expect("copy");
+    std::fs::copy(program, b.join(file)).expect("copy");
+    let (pa, pb) = (a.join(file), b.join(file));
+    let (pa, pb) = (pa.to_str().expect("path"), pb.to_str().expect("path"));
+    let state = b.join("S.state");
+    let state = state.to_str().expect("path");
+    let whole = tandem(&[
+        "--headless",
+        "--cpu",
+        cpu,
+        "--seconds",
+        "20",
+        "--state-hash",
+        pa,
+    ]);
+    let first = tandem(&[
+        "--headless",
+        "--cpu",
+        cpu,
+        "--seconds",
+        "10",
+        "--save-state",
+        state,
+        pb,
+    ]);
+    assert_eq!(first.status.code(), Some(3), "{first:?}");
+    let second = tandem(&[
+        "--headless",
+        "--load-state",
+        state,
+        "--seconds",
+        "10",
+        "--state-hash",
+        pb,
+    ]);
+    assert_eq!(second.status.code(), Some(3), "{second:?}");
+    assert_eq!(hash(&whole), hash(&second), "{whole:?}\n{second:?}");
+    (a, b)
+}
+
+#[test]
+fn replica_split_at_a_save_state_ends_as_one_run() {
+    let replica = repo().join("roms/replica/replica.exe");
+    let (a, b) = split_equals_whole("replica", &replica, "386");
+    let _ = std::fs::remove_dir_all(a);
+    let _ = std::fs::remove_dir_all(b);
+}
+
+#[test]
+fn open_files_survive_a_save_state() {
+    let files = repo().join("roms/dos/files.com");
+    let (a, b) = split_equals_whole("files", &files, "8086");
+    let la = std::fs::read(a.join("LOG.TXT")).expect("LOG.TXT");
+    let lb = std::fs::read(b.join("LOG.TXT")).expect("LOG.TXT");
+    // One byte per tick: 20 s is 364 ticks.
+    assert!(la.len() > 300, "{}", la.len());
+    assert_eq!(la, lb);
+    let _ = std::fs::remove_dir_all(a);
+    let _ = std::fs::remove_dir_all(b);
+}
+
+#[test]
+fn bad_state_files_exit_2_with_one_line() {
+    let d = temp_dir("bad");
+    let hello = repo().join("roms/dos/hello.com");
+    std::fs::copy(&hello, d.join("hello.com")).expect("copy");
+    let prog = d.join("hello.com");
+    let prog = prog.to_str().expect("path");
+    let good = d.join("good.state");
+    let o = tandem(&[
+        "--headless",
+        "--save-state",
+        good.to_str().expect("path"),
+        prog,
+    ]);
+    assert_eq!(o.status.code(), Some(7), "{o:?}");
+    let bytes = std::fs::read(&good).expect("state written");
+    let mut damaged = bytes.clone();
+    let mid = bytes.len() / 2;
+    damaged[mid] ^= 0x55;
+    let mut version = bytes.clone();
+    version[8] = 99;
+    let cases: [(&str, Vec<u8>, &str); 5] = [
+        ("damaged", damaged, "checksum"),
+        ("truncated", bytes[..bytes.len() - 10].to_vec(), "truncated"),
+        ("header", bytes[..12].to_vec(), "truncated"),
+        (
+            "foreign",
+            b"MZ this is not a state".to_vec(),
+            "not a tandem save state",
+        ),
+        ("version", version, "version 99"),
+    ];
+    for (name, content, msg) in cases {
+        let f = d.join(format!("{name}.state"));
+        std::fs::write(&f, content).expect("write");
+        let o = tandem(&[
+            "--headless",
+            "--load-state",
+            f.to_str().expect("path"),
+            prog,
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{name}: {o:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(err.lines().count(), 1, "{name}: {err}");
+        assert!(
+            err.contains(msg) && err.contains(&format!("{name}.state")),
+            "{name}: {err}"
+        );
+    }
+    // A missing file.
+    let missing = d.join("missing.state");
+    let o = tandem(&[
+        "--headless",
+        "--load-state",
+        missing.to_str().expect("path"),
+        prog,
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    let _ = std::fs::remove_dir_all(d);
+}
