@@ -1,12 +1,14 @@
 //! The `tandem` command line.
 //!
 //! `tandem sst PATHS...` runs the single-step CPU test suites; `tandem
-//! bench` measures emulation speed; `tandem run` runs a DOS program; more subcommands join as the emulator
-//! grows. `-v` (repeatable) raises the log level on stderr; `RUST_LOG`
-//! overrides it.
+//! bench` measures emulation speed; `tandem run` runs a DOS program in a
+//! window or headless (and is what `tandem` with no subcommand does); more
+//! subcommands join as the emulator grows. `-v` (repeatable) raises the log
+//! level on stderr; `RUST_LOG` overrides it.
 
 mod bench_cmd;
 mod machine_opts;
+mod play;
 mod run_cmd;
 mod sst_cmd;
 
@@ -23,8 +25,9 @@ struct Cli {
     #[arg(short, long, action = ArgAction::Count, global = true)]
     verbose: u8,
 
+    /// With no subcommand: `tandem run` (the built-in replica demo).
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 /// The subcommands.
@@ -35,9 +38,11 @@ enum Command {
     /// Measure emulation speed: run a program headless and report emulated
     /// MHz and the speed relative to real time.
     Bench(bench_cmd::BenchArgs),
-    /// Run a DOS program (.EXE or .COM) with tandem's DOS and BIOS; drive C:
-    /// is a host folder. Exit status: the program's return code, 2 when it
-    /// cannot be loaded, 3 when the run stops before it terminates.
+    /// Run a DOS program (.EXE or .COM) in a window or headless, with
+    /// tandem's DOS and BIOS; drive C: is a host folder. With no PROGRAM,
+    /// the built-in replica demo. Exit status: the program's own code; 124
+    /// when the run ends first, 125 when it cannot start, 126 when the
+    /// emulation cannot go on.
     Run(run_cmd::RunArgs),
 }
 
@@ -58,7 +63,14 @@ fn init_logging(verbose: u8) {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     init_logging(cli.verbose);
-    match cli.command {
+    let command = match cli.command {
+        Some(c) => c,
+        None => match Cli::parse_from(["tandem", "run"]).command {
+            Some(c) => c,
+            None => unreachable!("`tandem run` parses as the run command"),
+        },
+    };
+    match command {
         Command::Sst(args) => sst_cmd::run(&args),
         Command::Bench(args) => bench_cmd::run(&args),
         Command::Run(args) => run_cmd::run(&args),
