@@ -1,15 +1,17 @@
 //! The `tandem` command line.
 //!
 //! `tandem sst PATHS...` runs the single-step CPU test suites; `tandem
-//! bench` measures emulation speed; `tandem run` runs a DOS program; more subcommands join as the emulator
-//! grows. `-v` (repeatable) raises the log level on stderr; `RUST_LOG`
-//! overrides it.
+//! bench` measures emulation speed; `tandem run` runs a DOS program in a
+//! window or headless (and is what `tandem` with no subcommand does); more
+//! subcommands join as the emulator grows. `-v` (repeatable) raises the log
+//! level on stderr; `RUST_LOG` overrides it.
 
 mod bench_cmd;
 mod call_cmd;
 mod compare_cmd;
 mod debug;
 mod machine_opts;
+mod play;
 mod run_cmd;
 mod savestate;
 mod session;
@@ -30,8 +32,9 @@ struct Cli {
     #[arg(short, long, action = ArgAction::Count, global = true)]
     verbose: u8,
 
+    /// With no subcommand: `tandem run` (the built-in replica demo).
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 /// The subcommands.
@@ -52,9 +55,11 @@ enum Command {
     Compare(compare_cmd::CompareArgs),
     /// Write an instruction trace with disassembly and registers.
     Trace(trace_cmd::TraceArgs),
-    /// Run a DOS program (.EXE or .COM) with tandem's DOS and BIOS; drive C:
-    /// is a host folder. Exit status: the program's return code, 2 when it
-    /// cannot be loaded, 3 when the run stops before it terminates.
+    /// Run a DOS program (.EXE or .COM) in a window or headless, with
+    /// tandem's DOS and BIOS; drive C: is a host folder. With no PROGRAM,
+    /// the built-in replica demo. Exit status: the program's own code; 124
+    /// when the run ends first, 125 when it cannot start, 126 when the
+    /// emulation cannot go on.
     Run(run_cmd::RunArgs),
     /// Debug a DOS program: stops at its entry; breakpoints, watchpoints,
     /// stepping, registers and memory (docs/debugger.md). `--protocol
@@ -79,7 +84,14 @@ fn init_logging(verbose: u8) {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     init_logging(cli.verbose);
-    match cli.command {
+    let command = match cli.command {
+        Some(c) => c,
+        None => match Cli::parse_from(["tandem", "run"]).command {
+            Some(c) => c,
+            None => unreachable!("`tandem run` parses as the run command"),
+        },
+    };
+    match command {
         Command::Sst(args) => sst_cmd::run(&args),
         Command::Bench(args) => bench_cmd::run(&args),
         Command::Call(args) => call_cmd::run(&args),

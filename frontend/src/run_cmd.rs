@@ -1,46 +1,139 @@
-//! `tandem run PROGRAM [ARGS...]`: runs a DOS program on the emulated PC
-//! with tandem's DOS and BIOS services, drive C: being a host folder.
+//! `tandem run [PROGRAM] [-- ARGS...]`: runs a DOS program on the emulated
+//! PC with tandem's DOS and BIOS services, drive C: being a host folder; in
+//! a window, or headless. With no PROGRAM it runs the replica demo built
+//! into the binary (`roms/replica/replica.exe`, on a 386).
 //!
 //! Exit status: the program's own return code (INT 21h 4Ch AL) when it
-//! terminates; 2 when tandem cannot start it (unreadable or malformed
-//! program, bad mount); 3 when the run stops without the program
-//! terminating (time limit, something tandem does not emulate, a CPU fault
-//! with no handler). Guest text goes to stdout; tandem's own messages, one
-//! line each, to stderr. When stdin is not a terminal, its bytes are typed
-//! on the keyboard as the program asks for keys (LF is Enter).
+//! terminates; otherwise one of three codes that tandem keeps for itself,
+//! with one line on stderr saying why:
+//!
+//! - 124 ([`EXIT_STOPPED`]): the run ended before the program terminated
+//!   (the `--frames`/`--seconds` limit, the end of a `--replay`, the window
+//!   closed);
+//! - 2 ([`EXIT_BAD_INPUT`]): tandem could not start (unreadable or
+//!   malformed program, bad mount, bad record, bad options);
+//! - 126 ([`EXIT_EMULATION`]): the emulation cannot go on (something tandem
+//!   does not emulate, the CPU halted with interrupts off, a fault with no
+//!   handler).
+//!
+//! (clap's own usage errors exit with 2.) Guest text goes to stdout;
+//! tandem's own messages to stderr. Headless, when stdin is not a terminal,
+//! its bytes are typed on the keyboard as the program asks for keys.
 
-use std::io::{IsTerminal, Read, Write};
+use std::io::{BufReader, IsTerminal, Read};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::Args;
-use dos::{Dos, DosConfig, DosExit};
+use dos::{Dos, DosConfig};
+use emu::CpuModel;
 use hw::Machine;
 
-use crate::machine_opts::MachineOpts;
+use crate::machine_opts::{parse_mhz, MachineOpts};
+use crate::play::record::{self, Header, Input, Recorder};
+use crate::play::session::{Session, Step};
+use crate::play::{headless, screenshot};
 
-/// Exit status: the program could not be loaded.
+/// Exit status: the run ended before the program terminated.
+pub const EXIT_STOPPED: u8 = 124;
+/// Exit status: tandem could not start the program.
 pub const EXIT_BAD_INPUT: u8 = 2;
-/// Exit status: the run stopped before the program terminated.
-pub const EXIT_STOPPED: u8 = 3;
+/// Exit status: the emulation cannot go on.
+pub const EXIT_EMULATION: u8 = 126;
+
+/// The replica demo, run when no program is named.
+pub const REPLICA_EXE: &[u8] = include_bytes!("../../roms/replica/replica.exe");
+const REPLICA_NAME: &str = "replica (built-in)";
+
+/// Emulated seconds a headless run lasts at most when nothing else bounds it.
+const HEADLESS_DEFAULT_SECONDS: f64 = 60.0;
 
 /// Arguments of `tandem run`.
 #[derive(Args, Debug)]
-pub struct RunArgs {
-    #[command(flatten)]
-    machine: MachineOpts,
+#[command(after_help = "\
+Window keys (never passed to the program):
+  Pause        pause / resume emulation
+  . (paused)   advance one frame
+  F12          save a screenshot (tandem-FRAME.png in the current folder)
+  Alt+Enter    toggle fullscreen
+  Ctrl+F10     release the mouse (a click in the window captures it)
+  closing the window quits
 
-    /// The host folder that is drive C: (default: the program's folder).
+Exit status: the program's own code when it terminates; 124 when the run
+ends first (limit, end of replay, window closed); 2 when tandem cannot
+start it (bad input); 126 when the emulation cannot go on.
+
+Examples:
+  tandem run                                 the built-in replica demo in a window
+  tandem run --headless --frames 70 --screenshot shot.png
+  tandem run GAME.EXE --mount ~/dos/game --record play.jsonl
+  tandem run GAME.EXE --mount ~/dos/game --replay play.jsonl --state-hash")]
+pub struct RunArgs {
+    /// CPU model: 8086, 286 or 386 [default: 8086; 386 for the built-in
+    /// replica, which needs 186+ instructions].
+    #[arg(long, value_name = "MODEL", value_parser = parse_model)]
+    cpu: Option<CpuModel>,
+
+    /// CPU clock in MHz, up to six decimals (default: 4.772727 for the 8086,
+    /// 12 for the 286, 33 for the 386). Emulated time follows it.
+    #[arg(long, value_name = "MHZ", value_parser = parse_mhz)]
+    mhz: Option<u64>,
+
+    /// The host folder that is drive C: (default: the program's folder; an
+    /// empty temporary folder for the built-in replica).
     #[arg(long, value_name = "DIR")]
     mount: Option<PathBuf>,
 
-    /// No window: guest text goes to stdout (the only mode so far).
+    /// No window: guest text on stdout only (chosen by itself when there is
+    /// no display).
     #[arg(long)]
     headless: bool,
 
-    /// Emulated seconds at most before the run stops (exit status 3).
-    #[arg(long, value_name = "S", default_value_t = 60)]
-    seconds: u64,
+    /// Stop after N video frames (vertical retraces) of emulated time.
+    #[arg(long, value_name = "N", conflicts_with = "seconds")]
+    frames: Option<u64>,
+
+    /// Stop after S emulated seconds [headless default: 60, window: none].
+    #[arg(long, value_name = "S")]
+    seconds: Option<f64>,
+
+    /// Write the final frame to FILE as PNG (at the display's own
+    /// resolution, e.g. 320x200 in mode 13h).
+    #[arg(long, value_name = "FILE.png")]
+    screenshot: Option<PathBuf>,
+
+    /// Print the machine's final state hash on stderr.
+    #[arg(long)]
+    state_hash: bool,
+
+    /// Write a save state (the whole machine, DOS and open files) at the
+    /// end of the run.
+    #[arg(long, value_name = "FILE")]
+    save_state: Option<PathBuf>,
+
+    /// Resume from a save state instead of loading the program afresh
+    /// (`--seconds` counts from where the saving run stopped).
+    #[arg(long, value_name = "FILE")]
+    load_state: Option<PathBuf>,
+
+    /// Record the input (keys, mouse) with the emulated cycle of each event
+    /// to FILE (JSON lines).
+    #[arg(long, value_name = "FILE")]
+    record: Option<PathBuf>,
+
+    /// Replay the input recorded in FILE at the same emulated cycles; the
+    /// run ends where the recorded one did (status 124) unless the program
+    /// terminates first.
+    #[arg(long, value_name = "FILE")]
+    replay: Option<PathBuf>,
+
+    /// Start the window in fullscreen.
+    #[arg(long)]
+    fullscreen: bool,
+
+    /// No sound in the window.
+    #[arg(long)]
+    mute: bool,
 
     /// No XMS driver.
     #[arg(long)]
@@ -50,23 +143,10 @@ pub struct RunArgs {
     #[arg(long)]
     no_ems: bool,
 
-    /// Write a save state (the whole machine, DOS and open files) at the
-    /// end of the run.
-    #[arg(long, value_name = "FILE")]
-    save_state: Option<PathBuf>,
-
-    /// Resume from a save state instead of loading PROGRAM afresh
-    /// (`--seconds` counts from where the saving run stopped).
-    #[arg(long, value_name = "FILE")]
-    load_state: Option<PathBuf>,
-
-    /// Print the machine's state hash on stderr at the end of the run.
-    #[arg(long)]
-    state_hash: bool,
-
-    /// The DOS program (.EXE or .COM), a host path.
+    /// The DOS program (.EXE or .COM), a host path [default: the built-in
+    /// replica].
     #[arg(value_name = "PROGRAM")]
-    program: PathBuf,
+    program: Option<PathBuf>,
 
     /// The program's command line.
     #[arg(
@@ -77,8 +157,71 @@ pub struct RunArgs {
     args: Vec<String>,
 }
 
-fn bad(program: &Path, msg: impl std::fmt::Display) -> ExitCode {
-    eprintln!("tandem run: error: {}: {msg}", program.display());
+fn parse_model(s: &str) -> Result<CpuModel, String> {
+    s.parse()
+}
+
+/// An empty temporary folder removed when dropped.
+struct TempDir(PathBuf);
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// What a run is: everything both the headless loop and the window need.
+pub struct Run {
+    /// The session.
+    pub session: Session,
+    /// What runs (for messages).
+    pub name: String,
+    /// The CPU clock in Hz.
+    pub cpu_hz: u64,
+    /// Stop at this cycle.
+    pub cycle_limit: u64,
+    /// Stop after this many frames.
+    pub frame_limit: Option<u64>,
+    /// The time limit in seconds (for messages).
+    pub seconds: Option<f64>,
+    _temp: Option<TempDir>,
+}
+
+/// How a run ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The program terminated with its code.
+    Exited(u8),
+    /// The time limit passed.
+    TimeLimit,
+    /// The frame limit was reached.
+    FrameLimit,
+    /// The replayed record ended.
+    ReplayEnd,
+    /// The user closed the window.
+    Quit,
+    /// The emulation cannot go on.
+    Stopped(String),
+}
+
+impl Outcome {
+    /// The outcome of a step that ends the run, or None for a frame.
+    pub fn of(step: Step, run: &Run) -> Option<Outcome> {
+        match step {
+            Step::Frame => match run.frame_limit {
+                Some(n) if run.session.frames >= n => Some(Outcome::FrameLimit),
+                _ => None,
+            },
+            Step::Limit => Some(Outcome::TimeLimit),
+            Step::ReplayEnd => Some(Outcome::ReplayEnd),
+            Step::Exited(c) => Some(Outcome::Exited(c)),
+            Step::Stopped(m) => Some(Outcome::Stopped(m)),
+        }
+    }
+}
+
+fn bad(what: impl std::fmt::Display, msg: impl std::fmt::Display) -> ExitCode {
+    eprintln!("tandem run: error: {what}: {msg}");
     ExitCode::from(EXIT_BAD_INPUT)
 }
 
@@ -102,122 +245,261 @@ fn dos_path(program: &Path, mount: &Path) -> (String, String) {
     (format!("C:\\{name}"), "C:\\".into())
 }
 
-/// Runs `tandem run`.
-pub fn run(args: &RunArgs) -> ExitCode {
-    if !args.headless {
-        eprintln!("tandem run: no window yet: running headless (text on stdout)");
+/// Whether a display is there for a window.
+fn have_display() -> bool {
+    if cfg!(any(target_os = "windows", target_os = "macos")) {
+        return true;
     }
-    let program = &args.program;
-    if program.is_dir() {
-        return bad(program, "is a directory, not a program");
-    }
-    let image = match std::fs::read(program) {
-        Ok(b) => b,
-        Err(e) => return bad(program, e),
+    ["DISPLAY", "WAYLAND_DISPLAY"]
+        .iter()
+        .any(|v| std::env::var_os(v).is_some_and(|s| !s.is_empty()))
+}
+
+/// Sets the run up: program, mount, machine, DOS, record and replay.
+fn prepare(args: &RunArgs, headless: bool) -> Result<Run, ExitCode> {
+    // The replay's header names the machine unless the options do.
+    let replay = match &args.replay {
+        None => None,
+        Some(p) => {
+            let f = std::fs::File::open(p).map_err(|e| bad(p.display(), e))?;
+            Some(record::read(BufReader::new(f)).map_err(|e| bad(p.display(), e))?)
+        }
+    };
+    let (name, image, temp) = match &args.program {
+        None => (REPLICA_NAME.to_string(), REPLICA_EXE.to_vec(), true),
+        Some(p) => {
+            if p.is_dir() {
+                return Err(bad(p.display(), "is a directory, not a program"));
+            }
+            let image = std::fs::read(p).map_err(|e| bad(p.display(), e))?;
+            (p.display().to_string(), image, false)
+        }
     };
     if let Err(e) = dos::Executable::parse(&image) {
-        return bad(program, e);
+        return Err(bad(&name, e));
     }
-    let mount = match &args.mount {
-        Some(d) => d.clone(),
-        None => program
+    let header_cpu = match &replay {
+        Some((h, _)) => {
+            let cpu: CpuModel = h
+                .cpu
+                .parse()
+                .map_err(|e| bad(args.replay.as_ref().expect("replay").display(), e))?;
+            Some((cpu, h.cpu_hz))
+        }
+        None => None,
+    };
+    let default_cpu = if args.program.is_none() {
+        CpuModel::I386
+    } else {
+        CpuModel::I8086
+    };
+    let cpu = args.cpu.or(header_cpu.map(|c| c.0)).unwrap_or(default_cpu);
+    let mhz = args.mhz.or(header_cpu.map(|c| c.1));
+    let opts = MachineOpts { cpu, mhz };
+    let cpu_hz = opts.cpu_hz();
+    if let (Some((h, _)), Some(p)) = (&replay, &args.replay) {
+        if h.cpu != cpu.name() || h.cpu_hz != cpu_hz {
+            return Err(bad(
+                p.display(),
+                format!(
+                    "recorded on a {} at {} Hz, but this run is a {} at {} Hz",
+                    h.cpu,
+                    h.cpu_hz,
+                    cpu.name(),
+                    cpu_hz
+                ),
+            ));
+        }
+        if h.program != name {
+            log::warn!("the record was made with {}, this run is {name}", h.program);
+        }
+    }
+    let mut temp_dir = None;
+    let mount = match (&args.mount, &args.program) {
+        (Some(d), _) => d.clone(),
+        (None, Some(p)) => p
             .parent()
             .filter(|p| !p.as_os_str().is_empty())
             .map(Path::to_path_buf)
             .unwrap_or_else(|| PathBuf::from(".")),
+        (None, None) => {
+            debug_assert!(temp);
+            let d = std::env::temp_dir().join(format!("tandem-replica-{}", std::process::id()));
+            std::fs::create_dir_all(&d).map_err(|e| bad(d.display(), e))?;
+            temp_dir = Some(TempDir(d.clone()));
+            d
+        }
     };
     let mut cfg = DosConfig::new(mount.clone());
     cfg.xms = !args.no_xms;
     cfg.ems = !args.no_ems;
-    let mut dos = match Dos::new(cfg) {
-        Ok(d) => d,
-        Err(e) => {
-            eprintln!("tandem run: error: mount {}: {e}", mount.display());
-            return ExitCode::from(EXIT_BAD_INPUT);
-        }
-    };
+    let mut dos = Dos::new(cfg).map_err(|e| bad(format!("mount {}", mount.display()), e))?;
+    let mut m = Machine::new(opts.config());
     let mut origin = 0;
-    let mut m = Machine::new(args.machine.config());
     if let Some(file) = &args.load_state {
-        match crate::savestate::load(file, &mount) {
-            Ok(snap) => (m, dos, origin) = (snap.machine, snap.dos, snap.meta.origin_cycle),
-            Err(e) => {
-                eprintln!("tandem run: error: {e}");
-                return ExitCode::from(EXIT_BAD_INPUT);
-            }
-        }
+        let snap = crate::savestate::load(file, &mount).map_err(|e| {
+            eprintln!("tandem run: error: {e}");
+            ExitCode::from(EXIT_BAD_INPUT)
+        })?;
+        (m, dos, origin) = (snap.machine, snap.dos, snap.meta.origin_cycle);
     } else {
         dos.install(&mut m);
     }
+    // A resumed run goes on with the saved machine's CPU and clock.
     let cpu_hz = m.config().cpu_hz;
-    let (path, dir) = dos_path(program, &mount);
+    let cpu = m.config().cpu_model;
+    let (path, dir) = match &args.program {
+        Some(p) => dos_path(p, &mount),
+        None => ("C:\\REPLICA.EXE".to_string(), "C:\\".to_string()),
+    };
     let mut tail = Vec::new();
     for a in &args.args {
         tail.push(b' ');
         tail.extend(a.bytes());
     }
     if tail.len() > 126 {
-        return bad(program, "command line longer than 126 bytes");
+        return Err(bad(&name, "command line longer than 126 bytes"));
     }
     if args.load_state.is_none() {
         dos.chdir(&dir);
-        if let Err(e) = dos.load(&mut m, &image, &path, &tail) {
-            return bad(program, e);
-        }
+        dos.load(&mut m, &image, &path, &tail)
+            .map_err(|e| bad(&name, e))?;
     }
     // Headless: the host's stdin (when it is not a terminal) is typed on
     // the keyboard.
-    if !std::io::stdin().is_terminal() {
+    if headless && !std::io::stdin().is_terminal() {
         let mut text = Vec::new();
         if std::io::stdin().read_to_end(&mut text).is_ok() {
             dos.type_text(&text);
         }
     }
-    let limit = origin.saturating_add(args.seconds.saturating_mul(cpu_hz));
-    let slice = (cpu_hz / 100).max(1);
-    let mut stdout = std::io::stdout();
-    let exit = loop {
-        let left = limit.saturating_sub(m.cycles());
-        let r = dos.run(&mut m, left.min(slice));
-        let _ = stdout.write_all(&dos.take_output());
-        let _ = stdout.flush();
-        match r {
-            DosExit::TimeLimit if m.cycles() < limit => continue,
-            other => break other,
+    let mut session = Session::new(m, dos);
+    let replay_has_end = replay
+        .as_ref()
+        .is_some_and(|(_, evs)| evs.iter().any(|e| matches!(e.input, Input::End { .. })));
+    if let Some((_, events)) = replay {
+        session.set_replay(events);
+    }
+    if let Some(p) = &args.record {
+        let f = std::fs::File::create(p).map_err(|e| bad(p.display(), e))?;
+        let header = Header {
+            tandem: "record".into(),
+            version: 1,
+            program: name.clone(),
+            cpu: cpu.name().into(),
+            cpu_hz,
+        };
+        let r = Recorder::new(Box::new(std::io::BufWriter::new(f)), &header)
+            .map_err(|e| bad(p.display(), e))?;
+        session.set_recorder(r);
+    }
+    let seconds = match args.seconds {
+        Some(s) if !(s.is_finite() && s > 0.0) => {
+            return Err(bad("--seconds", format!("{s} is not a positive time")))
+        }
+        Some(s) => Some(s),
+        None if headless && args.frames.is_none() && !replay_has_end => {
+            Some(HEADLESS_DEFAULT_SECONDS)
+        }
+        None => None,
+    };
+    let cycle_limit = seconds.map_or(u64::MAX, |s| {
+        origin.saturating_add((s * cpu_hz as f64).round() as u64)
+    });
+    Ok(Run {
+        session,
+        name,
+        cpu_hz,
+        cycle_limit,
+        frame_limit: args.frames,
+        seconds,
+        _temp: temp_dir,
+    })
+}
+
+/// Runs `tandem run`.
+pub fn run(args: &RunArgs) -> ExitCode {
+    let mut headless = args.headless;
+    if !headless && !have_display() {
+        eprintln!("tandem run: no display: running headless");
+        headless = true;
+    }
+    let mut run = match prepare(args, headless) {
+        Ok(r) => r,
+        Err(code) => return code,
+    };
+    let outcome = if headless {
+        headless::run(&mut run)
+    } else {
+        match crate::play::window::run(&mut run, args.fullscreen, args.mute) {
+            Ok(o) => o,
+            Err(e) => {
+                eprintln!("tandem run: error: the window: {e}");
+                return ExitCode::from(EXIT_BAD_INPUT);
+            }
         }
     };
+    finish(args, &mut run, outcome)
+}
+
+/// Ends a run: the record's end, the screenshot, the state hash, the
+/// message and the exit status.
+fn finish(args: &RunArgs, run: &mut Run, outcome: Outcome) -> ExitCode {
+    let s = &mut run.session;
+    s.flush_output(&mut std::io::stdout());
+    s.finish_record(!matches!(outcome, Outcome::Exited(_) | Outcome::Stopped(_)));
+    let mut status = match &outcome {
+        Outcome::Exited(code) => ExitCode::from(*code),
+        Outcome::Stopped(_) => ExitCode::from(EXIT_EMULATION),
+        _ => ExitCode::from(EXIT_STOPPED),
+    };
+    if let Some(p) = &args.screenshot {
+        if let Err(e) = screenshot::write_png(p, &s.m.render()) {
+            eprintln!("tandem run: error: {}: {e}", p.display());
+            status = ExitCode::from(EXIT_BAD_INPUT);
+        }
+    }
     if let Some(file) = &args.save_state {
-        if let Err(e) = crate::savestate::save(file, program, &m, &dos, limit) {
+        let program = args
+            .program
+            .clone()
+            .unwrap_or_else(|| PathBuf::from(REPLICA_NAME));
+        if let Err(e) = crate::savestate::save(file, &program, &s.m, &s.dos, run.cycle_limit) {
             eprintln!("tandem run: error: {e}");
-            return ExitCode::from(EXIT_BAD_INPUT);
+            status = ExitCode::from(EXIT_BAD_INPUT);
         }
     }
     if args.state_hash {
-        eprintln!("tandem run: state hash: {:016x}", m.state_hash());
+        eprintln!(
+            "tandem run: state hash {:016x} at cycle {}, frame {}",
+            s.m.state_hash(),
+            s.m.cycles(),
+            s.frames
+        );
     }
-    match exit {
-        DosExit::Exited(code) => ExitCode::from(code),
-        DosExit::TimeLimit => {
-            eprintln!(
-                "tandem run: stopped: {}: the time limit of {} emulated seconds passed (at {:04X}:{:04X})",
-                program.display(),
-                args.seconds,
-                m.cpu.regs.seg[1],
-                m.cpu.regs.ip
-            );
-            ExitCode::from(EXIT_STOPPED)
-        }
-        DosExit::Stopped(msg) => {
-            eprintln!("tandem run: stopped: {}: {msg}", program.display());
-            ExitCode::from(EXIT_STOPPED)
-        }
-        DosExit::HookStop => {
-            // `tandem run` sets no hooks; other commands drive their own loop.
-            eprintln!(
-                "tandem run: stopped: {}: a hook stopped the run",
-                program.display()
-            );
-            ExitCode::from(EXIT_STOPPED)
-        }
+    let name = &run.name;
+    let at = s.at();
+    match outcome {
+        Outcome::Exited(_) => {}
+        Outcome::TimeLimit => eprintln!(
+            "tandem run: stopped: {name}: the time limit of {} emulated seconds passed (at {at})",
+            run.seconds.unwrap_or_default()
+        ),
+        Outcome::FrameLimit => eprintln!(
+            "tandem run: stopped: {name}: {} frames done (at {at})",
+            s.frames
+        ),
+        Outcome::ReplayEnd => eprintln!(
+            "tandem run: stopped: {name}: the replayed record ended at cycle {}, frame {} (at {at})",
+            s.m.cycles(),
+            s.frames
+        ),
+        Outcome::Quit => eprintln!(
+            "tandem run: stopped: {name}: the window was closed at cycle {}, frame {}",
+            s.m.cycles(),
+            s.frames
+        ),
+        Outcome::Stopped(msg) => eprintln!("tandem run: stopped: {name}: {msg}"),
     }
+    status
 }

@@ -1,6 +1,7 @@
 //! `tandem run`: guest text on stdout, the guest's exit code, and exit
 //! status 2 (one stderr line naming the file) for programs that cannot be
-//! loaded, 3 when the run stops before the program terminates.
+//! loaded, 124 when the run ends before the program terminates, 126 when
+//! the emulation cannot go on.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -20,6 +21,8 @@ fn tandem(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_tandem"))
         .arg("run")
         .args(args)
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
         .stdin(Stdio::null())
         .output()
         .expect("tandem runs")
@@ -36,7 +39,7 @@ fn guest_text_goes_to_stdout_and_its_exit_code_is_ours() {
     assert_eq!(o.status.code(), Some(7), "{o:?}");
     assert_eq!(text(&o.stdout), "Hello, a b!\n");
     assert_eq!(text(&o.stderr), "");
-    // Without --headless: still headless, and it says so.
+    // Without --headless and without a display: headless, and it says so.
     let o = tandem(&[hello.to_str().expect("path")]);
     assert_eq!(o.status.code(), Some(7));
     assert!(text(&o.stderr).contains("headless"), "{o:?}");
@@ -48,10 +51,10 @@ fn guest_text_goes_to_stdout_and_its_exit_code_is_ours() {
 }
 
 #[test]
-fn runs_that_stop_exit_3() {
+fn runs_that_stop_exit_124_or_126() {
     let spin = roms().join("spin.com");
     let o = tandem(&["--headless", "--seconds", "1", spin.to_str().expect("path")]);
-    assert_eq!(o.status.code(), Some(3), "{o:?}");
+    assert_eq!(o.status.code(), Some(124), "{o:?}");
     let err = text(&o.stderr);
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(
@@ -61,7 +64,7 @@ fn runs_that_stop_exit_3() {
 
     let pm = roms().join("protmode.com");
     let o = tandem(&["--headless", "--cpu", "286", pm.to_str().expect("path")]);
-    assert_eq!(o.status.code(), Some(3), "{o:?}");
+    assert_eq!(o.status.code(), Some(126), "{o:?}");
     let err = text(&o.stderr);
     assert!(err.contains("protected mode"), "{err}");
 }
@@ -215,5 +218,5 @@ fn the_replica_runs_and_quits_on_esc() {
         "1",
         exe.to_str().expect("path"),
     ]);
-    assert_eq!(o.status.code(), Some(3), "{o:?}");
+    assert_eq!(o.status.code(), Some(124), "{o:?}");
 }

@@ -138,9 +138,9 @@ fn loadlin_reports_the_emulated_machine() {
     );
 
     // Without -t it loads the kernel and jumps to its setup code, which
-    // here is `cli; hlt`: the run stops there (exit status 3).
+    // here is `cli; hlt`: the emulation stops there (exit status 126).
     let o = run(&dir, &["--seconds", "30"], &["VMLINUZ"]);
-    assert_eq!(o.status.code(), Some(3), "{o:?}");
+    assert_eq!(o.status.code(), Some(126), "{o:?}");
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
         err.contains("halted with interrupts disabled at 9020:0082"),

@@ -6,8 +6,11 @@
 //! The speaker cone follows OUT2 AND bit 1. Its level changes can be
 //! recorded with their cycle ([`Ppi::record`]) for an audio frontend.
 
-/// Port 61h and the speaker.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+/// Port 61h and the speaker. Its hash (part of the machine's state hash)
+/// covers the port and the speaker level, not the recording switch and log,
+/// which belong to the frontend listening to it: a run with sound hashes as
+/// the same run without.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Ppi {
     /// The bits last written (0-3 are read back).
     pub port_b: u8,
@@ -16,6 +19,13 @@ pub struct Ppi {
     pub record: bool,
     /// (cycle, level) of each speaker level change while recording.
     pub speaker_log: Vec<(u64, bool)>,
+}
+
+impl std::hash::Hash for Ppi {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.port_b.hash(h);
+        self.speaker.hash(h);
+    }
 }
 
 impl Ppi {

@@ -1,0 +1,53 @@
+//! The headless loop: frames as fast as the host goes, guest text on
+//! stdout, a progress bar on stderr for long runs at a terminal.
+
+use std::io::IsTerminal;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use crate::run_cmd::{Outcome, Run};
+
+/// Runs until the program ends or a limit; returns how it ended.
+pub fn run(run: &mut Run) -> Outcome {
+    let mut stdout = std::io::stdout();
+    let bar = progress(run);
+    let outcome = loop {
+        let step = run.session.run_frame(run.cycle_limit);
+        run.session.flush_output(&mut stdout);
+        if let Some(o) = Outcome::of(step, run) {
+            break o;
+        }
+        if let Some(b) = &bar {
+            b.set_position(match run.frame_limit {
+                Some(_) => run.session.frames,
+                None => run.session.m.cycles() / (run.cpu_hz / 100).max(1),
+            });
+        }
+    };
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    outcome
+}
+
+/// A progress bar for runs of more than two emulated seconds when stderr
+/// is a terminal: frames, or hundredths of an emulated second.
+fn progress(run: &Run) -> Option<ProgressBar> {
+    if !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let (len, what) = match (run.frame_limit, run.seconds) {
+        (Some(n), _) if n > 140 => (n, "frames"),
+        (None, Some(s)) if s > 2.0 => ((s * 100.0) as u64, "1/100 s"),
+        _ => return None,
+    };
+    let b = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
+    b.set_style(
+        ProgressStyle::with_template(&format!(
+            "{{elapsed_precise}} [{{bar:40}}] {{pos}}/{{len}} {what} ({{eta}} left)"
+        ))
+        .unwrap_or_else(|_| ProgressStyle::default_bar())
+        .progress_chars("=> "),
+    );
+    Some(b)
+}

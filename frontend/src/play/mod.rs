@@ -1,0 +1,14 @@
+//! `tandem run`'s machinery: the session that steps the machine and
+//! delivers input at emulated cycles ([`session`]), the headless loop
+//! ([`headless`]), the SDL2 window with pacing, keyboard, mouse and sound
+//! ([`window`], [`keymap`], [`audio`]), recorded input ([`record`]) and PNG
+//! screenshots ([`screenshot`]). The machine itself stays headless: the
+//! window only shows its frames and feeds it input.
+
+pub mod audio;
+pub mod headless;
+pub mod keymap;
+pub mod record;
+pub mod screenshot;
+pub mod session;
+pub mod window;

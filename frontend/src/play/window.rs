@@ -1,0 +1,408 @@
+//! The SDL2 window: the machine's frames scaled to 4:3, real-time pacing,
+//! the keyboard (scan code set 1) and mouse (INT 33h) as input, the PC
+//! speaker through SDL audio, and the host keys (pause, frame advance,
+//! screenshot, fullscreen, mouse release).
+//!
+//! The emulated clock decides what happens, the host clock only when: the
+//! loop runs one emulated frame, shows it, then sleeps until the host has
+//! caught up with the emulated time. Input that arrives from the host is
+//! delivered between frames, stamped with the emulated cycle at which it
+//! is delivered, so a record of it replays to the same state.
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use hw::vga::render::Frame;
+use sdl2::audio::{AudioQueue, AudioSpecDesired};
+use sdl2::event::{Event, WindowEvent};
+use sdl2::keyboard::{Mod, Scancode};
+use sdl2::mouse::MouseButton;
+use sdl2::pixels::PixelFormatEnum;
+use sdl2::render::{Texture, TextureCreator, WindowCanvas};
+use sdl2::video::{FullscreenType, WindowContext};
+
+use super::audio::Speaker;
+use super::keymap;
+use super::record::Input;
+use super::screenshot;
+use crate::run_cmd::{Outcome, Run};
+
+/// The window's logical size: 4:3, into which every frame is scaled.
+const LOGICAL: (u32, u32) = (640, 480);
+/// The window's initial size.
+const INITIAL: (u32, u32) = (960, 720);
+/// Sound sample rate.
+const RATE: i32 = 44_100;
+/// When the host falls this far behind the emulated clock, stop trying to
+/// catch up (the emulation just runs slower than real time).
+const MAX_LAG: f64 = 0.25;
+
+/// What the host asked for, between frames.
+#[derive(Default)]
+struct Ui {
+    quit: bool,
+    paused: bool,
+    /// Frames to run while paused.
+    advance: u32,
+    screenshot: bool,
+    fullscreen: Option<bool>,
+    /// Keys the guest holds down (as the host reported them).
+    guest_down: BTreeSet<i32>,
+    /// Mouse captured (relative mode).
+    captured: bool,
+    capture_change: Option<bool>,
+    mouse: (i32, i32),
+    buttons: u16,
+    buttons_sent: u16,
+}
+
+impl Ui {
+    /// Handles one host event; input for the guest goes to `inputs`.
+    fn event(&mut self, ev: Event, is_fullscreen: bool, inputs: &mut Vec<Input>) {
+        match ev {
+            Event::Quit { .. } => self.quit = true,
+            Event::KeyDown {
+                scancode: Some(sc),
+                keymod,
+                repeat,
+                ..
+            } => {
+                let alt = keymod.intersects(Mod::LALTMOD | Mod::RALTMOD);
+                let ctrl = keymod.intersects(Mod::LCTRLMOD | Mod::RCTRLMOD);
+                match sc {
+                    Scancode::Pause if !repeat => {
+                        self.paused = !self.paused;
+                        self.advance = 0;
+                        return;
+                    }
+                    Scancode::F12 if !repeat => {
+                        self.screenshot = true;
+                        return;
+                    }
+                    Scancode::Return if alt && !repeat => {
+                        self.fullscreen = Some(!is_fullscreen);
+                        return;
+                    }
+                    Scancode::F10 if ctrl && !repeat => {
+                        self.capture_change = Some(false);
+                        return;
+                    }
+                    Scancode::Period if self.paused => {
+                        self.advance += 1;
+                        return;
+                    }
+                    _ => {}
+                }
+                if self.paused {
+                    return;
+                }
+                if let Some(k) = keymap::key(sc) {
+                    self.guest_down.insert(sc as i32);
+                    inputs.push(Input::Key {
+                        code: k.code,
+                        ext: k.extended,
+                        down: true,
+                    });
+                }
+            }
+            Event::KeyUp {
+                scancode: Some(sc), ..
+            } if self.guest_down.remove(&(sc as i32)) => {
+                if let Some(k) = keymap::key(sc) {
+                    inputs.push(Input::Key {
+                        code: k.code,
+                        ext: k.extended,
+                        down: false,
+                    });
+                }
+            }
+            Event::MouseMotion { xrel, yrel, .. } if self.captured && !self.paused => {
+                self.mouse.0 += xrel;
+                self.mouse.1 += yrel;
+            }
+            Event::MouseButtonDown { mouse_btn, .. } => {
+                if !self.captured {
+                    self.capture_change = Some(true);
+                } else if !self.paused {
+                    self.buttons |= button_bit(mouse_btn);
+                }
+            }
+            Event::MouseButtonUp { mouse_btn, .. } => {
+                self.buttons &= !button_bit(mouse_btn);
+            }
+            Event::Window {
+                win_event: WindowEvent::FocusLost,
+                ..
+            } if self.captured => self.capture_change = Some(false),
+            _ => {}
+        }
+    }
+
+    /// The mouse input gathered since the last frame, if any.
+    fn mouse_input(&mut self) -> Option<Input> {
+        if self.mouse == (0, 0) && self.buttons == self.buttons_sent {
+            return None;
+        }
+        let clamp = |v: i32| v.clamp(i16::MIN as i32, i16::MAX as i32) as i16;
+        let i = Input::Mouse {
+            dx: clamp(self.mouse.0),
+            dy: clamp(self.mouse.1),
+            buttons: self.buttons,
+        };
+        self.mouse = (0, 0);
+        self.buttons_sent = self.buttons;
+        Some(i)
+    }
+}
+
+fn button_bit(b: MouseButton) -> u16 {
+    match b {
+        MouseButton::Left => 1,
+        MouseButton::Right => 2,
+        MouseButton::Middle => 4,
+        _ => 0,
+    }
+}
+
+/// The frame on screen.
+struct Screen<'a> {
+    creator: &'a TextureCreator<WindowContext>,
+    texture: Option<(Texture<'a>, usize, usize)>,
+}
+
+impl<'a> Screen<'a> {
+    fn show(&mut self, canvas: &mut WindowCanvas, frame: &Frame) -> Result<(), String> {
+        let (w, h) = (frame.width, frame.height);
+        if w == 0 || h == 0 {
+            return Ok(());
+        }
+        if !matches!(&self.texture, Some((_, tw, th)) if *tw == w && *th == h) {
+            let t = self
+                .creator
+                .create_texture_streaming(PixelFormatEnum::RGB24, w as u32, h as u32)
+                .map_err(|e| e.to_string())?;
+            self.texture = Some((t, w, h));
+        }
+        if let Some((t, _, _)) = self.texture.as_mut() {
+            t.update(None, &frame.rgb, w * 3)
+                .map_err(|e| e.to_string())?;
+        }
+        self.present(canvas)
+    }
+
+    fn present(&mut self, canvas: &mut WindowCanvas) -> Result<(), String> {
+        canvas.set_draw_color(sdl2::pixels::Color::RGB(0, 0, 0));
+        canvas.clear();
+        if let Some((t, _, _)) = &self.texture {
+            canvas.copy(t, None, None)?;
+        }
+        canvas.present();
+        Ok(())
+    }
+}
+
+/// The speaker through an SDL audio queue.
+struct Sound {
+    queue: AudioQueue<i16>,
+    speaker: Speaker,
+    buf: Vec<i16>,
+}
+
+fn open_sound(sdl: &sdl2::Sdl, run: &mut Run) -> Option<Sound> {
+    let audio = match sdl.audio() {
+        Ok(a) => a,
+        Err(e) => {
+            log::info!("no sound: {e}");
+            return None;
+        }
+    };
+    let want = AudioSpecDesired {
+        freq: Some(RATE),
+        channels: Some(1),
+        samples: Some(1024),
+    };
+    let queue: AudioQueue<i16> = match audio.open_queue(None, &want) {
+        Ok(q) => q,
+        Err(e) => {
+            log::info!("no sound: {e}");
+            return None;
+        }
+    };
+    log::info!(
+        "sound: {} at {} Hz",
+        audio.current_audio_driver(),
+        queue.spec().freq
+    );
+    let m = &mut run.session.m;
+    m.bus.ppi.record = true;
+    m.bus.ppi.speaker_log.clear();
+    let speaker = Speaker::new(
+        run.cpu_hz,
+        queue.spec().freq as u64,
+        m.cycles(),
+        m.bus.ppi.speaker(),
+    );
+    queue.resume();
+    Some(Sound {
+        queue,
+        speaker,
+        buf: Vec::new(),
+    })
+}
+
+impl Sound {
+    fn frame(&mut self, run: &mut Run) {
+        let m = &mut run.session.m;
+        let log = std::mem::take(&mut m.bus.ppi.speaker_log);
+        self.buf.clear();
+        self.speaker.render(&log, m.cycles(), &mut self.buf);
+        // Keep the latency bounded: drop what is queued beyond 0.2 s.
+        let rate = self.queue.spec().freq.max(1) as u32;
+        if self.queue.size() > rate * 2 / 5 {
+            self.queue.clear();
+        }
+        if let Err(e) = self.queue.queue_audio(&self.buf) {
+            log::debug!("sound: {e}");
+        }
+    }
+}
+
+/// Runs the session in a window until the program ends, a limit, or the
+/// user closes the window.
+pub fn run(run: &mut Run, fullscreen: bool, mute: bool) -> Result<Outcome, String> {
+    sdl2::hint::set("SDL_RENDER_SCALE_QUALITY", "nearest");
+    let sdl = sdl2::init()?;
+    let video = sdl.video()?;
+    let title = format!("tandem: {}", run.name);
+    let mut builder = video.window(&title, INITIAL.0, INITIAL.1);
+    builder.position_centered().resizable();
+    if fullscreen {
+        builder.fullscreen_desktop();
+    }
+    let window = builder.build().map_err(|e| e.to_string())?;
+    let mut canvas = window.into_canvas().build().map_err(|e| e.to_string())?;
+    canvas
+        .set_logical_size(LOGICAL.0, LOGICAL.1)
+        .map_err(|e| e.to_string())?;
+    log::info!(
+        "window: video driver {}, renderer {}",
+        video.current_video_driver(),
+        canvas.info().name
+    );
+    let creator = canvas.texture_creator();
+    let mut screen = Screen {
+        creator: &creator,
+        texture: None,
+    };
+    let mut sound = if mute { None } else { open_sound(&sdl, run) };
+    let mut pump = sdl.event_pump()?;
+    let mouse = sdl.mouse();
+    let mut ui = Ui::default();
+    let mut stdout = std::io::stdout();
+    let mut base = (Instant::now(), run.session.m.cycles());
+    let mut inputs = Vec::new();
+    screen.show(&mut canvas, &run.session.m.render())?;
+    let outcome = loop {
+        // Host events.
+        let was_paused = ui.paused;
+        let is_fs = canvas.window().fullscreen_state() != FullscreenType::Off;
+        for ev in pump.poll_iter() {
+            ui.event(ev, is_fs, &mut inputs);
+        }
+        if ui.paused && ui.advance == 0 && !ui.quit && !ui.screenshot {
+            if let Some(ev) = pump.wait_event_timeout(100) {
+                ui.event(ev, is_fs, &mut inputs);
+            }
+        }
+        for i in inputs.drain(..) {
+            run.session.input(i);
+        }
+        if ui.quit {
+            break Outcome::Quit;
+        }
+        if let Some(fs) = ui.fullscreen.take() {
+            let t = if fs {
+                FullscreenType::Desktop
+            } else {
+                FullscreenType::Off
+            };
+            canvas.window_mut().set_fullscreen(t)?;
+        }
+        if let Some(c) = ui.capture_change.take() {
+            mouse.set_relative_mouse_mode(c);
+            ui.captured = c;
+            log::info!("mouse {}", if c { "captured" } else { "released" });
+        }
+        if ui.screenshot {
+            ui.screenshot = false;
+            let p = PathBuf::from(format!("tandem-{:06}.png", run.session.frames));
+            match screenshot::write_png(&p, &run.session.m.render()) {
+                Ok(()) => eprintln!("tandem run: screenshot {}", p.display()),
+                Err(e) => eprintln!("tandem run: error: {}: {e}", p.display()),
+            }
+        }
+        if ui.paused != was_paused {
+            if ui.paused {
+                eprintln!("{}", paused_line(run));
+                canvas
+                    .window_mut()
+                    .set_title(&format!("{title} (paused)"))
+                    .map_err(|e| e.to_string())?;
+                if let Some(s) = &sound {
+                    s.queue.pause();
+                }
+            } else {
+                canvas
+                    .window_mut()
+                    .set_title(&title)
+                    .map_err(|e| e.to_string())?;
+                if let Some(s) = &sound {
+                    s.queue.resume();
+                }
+                base = (Instant::now(), run.session.m.cycles());
+            }
+        }
+        if ui.paused && ui.advance == 0 {
+            // Redraw (an expose or resize may have lost the picture).
+            screen.present(&mut canvas)?;
+            continue;
+        }
+        // One emulated frame.
+        if let Some(i) = ui.mouse_input() {
+            run.session.input(i);
+        }
+        let step = run.session.run_frame(run.cycle_limit);
+        run.session.flush_output(&mut stdout);
+        screen.show(&mut canvas, &run.session.m.render())?;
+        if let Some(s) = sound.as_mut() {
+            s.frame(run);
+        }
+        if let Some(o) = Outcome::of(step, run) {
+            break o;
+        }
+        if ui.paused {
+            ui.advance -= 1;
+            eprintln!("{}", paused_line(run));
+            continue;
+        }
+        // Pacing: the host waits for the emulated clock.
+        let emulated = (run.session.m.cycles() - base.1) as f64 / run.cpu_hz as f64;
+        let host = base.0.elapsed().as_secs_f64();
+        if emulated > host {
+            std::thread::sleep(Duration::from_secs_f64(emulated - host));
+        } else if host - emulated > MAX_LAG {
+            log::debug!("{:.3} s behind real time: not catching up", host - emulated);
+            base = (Instant::now(), run.session.m.cycles());
+        }
+    };
+    Ok(outcome)
+}
+
+fn paused_line(run: &Run) -> String {
+    format!(
+        "tandem run: paused at frame {}, cycle {}",
+        run.session.frames,
+        run.session.m.cycles()
+    )
+}
