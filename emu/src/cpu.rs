@@ -212,6 +212,7 @@ impl Cpu {
 
     /// Executes one instruction (or, when halted, waits for an interrupt) and
     /// services any interrupt pending after it.
+    #[inline]
     pub fn step<B: Bus>(&mut self, bus: &mut B) -> StepInfo {
         // Two instances, so that a CPU without hooks runs a step with no
         // hook checks in it (see `emu/examples/hooks_cost.rs`).
