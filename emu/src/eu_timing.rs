@@ -243,3 +243,41 @@ impl Cpu {
         }
     }
 }
+
+/// MOV AL/AX, moffs: after the read's T3, one clock (its T4) before the
+/// next instruction; MOV moffs, AL/AX requests the write one clock after
+/// the address's second byte (measured on the suite).
+pub(crate) const MOV_MOFFS_POST: u32 = 1;
+pub(crate) const MOV_MOFFS_STORE_PRE: u32 = 1;
+
+/// XLAT: three clocks (the BX+AL add) before the read, one after its T3.
+pub(crate) const XLAT_PRE: u32 = 3;
+pub(crate) const XLAT_POST: u32 = 1;
+
+/// CWD: four clocks when AX is negative, three when not (the microcode
+/// branches on the sign before writing DX).
+pub(crate) fn cwd(neg: bool) -> u32 {
+    if neg {
+        4
+    } else {
+        3
+    }
+}
+
+/// IN: clocks before the port read (one more for the immediate port) and
+/// after its T3; OUT: clocks before the port write (DX one, immediate two).
+pub(crate) fn in_pre(imm: bool) -> u32 {
+    imm as u32
+}
+pub(crate) const IN_POST: u32 = 1;
+pub(crate) fn out_pre(imm: bool) -> u32 {
+    1 + imm as u32
+}
+
+/// TEMPORARY fitting knob.
+pub(crate) fn knob(i: usize, d: u32) -> u32 {
+    std::env::var(format!("K{i}"))
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(d)
+}

@@ -464,6 +464,7 @@ impl Cpu {
             }
             Op::Cwd => {
                 let neg = self.get_reg(0, wsz) & wsz.sign() != 0;
+                self.x_script(bus, eu_timing::cwd(neg));
                 self.put_reg(2, wsz, if neg { wsz.mask() } else { 0 });
             }
             Op::CallFar => {
@@ -479,10 +480,12 @@ impl Cpu {
             Op::Pushf => {
                 // The 386's 32-bit push clears VM and RF in the image.
                 let f = self.regs.flags & 0xFFFC_FFFF;
+                self.x_script(bus, eu_timing::PUSH_PRE);
                 self.push(bus, wsz, f)?;
             }
             Op::Popf => {
                 let v = self.pop(bus, wsz)?;
+                self.x_script(bus, eu_timing::POP_POST);
                 let keep = if op32 {
                     0
                 } else {
@@ -497,6 +500,7 @@ impl Cpu {
                 self.regs.flags = self.normalize_flags(f);
             }
             Op::Lahf => {
+                self.x_script(bus, 0);
                 let f = self.regs.flags as u8;
                 self.regs.put8(4, f);
             }
@@ -613,7 +617,9 @@ impl Cpu {
                 } else {
                     (self.regs.get16(3) as u32 + al) & 0xFFFF
                 };
+                self.x_script(bus, eu_timing::XLAT_PRE);
                 let v = self.read_mem(bus, seg, off, Size::Byte)?;
+                self.x_script(bus, eu_timing::XLAT_POST);
                 self.regs.put8(0, v as u8);
             }
             Op::Esc => {
@@ -653,11 +659,16 @@ impl Cpu {
                 } else {
                     self.regs.get16(2)
                 };
+                let imm = ins.form == Form::AccPort;
+                self.x_imm(bus, ins);
                 if ins.op == Op::In {
+                    self.x_script(bus, eu_timing::in_pre(imm));
                     let v = self.port_in(bus, port, sz);
+                    self.x_script(bus, eu_timing::IN_POST);
                     self.put_reg(0, sz, v);
                 } else {
                     let v = self.get_reg(0, sz);
+                    self.x_script(bus, eu_timing::out_pre(imm));
                     self.port_out(bus, port, v, sz);
                 }
             }
@@ -1028,13 +1039,18 @@ impl Cpu {
             Form::Reg16I => self.put_reg(ins.opcode & 7, Size::wide(ins.opsize32), ins.imm),
             Form::AccMoffs => {
                 let seg = ins.seg.unwrap_or(SegReg::DS);
+                self.x_imm(bus, ins);
+                self.x_script(bus, 0);
                 let v = self.read_mem(bus, seg, ins.imm, sz)?;
+                self.x_script(bus, eu_timing::MOV_MOFFS_POST);
                 self.put_reg(0, sz, v);
             }
             _ => {
                 // MoffsAcc
                 let seg = ins.seg.unwrap_or(SegReg::DS);
                 let v = self.get_reg(0, sz);
+                self.x_imm(bus, ins);
+                self.x_script(bus, eu_timing::MOV_MOFFS_STORE_PRE);
                 self.write_mem(bus, seg, ins.imm, sz, v)?;
             }
         }
