@@ -169,6 +169,42 @@ impl Cpu {
         self.eu_cycles(bus, AFTER_FLUSH);
     }
 
+    /// Exact mode: `n` clocks, then SUSP (prefetching stops; waits for a
+    /// code fetch on the bus to finish).
+    pub(crate) fn x_susp<B: Bus>(&mut self, bus: &mut B, n: u32) {
+        if self.x.is_none() {
+            return;
+        }
+        self.x_scripted = true;
+        self.eu_cycles(bus, n);
+        self.q_suspend(bus);
+    }
+
+    /// Exact mode: `n` clocks, then SUSP without waiting for a code fetch
+    /// on the bus (the EU's next request queues behind it).
+    pub(crate) fn x_susp_now<B: Bus>(&mut self, bus: &mut B, n: u32) {
+        if self.x.is_none() {
+            return;
+        }
+        self.x_scripted = true;
+        self.eu_cycles(bus, n);
+        if let Some(x) = self.x.as_mut() {
+            x.suspend();
+        }
+    }
+
+    /// Exact mode: `n` clocks, the queue flush at the current CS:IP and a
+    /// last clock.
+    pub(crate) fn x_flush_after<B: Bus>(&mut self, bus: &mut B, n: u32) {
+        if self.x.is_none() {
+            return;
+        }
+        self.x_scripted = true;
+        self.eu_cycles(bus, n);
+        self.q_flush();
+        self.eu_cycles(bus, AFTER_FLUSH);
+    }
+
     /// Exact mode: the bytes before execution proper (prefixes, opcode,
     /// ModR/M).
     pub(crate) fn x_begin<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) {
@@ -274,7 +310,50 @@ pub(crate) fn out_pre(imm: bool) -> u32 {
     1 + imm as u32
 }
 
+/// RET / RET imm16: SUSP (not waiting for a fetch on the bus) right after
+/// the decode, or two clocks after the immediate; after the pop's T3, two
+/// clocks (three with the immediate, the SP add) to the flush.
+pub(crate) fn ret_pre(imm: bool) -> u32 {
+    2 * imm as u32
+}
+pub(crate) fn ret_flush(imm: bool) -> u32 {
+    2 + imm as u32
+}
+
+/// CALL rel16: SUSP after the displacement, four clocks to the flush,
+/// then two before the return address is pushed (the push follows the
+/// new fetch).
+pub(crate) const CALL_TO_FLUSH: u32 = 4;
+pub(crate) const CALL_PUSH_PRE: u32 = 2;
+
+/// JMP far: SUSP after the pointer, two clocks to the flush.
+pub(crate) const JMP_FAR_TO_FLUSH: u32 = 2;
+
+/// LOOP/LOOPE/LOOPNE/JCXZ: two clocks (the CX decrement or test) before
+/// the displacement is taken.
+pub(crate) const LOOP_PRE: u32 = 2;
+
+/// Clocks after the displacement before RELJMP: LOOP one, LOOPE/LOOPNE/
+/// JCXZ two.
+pub(crate) fn loop_taken(plain: bool) -> u32 {
+    if plain {
+        1
+    } else {
+        2
+    }
+}
+
+/// Not taken: LOOP four clocks, LOOPE/LOOPNE/JCXZ one.
+pub(crate) fn loop_not_taken(plain: bool) -> u32 {
+    if plain {
+        4
+    } else {
+        1
+    }
+}
+
 /// TEMPORARY fitting knob.
+#[allow(dead_code)]
 pub(crate) fn knob(i: usize, d: u32) -> u32 {
     std::env::var(format!("K{i}"))
         .ok()

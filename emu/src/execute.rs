@@ -509,12 +509,18 @@ impl Cpu {
                 return Ok(event);
             }
             Op::Ret => {
+                let iw = ins.form == Form::Iw;
+                if iw {
+                    self.x_imm(bus, ins);
+                }
+                self.x_susp_now(bus, eu_timing::ret_pre(iw));
                 let ip = self.pop(bus, wsz)?;
-                if ins.form == Form::Iw {
+                if iw {
                     let sp = self.regs.get16(4).wrapping_add(ins.imm as u16);
                     self.regs.put16(4, sp);
                 }
                 self.set_ip(ip, op32)?;
+                self.x_flush_after(bus, eu_timing::ret_flush(iw));
             }
             Op::Retf => {
                 let ip = self.pop(bus, wsz)?;
@@ -643,14 +649,25 @@ impl Cpu {
                         Op::Loopne => !self.flag(ZF),
                         _ => true,
                     };
+                let plain = ins.op == Op::Loop;
+                self.x_script(bus, eu_timing::LOOP_PRE);
+                self.x_imm(bus, ins);
                 if taken {
                     self.jump_rel(ins)?;
+                    self.x_reljmp(bus, eu_timing::loop_taken(plain));
+                } else {
+                    self.x_script(bus, eu_timing::loop_not_taken(plain));
                 }
             }
             Op::Jcxz => {
                 taken = self.count_reg(a32) == 0;
+                self.x_script(bus, eu_timing::LOOP_PRE);
+                self.x_imm(bus, ins);
                 if taken {
                     self.jump_rel(ins)?;
+                    self.x_reljmp(bus, eu_timing::loop_taken(false));
+                } else {
+                    self.x_script(bus, eu_timing::loop_not_taken(false));
                 }
             }
             Op::In | Op::Out => {
@@ -679,8 +696,12 @@ impl Cpu {
                 if t > 0xFFFF {
                     return Err(Fault::Vector(13));
                 }
-                self.push(bus, wsz, ip)?;
+                self.x_imm(bus, ins);
+                self.x_susp(bus, 0);
                 self.regs.ip = t;
+                self.x_flush_after(bus, eu_timing::CALL_TO_FLUSH);
+                self.x_script(bus, eu_timing::CALL_PUSH_PRE);
+                self.push(bus, wsz, ip)?;
             }
             Op::Jmp => {
                 self.x_imm(bus, ins);
@@ -692,7 +713,12 @@ impl Cpu {
                 };
                 self.x_reljmp(bus, pre);
             }
-            Op::JmpFar => self.far_jump(ins.imm2 as u16, ins.imm, op32)?,
+            Op::JmpFar => {
+                self.x_imm(bus, ins);
+                self.x_susp(bus, 0);
+                self.far_jump(ins.imm2 as u16, ins.imm, op32)?;
+                self.x_flush_after(bus, eu_timing::JMP_FAR_TO_FLUSH);
+            }
             Op::CallInd | Op::JmpInd => {
                 let loc = self.rm_loc(bus, ins);
                 let size = if self.model == CpuModel::I8086 {
