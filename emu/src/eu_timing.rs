@@ -352,6 +352,47 @@ pub(crate) fn loop_not_taken(plain: bool) -> u32 {
     }
 }
 
+/// RETF / RETF imm16: SUSP (not waiting) two clocks after the decode or
+/// the immediate, four clocks between the IP and CS pops, one after the
+/// CS pop's T3 to the flush.
+pub(crate) const RETF_PRE: u32 = 2;
+pub(crate) const RETF_BETWEEN: u32 = 4;
+pub(crate) const RETF_TO_FLUSH: u32 = 1;
+
+/// JMP r/m16 and CALL r/m16: clocks after the operand (a memory read's T3,
+/// or the ModR/M of a register) before SUSP; the flush follows one clock
+/// after for JMP and four for CALL (its push then comes as for CALL rel16).
+pub(crate) fn jmp_ind_susp(mem: bool) -> u32 {
+    if mem {
+        3
+    } else {
+        1
+    }
+}
+pub(crate) const JMP_IND_TO_FLUSH: u32 = 1;
+pub(crate) fn call_ind_susp(mem: bool) -> u32 {
+    if mem {
+        3
+    } else {
+        1
+    }
+}
+
+/// PUSH r/m16: clocks after the operand before the stack write (six after
+/// a memory read's T3, four after a register).
+pub(crate) fn push_rm(mem: bool) -> u32 {
+    if mem {
+        6
+    } else {
+        4
+    }
+}
+
+/// POP r/m16: a clock before the stack read and two after its T3 before
+/// the EA calculation (a partial fit: 27% of 8F's tests).
+pub(crate) const POP_RM_PRE: u32 = 1;
+pub(crate) const POP_RM_EA: u32 = 2;
+
 /// TEMPORARY fitting knob.
 #[allow(dead_code)]
 pub(crate) fn knob(i: usize, d: u32) -> u32 {

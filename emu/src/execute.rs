@@ -366,7 +366,9 @@ impl Cpu {
                         if matches!(loc, Loc::Reg(4)) && self.model == CpuModel::I8086 {
                             self.regs.get16(4).wrapping_sub(2) as u32
                         } else if self.model == CpuModel::I8086 {
-                            self.read_loc(bus, loc, Size::Word)?
+                            let v = self.read_loc(bus, loc, Size::Word)?;
+                            self.x_script(bus, eu_timing::push_rm(mem));
+                            v
                         } else {
                             self.read_loc(bus, loc, wsz)?
                         }
@@ -382,8 +384,11 @@ impl Cpu {
                 } else {
                     // The 386 computes an SP-based address after the pop
                     // has incremented SP (80386 PRM, POP).
+                    self.x_script(bus, eu_timing::POP_RM_PRE);
                     let v = self.pop(bus, wsz)?;
+                    self.x_script(bus, eu_timing::POP_RM_EA);
                     let loc = self.rm_loc(bus, ins);
+                    self.x_script(bus, 0);
                     self.write_loc(bus, loc, wsz, v)?;
                 }
             }
@@ -523,13 +528,20 @@ impl Cpu {
                 self.x_flush_after(bus, eu_timing::ret_flush(iw));
             }
             Op::Retf => {
+                let iw = ins.form == Form::Iw;
+                if iw {
+                    self.x_imm(bus, ins);
+                }
+                self.x_susp_now(bus, eu_timing::RETF_PRE);
                 let ip = self.pop(bus, wsz)?;
+                self.x_script(bus, eu_timing::RETF_BETWEEN);
                 let cs = self.pop(bus, wsz)? as u16;
-                if ins.form == Form::Iw {
+                if iw {
                     let sp = self.regs.get16(4).wrapping_add(ins.imm as u16);
                     self.regs.put16(4, sp);
                 }
                 self.far_jump(cs, ip, op32)?;
+                self.x_flush_after(bus, eu_timing::RETF_TO_FLUSH);
             }
             Op::Int3 => {
                 self.regs.ip &= 0xFFFF;
@@ -738,9 +750,16 @@ impl Cpu {
                         return Err(Fault::Vector(13));
                     }
                     let ip = self.regs.ip;
+                    self.x_susp(bus, eu_timing::call_ind_susp(mem));
+                    self.set_ip(target, op32)?;
+                    self.x_flush_after(bus, eu_timing::CALL_TO_FLUSH);
+                    self.x_script(bus, eu_timing::CALL_PUSH_PRE);
                     self.push(bus, wsz, ip)?;
+                } else {
+                    self.x_susp(bus, eu_timing::jmp_ind_susp(mem));
+                    self.set_ip(target, op32)?;
+                    self.x_flush_after(bus, eu_timing::JMP_IND_TO_FLUSH);
                 }
-                self.set_ip(target, op32)?;
             }
             Op::CallFarInd | Op::JmpFarInd => {
                 if m.is_reg() {
