@@ -393,6 +393,27 @@ pub(crate) fn push_rm(mem: bool) -> u32 {
 pub(crate) const POP_RM_PRE: u32 = 1;
 pub(crate) const POP_RM_EA: u32 = 2;
 
+/// CALL far: SUSP a clock after the pointer (waiting for a fetch on the
+/// bus), three clocks before the CS push; after its T3 the flush as CALL
+/// rel16 ([`CALL_TO_FLUSH`]) and the IP push ([`CALL_PUSH_PRE`]).
+pub(crate) const CALL_FAR_SUSP: u32 = 1;
+pub(crate) const CALL_FAR_PUSH_CS: u32 = 3;
+
+/// JMP/CALL far m16:16: clocks between the offset read's T3 and the segment
+/// read's request (JMP five, CALL four).
+pub(crate) fn far_ind_between(call: bool) -> u32 {
+    if call {
+        4
+    } else {
+        5
+    }
+}
+
+/// CALL far m16:16: clocks after the segment read before SUSP (then as
+/// CALL far); JMP far m16:16: one, then the flush.
+pub(crate) const CALL_FAR_IND_SUSP: u32 = 2;
+pub(crate) const JMP_FAR_IND_SUSP: u32 = 1;
+
 /// TEMPORARY fitting knob.
 #[allow(dead_code)]
 pub(crate) fn knob(i: usize, d: u32) -> u32 {

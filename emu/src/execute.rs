@@ -474,10 +474,15 @@ impl Cpu {
             }
             Op::CallFar => {
                 let cs = self.regs.sreg(SegReg::CS) as u32;
+                self.x_imm(bus, ins);
+                self.x_susp(bus, eu_timing::CALL_FAR_SUSP);
+                self.x_script(bus, eu_timing::CALL_FAR_PUSH_CS);
                 self.push(bus, wsz, cs)?;
                 let ip = self.regs.ip;
-                self.push(bus, wsz, ip)?;
                 self.far_jump(ins.imm2 as u16, ins.imm, op32)?;
+                self.x_flush_after(bus, eu_timing::CALL_TO_FLUSH);
+                self.x_script(bus, eu_timing::CALL_PUSH_PRE);
+                self.push(bus, wsz, ip)?;
             }
             Op::Wait => {
                 // No coprocessor: TEST/BUSY is inactive, WAIT falls through.
@@ -773,14 +778,24 @@ impl Cpu {
                     let (seg, off) = self.mem_operand(bus, ins)?;
                     let ip = self.read_mem(bus, seg, off, wsz)?;
                     let n = if op32 { 4 } else { 2 };
+                    let far_call = ins.op == Op::CallFarInd;
+                    self.x_script(bus, eu_timing::far_ind_between(far_call));
                     let cs = self.read16(bus, seg, self.next_off(off, n, a32))?;
                     if ins.op == Op::CallFarInd {
                         let old_cs = self.regs.sreg(SegReg::CS) as u32;
+                        self.x_susp(bus, eu_timing::CALL_FAR_IND_SUSP);
+                        self.x_script(bus, eu_timing::CALL_FAR_PUSH_CS);
                         self.push(bus, wsz, old_cs)?;
                         let old_ip = self.regs.ip;
+                        self.far_jump(cs, ip, op32)?;
+                        self.x_flush_after(bus, eu_timing::CALL_TO_FLUSH);
+                        self.x_script(bus, eu_timing::CALL_PUSH_PRE);
                         self.push(bus, wsz, old_ip)?;
+                    } else {
+                        self.x_susp(bus, eu_timing::JMP_FAR_IND_SUSP);
+                        self.far_jump(cs, ip, op32)?;
+                        self.x_flush_after(bus, 0);
                     }
-                    self.far_jump(cs, ip, op32)?;
                 }
             }
             Op::Hlt => {
