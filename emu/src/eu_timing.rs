@@ -414,6 +414,30 @@ pub(crate) fn far_ind_between(call: bool) -> u32 {
 pub(crate) const CALL_FAR_IND_SUSP: u32 = 2;
 pub(crate) const JMP_FAR_IND_SUSP: u32 = 1;
 
+/// LEA: two clocks after the EA calculation.
+pub(crate) const LEA_POST: u32 = 2;
+
+/// LES/LDS: five clocks from the offset read's T3 to the segment read's
+/// request, one after its T3.
+pub(crate) const LDS_BETWEEN: u32 = 5;
+pub(crate) const LDS_POST: u32 = 1;
+
+/// XCHG r/m, reg: clocks before the write (seven from a memory read's T3,
+/// two with a register).
+pub(crate) fn xchg_rm(mem: bool) -> u32 {
+    if mem {
+        7
+    } else {
+        2
+    }
+}
+
+/// MOV r/m, sreg before the store and MOV sreg, r/m after the load: three
+/// clocks with memory, none with a register.
+pub(crate) fn mov_sreg(mem: bool) -> u32 {
+    3 * mem as u32
+}
+
 /// TEMPORARY fitting knob.
 #[allow(dead_code)]
 pub(crate) fn knob(i: usize, d: u32) -> u32 {

@@ -419,6 +419,7 @@ impl Cpu {
                     let loc = self.rm_loc(bus, ins);
                     let a = self.read_loc(bus, loc, sz)?;
                     let b = self.get_reg(m.reg, sz);
+                    self.x_script(bus, eu_timing::xchg_rm(mem));
                     self.write_loc(bus, loc, sz, b)?;
                     self.put_reg(m.reg, sz, a);
                 }
@@ -435,6 +436,7 @@ impl Cpu {
                     }
                     self.step_cycles += timing::ea_clocks(self.model, m, ins.seg.is_some());
                     let (_, off) = self.effective_address(ins, m);
+                    self.x_script(bus, eu_timing::LEA_POST);
                     self.put_reg(m.reg, wsz, off);
                 }
             }
@@ -447,7 +449,9 @@ impl Cpu {
                     let (seg, off) = self.mem_operand(bus, ins)?;
                     let o = self.read_mem(bus, seg, off, wsz)?;
                     let n = if op32 { 4 } else { 2 };
+                    self.x_script(bus, eu_timing::LDS_BETWEEN);
                     let s = self.read16(bus, seg, self.next_off(off, n, a32))?;
+                    self.x_script(bus, eu_timing::LDS_POST);
                     self.put_reg(m.reg, wsz, o);
                     let target = match ins.op {
                         Op::Les => SegReg::ES,
@@ -1074,6 +1078,7 @@ impl Cpu {
                 let s = self.sreg_field(m.reg)?;
                 let loc = self.rm_loc(bus, ins);
                 let v = self.regs.sreg(s) as u32;
+                self.x_script(bus, eu_timing::mov_sreg(matches!(loc, Loc::Mem(..))));
                 // A register destination takes the operand size (the 386
                 // zero-extends into a 32-bit register); memory takes 16 bits.
                 let size = match loc {
@@ -1088,7 +1093,9 @@ impl Cpu {
                     return Err(UD);
                 }
                 let loc = self.rm_loc(bus, ins);
+                let mem = matches!(loc, Loc::Mem(..));
                 let v = self.read_loc(bus, loc, Size::Word)? as u16;
+                self.x_script(bus, eu_timing::mov_sreg(mem));
                 self.load_sreg(s, v);
             }
             Form::EI => {
