@@ -324,8 +324,15 @@ impl Cpu {
             }
             Op::Daa => self.daa(),
             Op::Das => self.das(),
-            Op::Aaa => self.aaa(),
-            Op::Aas => self.aas(),
+            Op::Aaa | Op::Aas => {
+                let adj = self.regs.get8(0) & 0x0F > 9 || self.flag(flags::AF);
+                self.x_script(bus, eu_timing::aaa(adj));
+                if ins.op == Op::Aaa {
+                    self.aaa()
+                } else {
+                    self.aas()
+                }
+            }
             Op::Inc | Op::Dec => {
                 if ins.form == Form::Reg {
                     self.x_script(bus, 0);
@@ -633,6 +640,7 @@ impl Cpu {
             }
             Op::Aad => self.aad(ins.imm as u8),
             Op::Salc => {
+                self.x_script(bus, eu_timing::salc(self.flag(CF)));
                 let v = if self.flag(CF) { 0xFF } else { 0 };
                 self.regs.put8(0, v);
             }
@@ -1100,6 +1108,10 @@ impl Cpu {
             }
             Form::EI => {
                 let loc = self.rm_loc(bus, ins);
+                let mem = matches!(loc, Loc::Mem(..));
+                self.x_script(bus, eu_timing::mov_ei_pre(mem));
+                self.x_imm(bus, ins);
+                self.x_script(bus, eu_timing::mov_ei_post(mem) - ins.w as u32);
                 self.write_loc(bus, loc, sz, ins.imm)?;
             }
             Form::Reg8I => self.regs.put8(ins.opcode & 7, ins.imm as u8),
