@@ -169,6 +169,42 @@ impl Cpu {
         self.eu_cycles(bus, AFTER_FLUSH);
     }
 
+    /// Exact mode: `n` clocks, then SUSP (prefetching stops; waits for a
+    /// code fetch on the bus to finish).
+    pub(crate) fn x_susp<B: Bus>(&mut self, bus: &mut B, n: u32) {
+        if self.x.is_none() {
+            return;
+        }
+        self.x_scripted = true;
+        self.eu_cycles(bus, n);
+        self.q_suspend(bus);
+    }
+
+    /// Exact mode: `n` clocks, then SUSP without waiting for a code fetch
+    /// on the bus (the EU's next request queues behind it).
+    pub(crate) fn x_susp_now<B: Bus>(&mut self, bus: &mut B, n: u32) {
+        if self.x.is_none() {
+            return;
+        }
+        self.x_scripted = true;
+        self.eu_cycles(bus, n);
+        if let Some(x) = self.x.as_mut() {
+            x.suspend();
+        }
+    }
+
+    /// Exact mode: `n` clocks, the queue flush at the current CS:IP and a
+    /// last clock.
+    pub(crate) fn x_flush_after<B: Bus>(&mut self, bus: &mut B, n: u32) {
+        if self.x.is_none() {
+            return;
+        }
+        self.x_scripted = true;
+        self.eu_cycles(bus, n);
+        self.q_flush();
+        self.eu_cycles(bus, AFTER_FLUSH);
+    }
+
     /// Exact mode: the bytes before execution proper (prefixes, opcode,
     /// ModR/M).
     pub(crate) fn x_begin<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) {
@@ -242,4 +278,188 @@ impl Cpu {
             }
         }
     }
+}
+
+/// MOV AL/AX, moffs: after the read's T3, one clock (its T4) before the
+/// next instruction; MOV moffs, AL/AX requests the write one clock after
+/// the address's second byte (measured on the suite).
+pub(crate) const MOV_MOFFS_POST: u32 = 1;
+pub(crate) const MOV_MOFFS_STORE_PRE: u32 = 1;
+
+/// XLAT: three clocks (the BX+AL add) before the read, one after its T3.
+pub(crate) const XLAT_PRE: u32 = 3;
+pub(crate) const XLAT_POST: u32 = 1;
+
+/// CWD: four clocks when AX is negative, three when not (the microcode
+/// branches on the sign before writing DX).
+pub(crate) fn cwd(neg: bool) -> u32 {
+    if neg {
+        4
+    } else {
+        3
+    }
+}
+
+/// IN: clocks before the port read (one more for the immediate port) and
+/// after its T3; OUT: clocks before the port write (DX one, immediate two).
+pub(crate) fn in_pre(imm: bool) -> u32 {
+    imm as u32
+}
+pub(crate) const IN_POST: u32 = 1;
+pub(crate) fn out_pre(imm: bool) -> u32 {
+    1 + imm as u32
+}
+
+/// RET / RET imm16: SUSP (not waiting for a fetch on the bus) right after
+/// the decode, or two clocks after the immediate; after the pop's T3, two
+/// clocks (three with the immediate, the SP add) to the flush.
+pub(crate) fn ret_pre(imm: bool) -> u32 {
+    2 * imm as u32
+}
+pub(crate) fn ret_flush(imm: bool) -> u32 {
+    2 + imm as u32
+}
+
+/// CALL rel16: SUSP after the displacement, four clocks to the flush,
+/// then two before the return address is pushed (the push follows the
+/// new fetch).
+pub(crate) const CALL_TO_FLUSH: u32 = 4;
+pub(crate) const CALL_PUSH_PRE: u32 = 2;
+
+/// JMP far: SUSP after the pointer, two clocks to the flush.
+pub(crate) const JMP_FAR_TO_FLUSH: u32 = 2;
+
+/// LOOP/LOOPE/LOOPNE/JCXZ: two clocks (the CX decrement or test) before
+/// the displacement is taken.
+pub(crate) const LOOP_PRE: u32 = 2;
+
+/// Clocks after the displacement before RELJMP: LOOP one, LOOPE/LOOPNE/
+/// JCXZ two.
+pub(crate) fn loop_taken(plain: bool) -> u32 {
+    if plain {
+        1
+    } else {
+        2
+    }
+}
+
+/// Not taken: LOOP four clocks, LOOPE/LOOPNE/JCXZ one.
+pub(crate) fn loop_not_taken(plain: bool) -> u32 {
+    if plain {
+        4
+    } else {
+        1
+    }
+}
+
+/// RETF / RETF imm16: SUSP (not waiting) two clocks after the decode or
+/// the immediate, four clocks between the IP and CS pops, one after the
+/// CS pop's T3 to the flush.
+pub(crate) const RETF_PRE: u32 = 2;
+pub(crate) const RETF_BETWEEN: u32 = 4;
+pub(crate) const RETF_TO_FLUSH: u32 = 1;
+
+/// JMP r/m16 and CALL r/m16: clocks after the operand (a memory read's T3,
+/// or the ModR/M of a register) before SUSP; the flush follows one clock
+/// after for JMP and four for CALL (its push then comes as for CALL rel16).
+pub(crate) fn jmp_ind_susp(mem: bool) -> u32 {
+    if mem {
+        3
+    } else {
+        1
+    }
+}
+pub(crate) const JMP_IND_TO_FLUSH: u32 = 1;
+pub(crate) fn call_ind_susp(mem: bool) -> u32 {
+    if mem {
+        3
+    } else {
+        1
+    }
+}
+
+/// PUSH r/m16: clocks after the operand before the stack write (six after
+/// a memory read's T3, four after a register).
+pub(crate) fn push_rm(mem: bool) -> u32 {
+    if mem {
+        6
+    } else {
+        4
+    }
+}
+
+/// POP r/m16: a clock before the stack read and two after its T3 before
+/// the EA calculation (a partial fit: 27% of 8F's tests).
+pub(crate) const POP_RM_PRE: u32 = 1;
+pub(crate) const POP_RM_EA: u32 = 2;
+
+/// CALL far: SUSP a clock after the pointer (waiting for a fetch on the
+/// bus), three clocks before the CS push; after its T3 the flush as CALL
+/// rel16 ([`CALL_TO_FLUSH`]) and the IP push ([`CALL_PUSH_PRE`]).
+pub(crate) const CALL_FAR_SUSP: u32 = 1;
+pub(crate) const CALL_FAR_PUSH_CS: u32 = 3;
+
+/// JMP/CALL far m16:16: clocks between the offset read's T3 and the segment
+/// read's request (JMP five, CALL four).
+pub(crate) fn far_ind_between(call: bool) -> u32 {
+    if call {
+        4
+    } else {
+        5
+    }
+}
+
+/// CALL far m16:16: clocks after the segment read before SUSP (then as
+/// CALL far); JMP far m16:16: one, then the flush.
+pub(crate) const CALL_FAR_IND_SUSP: u32 = 2;
+pub(crate) const JMP_FAR_IND_SUSP: u32 = 1;
+
+/// LEA: two clocks after the EA calculation.
+pub(crate) const LEA_POST: u32 = 2;
+
+/// LES/LDS: five clocks from the offset read's T3 to the segment read's
+/// request, one after its T3.
+pub(crate) const LDS_BETWEEN: u32 = 5;
+pub(crate) const LDS_POST: u32 = 1;
+
+/// XCHG r/m, reg: clocks before the write (seven from a memory read's T3,
+/// two with a register).
+pub(crate) fn xchg_rm(mem: bool) -> u32 {
+    if mem {
+        7
+    } else {
+        2
+    }
+}
+
+/// MOV r/m, sreg before the store and MOV sreg, r/m after the load: three
+/// clocks with memory, none with a register.
+pub(crate) fn mov_sreg(mem: bool) -> u32 {
+    3 * mem as u32
+}
+
+/// AAA/AAS: six clocks when the low nibble is adjusted (AL & 0Fh > 9 or
+/// AF), seven when not (the microcode's two paths; measured on the suite).
+pub(crate) fn aaa(adjust: bool) -> u32 {
+    if adjust {
+        6
+    } else {
+        7
+    }
+}
+
+/// SALC (undocumented): two clocks with CF set, one with it clear.
+pub(crate) fn salc(cf: bool) -> u32 {
+    1 + cf as u32
+}
+
+/// MOV r/m, imm: clocks before the immediate (two after a memory EA) and
+/// after it (two before a memory write, one for a register; a word
+/// immediate's second byte takes one of them, as for 81h). A partial fit:
+/// C6h 94%, C7h 73% of the counted tests.
+pub(crate) fn mov_ei_pre(mem: bool) -> u32 {
+    2 * mem as u32
+}
+pub(crate) fn mov_ei_post(mem: bool) -> u32 {
+    1 + mem as u32
 }

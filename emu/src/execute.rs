@@ -324,8 +324,15 @@ impl Cpu {
             }
             Op::Daa => self.daa(),
             Op::Das => self.das(),
-            Op::Aaa => self.aaa(),
-            Op::Aas => self.aas(),
+            Op::Aaa | Op::Aas => {
+                let adj = self.regs.get8(0) & 0x0F > 9 || self.flag(flags::AF);
+                self.x_script(bus, eu_timing::aaa(adj));
+                if ins.op == Op::Aaa {
+                    self.aaa()
+                } else {
+                    self.aas()
+                }
+            }
             Op::Inc | Op::Dec => {
                 if ins.form == Form::Reg {
                     self.x_script(bus, 0);
@@ -366,7 +373,9 @@ impl Cpu {
                         if matches!(loc, Loc::Reg(4)) && self.model == CpuModel::I8086 {
                             self.regs.get16(4).wrapping_sub(2) as u32
                         } else if self.model == CpuModel::I8086 {
-                            self.read_loc(bus, loc, Size::Word)?
+                            let v = self.read_loc(bus, loc, Size::Word)?;
+                            self.x_script(bus, eu_timing::push_rm(mem));
+                            v
                         } else {
                             self.read_loc(bus, loc, wsz)?
                         }
@@ -382,8 +391,11 @@ impl Cpu {
                 } else {
                     // The 386 computes an SP-based address after the pop
                     // has incremented SP (80386 PRM, POP).
+                    self.x_script(bus, eu_timing::POP_RM_PRE);
                     let v = self.pop(bus, wsz)?;
+                    self.x_script(bus, eu_timing::POP_RM_EA);
                     let loc = self.rm_loc(bus, ins);
+                    self.x_script(bus, 0);
                     self.write_loc(bus, loc, wsz, v)?;
                 }
             }
@@ -414,6 +426,7 @@ impl Cpu {
                     let loc = self.rm_loc(bus, ins);
                     let a = self.read_loc(bus, loc, sz)?;
                     let b = self.get_reg(m.reg, sz);
+                    self.x_script(bus, eu_timing::xchg_rm(mem));
                     self.write_loc(bus, loc, sz, b)?;
                     self.put_reg(m.reg, sz, a);
                 }
@@ -430,6 +443,7 @@ impl Cpu {
                     }
                     self.step_cycles += timing::ea_clocks(self.model, m, ins.seg.is_some());
                     let (_, off) = self.effective_address(ins, m);
+                    self.x_script(bus, eu_timing::LEA_POST);
                     self.put_reg(m.reg, wsz, off);
                 }
             }
@@ -442,7 +456,9 @@ impl Cpu {
                     let (seg, off) = self.mem_operand(bus, ins)?;
                     let o = self.read_mem(bus, seg, off, wsz)?;
                     let n = if op32 { 4 } else { 2 };
+                    self.x_script(bus, eu_timing::LDS_BETWEEN);
                     let s = self.read16(bus, seg, self.next_off(off, n, a32))?;
+                    self.x_script(bus, eu_timing::LDS_POST);
                     self.put_reg(m.reg, wsz, o);
                     let target = match ins.op {
                         Op::Les => SegReg::ES,
@@ -464,14 +480,20 @@ impl Cpu {
             }
             Op::Cwd => {
                 let neg = self.get_reg(0, wsz) & wsz.sign() != 0;
+                self.x_script(bus, eu_timing::cwd(neg));
                 self.put_reg(2, wsz, if neg { wsz.mask() } else { 0 });
             }
             Op::CallFar => {
                 let cs = self.regs.sreg(SegReg::CS) as u32;
+                self.x_imm(bus, ins);
+                self.x_susp(bus, eu_timing::CALL_FAR_SUSP);
+                self.x_script(bus, eu_timing::CALL_FAR_PUSH_CS);
                 self.push(bus, wsz, cs)?;
                 let ip = self.regs.ip;
-                self.push(bus, wsz, ip)?;
                 self.far_jump(ins.imm2 as u16, ins.imm, op32)?;
+                self.x_flush_after(bus, eu_timing::CALL_TO_FLUSH);
+                self.x_script(bus, eu_timing::CALL_PUSH_PRE);
+                self.push(bus, wsz, ip)?;
             }
             Op::Wait => {
                 // No coprocessor: TEST/BUSY is inactive, WAIT falls through.
@@ -479,10 +501,12 @@ impl Cpu {
             Op::Pushf => {
                 // The 386's 32-bit push clears VM and RF in the image.
                 let f = self.regs.flags & 0xFFFC_FFFF;
+                self.x_script(bus, eu_timing::PUSH_PRE);
                 self.push(bus, wsz, f)?;
             }
             Op::Popf => {
                 let v = self.pop(bus, wsz)?;
+                self.x_script(bus, eu_timing::POP_POST);
                 let keep = if op32 {
                     0
                 } else {
@@ -497,6 +521,7 @@ impl Cpu {
                 self.regs.flags = self.normalize_flags(f);
             }
             Op::Lahf => {
+                self.x_script(bus, 0);
                 let f = self.regs.flags as u8;
                 self.regs.put8(4, f);
             }
@@ -505,21 +530,34 @@ impl Cpu {
                 return Ok(event);
             }
             Op::Ret => {
+                let iw = ins.form == Form::Iw;
+                if iw {
+                    self.x_imm(bus, ins);
+                }
+                self.x_susp_now(bus, eu_timing::ret_pre(iw));
                 let ip = self.pop(bus, wsz)?;
-                if ins.form == Form::Iw {
+                if iw {
                     let sp = self.regs.get16(4).wrapping_add(ins.imm as u16);
                     self.regs.put16(4, sp);
                 }
                 self.set_ip(ip, op32)?;
+                self.x_flush_after(bus, eu_timing::ret_flush(iw));
             }
             Op::Retf => {
+                let iw = ins.form == Form::Iw;
+                if iw {
+                    self.x_imm(bus, ins);
+                }
+                self.x_susp_now(bus, eu_timing::RETF_PRE);
                 let ip = self.pop(bus, wsz)?;
+                self.x_script(bus, eu_timing::RETF_BETWEEN);
                 let cs = self.pop(bus, wsz)? as u16;
-                if ins.form == Form::Iw {
+                if iw {
                     let sp = self.regs.get16(4).wrapping_add(ins.imm as u16);
                     self.regs.put16(4, sp);
                 }
                 self.far_jump(cs, ip, op32)?;
+                self.x_flush_after(bus, eu_timing::RETF_TO_FLUSH);
             }
             Op::Int3 => {
                 self.regs.ip &= 0xFFFF;
@@ -602,6 +640,7 @@ impl Cpu {
             }
             Op::Aad => self.aad(ins.imm as u8),
             Op::Salc => {
+                self.x_script(bus, eu_timing::salc(self.flag(CF)));
                 let v = if self.flag(CF) { 0xFF } else { 0 };
                 self.regs.put8(0, v);
             }
@@ -613,7 +652,9 @@ impl Cpu {
                 } else {
                     (self.regs.get16(3) as u32 + al) & 0xFFFF
                 };
+                self.x_script(bus, eu_timing::XLAT_PRE);
                 let v = self.read_mem(bus, seg, off, Size::Byte)?;
+                self.x_script(bus, eu_timing::XLAT_POST);
                 self.regs.put8(0, v as u8);
             }
             Op::Esc => {
@@ -637,14 +678,25 @@ impl Cpu {
                         Op::Loopne => !self.flag(ZF),
                         _ => true,
                     };
+                let plain = ins.op == Op::Loop;
+                self.x_script(bus, eu_timing::LOOP_PRE);
+                self.x_imm(bus, ins);
                 if taken {
                     self.jump_rel(ins)?;
+                    self.x_reljmp(bus, eu_timing::loop_taken(plain));
+                } else {
+                    self.x_script(bus, eu_timing::loop_not_taken(plain));
                 }
             }
             Op::Jcxz => {
                 taken = self.count_reg(a32) == 0;
+                self.x_script(bus, eu_timing::LOOP_PRE);
+                self.x_imm(bus, ins);
                 if taken {
                     self.jump_rel(ins)?;
+                    self.x_reljmp(bus, eu_timing::loop_taken(false));
+                } else {
+                    self.x_script(bus, eu_timing::loop_not_taken(false));
                 }
             }
             Op::In | Op::Out => {
@@ -653,11 +705,16 @@ impl Cpu {
                 } else {
                     self.regs.get16(2)
                 };
+                let imm = ins.form == Form::AccPort;
+                self.x_imm(bus, ins);
                 if ins.op == Op::In {
+                    self.x_script(bus, eu_timing::in_pre(imm));
                     let v = self.port_in(bus, port, sz);
+                    self.x_script(bus, eu_timing::IN_POST);
                     self.put_reg(0, sz, v);
                 } else {
                     let v = self.get_reg(0, sz);
+                    self.x_script(bus, eu_timing::out_pre(imm));
                     self.port_out(bus, port, v, sz);
                 }
             }
@@ -668,8 +725,12 @@ impl Cpu {
                 if t > 0xFFFF {
                     return Err(Fault::Vector(13));
                 }
-                self.push(bus, wsz, ip)?;
+                self.x_imm(bus, ins);
+                self.x_susp(bus, 0);
                 self.regs.ip = t;
+                self.x_flush_after(bus, eu_timing::CALL_TO_FLUSH);
+                self.x_script(bus, eu_timing::CALL_PUSH_PRE);
+                self.push(bus, wsz, ip)?;
             }
             Op::Jmp => {
                 self.x_imm(bus, ins);
@@ -681,7 +742,12 @@ impl Cpu {
                 };
                 self.x_reljmp(bus, pre);
             }
-            Op::JmpFar => self.far_jump(ins.imm2 as u16, ins.imm, op32)?,
+            Op::JmpFar => {
+                self.x_imm(bus, ins);
+                self.x_susp(bus, 0);
+                self.far_jump(ins.imm2 as u16, ins.imm, op32)?;
+                self.x_flush_after(bus, eu_timing::JMP_FAR_TO_FLUSH);
+            }
             Op::CallInd | Op::JmpInd => {
                 let loc = self.rm_loc(bus, ins);
                 let size = if self.model == CpuModel::I8086 {
@@ -701,9 +767,16 @@ impl Cpu {
                         return Err(Fault::Vector(13));
                     }
                     let ip = self.regs.ip;
+                    self.x_susp(bus, eu_timing::call_ind_susp(mem));
+                    self.set_ip(target, op32)?;
+                    self.x_flush_after(bus, eu_timing::CALL_TO_FLUSH);
+                    self.x_script(bus, eu_timing::CALL_PUSH_PRE);
                     self.push(bus, wsz, ip)?;
+                } else {
+                    self.x_susp(bus, eu_timing::jmp_ind_susp(mem));
+                    self.set_ip(target, op32)?;
+                    self.x_flush_after(bus, eu_timing::JMP_IND_TO_FLUSH);
                 }
-                self.set_ip(target, op32)?;
             }
             Op::CallFarInd | Op::JmpFarInd => {
                 if m.is_reg() {
@@ -717,14 +790,24 @@ impl Cpu {
                     let (seg, off) = self.mem_operand(bus, ins)?;
                     let ip = self.read_mem(bus, seg, off, wsz)?;
                     let n = if op32 { 4 } else { 2 };
+                    let far_call = ins.op == Op::CallFarInd;
+                    self.x_script(bus, eu_timing::far_ind_between(far_call));
                     let cs = self.read16(bus, seg, self.next_off(off, n, a32))?;
                     if ins.op == Op::CallFarInd {
                         let old_cs = self.regs.sreg(SegReg::CS) as u32;
+                        self.x_susp(bus, eu_timing::CALL_FAR_IND_SUSP);
+                        self.x_script(bus, eu_timing::CALL_FAR_PUSH_CS);
                         self.push(bus, wsz, old_cs)?;
                         let old_ip = self.regs.ip;
+                        self.far_jump(cs, ip, op32)?;
+                        self.x_flush_after(bus, eu_timing::CALL_TO_FLUSH);
+                        self.x_script(bus, eu_timing::CALL_PUSH_PRE);
                         self.push(bus, wsz, old_ip)?;
+                    } else {
+                        self.x_susp(bus, eu_timing::JMP_FAR_IND_SUSP);
+                        self.far_jump(cs, ip, op32)?;
+                        self.x_flush_after(bus, 0);
                     }
-                    self.far_jump(cs, ip, op32)?;
                 }
             }
             Op::Hlt => {
@@ -1003,6 +1086,7 @@ impl Cpu {
                 let s = self.sreg_field(m.reg)?;
                 let loc = self.rm_loc(bus, ins);
                 let v = self.regs.sreg(s) as u32;
+                self.x_script(bus, eu_timing::mov_sreg(matches!(loc, Loc::Mem(..))));
                 // A register destination takes the operand size (the 386
                 // zero-extends into a 32-bit register); memory takes 16 bits.
                 let size = match loc {
@@ -1017,24 +1101,35 @@ impl Cpu {
                     return Err(UD);
                 }
                 let loc = self.rm_loc(bus, ins);
+                let mem = matches!(loc, Loc::Mem(..));
                 let v = self.read_loc(bus, loc, Size::Word)? as u16;
+                self.x_script(bus, eu_timing::mov_sreg(mem));
                 self.load_sreg(s, v);
             }
             Form::EI => {
                 let loc = self.rm_loc(bus, ins);
+                let mem = matches!(loc, Loc::Mem(..));
+                self.x_script(bus, eu_timing::mov_ei_pre(mem));
+                self.x_imm(bus, ins);
+                self.x_script(bus, eu_timing::mov_ei_post(mem) - ins.w as u32);
                 self.write_loc(bus, loc, sz, ins.imm)?;
             }
             Form::Reg8I => self.regs.put8(ins.opcode & 7, ins.imm as u8),
             Form::Reg16I => self.put_reg(ins.opcode & 7, Size::wide(ins.opsize32), ins.imm),
             Form::AccMoffs => {
                 let seg = ins.seg.unwrap_or(SegReg::DS);
+                self.x_imm(bus, ins);
+                self.x_script(bus, 0);
                 let v = self.read_mem(bus, seg, ins.imm, sz)?;
+                self.x_script(bus, eu_timing::MOV_MOFFS_POST);
                 self.put_reg(0, sz, v);
             }
             _ => {
                 // MoffsAcc
                 let seg = ins.seg.unwrap_or(SegReg::DS);
                 let v = self.get_reg(0, sz);
+                self.x_imm(bus, ins);
+                self.x_script(bus, eu_timing::MOV_MOFFS_STORE_PRE);
                 self.write_mem(bus, seg, ins.imm, sz, v)?;
             }
         }
