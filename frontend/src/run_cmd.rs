@@ -227,7 +227,7 @@ fn bad(what: impl std::fmt::Display, msg: impl std::fmt::Display) -> ExitCode {
 
 /// The DOS path of `program` under `mount` (C:\DIR\NAME.EXE) and its
 /// directory's DOS path, or C:\NAME when it is outside the mount.
-fn dos_path(program: &Path, mount: &Path) -> (String, String) {
+pub(crate) fn dos_path(program: &Path, mount: &Path) -> (String, String) {
     let name = program
         .file_name()
         .map(|n| n.to_string_lossy().to_ascii_uppercase())

@@ -66,25 +66,6 @@ pub struct DebugArgs {
     args: Vec<String>,
 }
 
-/// The DOS path of `program` under `mount` and its directory's.
-fn dos_path(program: &Path, mount: &Path) -> (String, String) {
-    let name = program
-        .file_name()
-        .map(|n| n.to_string_lossy().to_ascii_uppercase())
-        .unwrap_or_default();
-    if let (Ok(p), Ok(root)) = (program.canonicalize(), mount.canonicalize()) {
-        if let Ok(rel) = p.strip_prefix(&root) {
-            let parts: Vec<String> = rel
-                .components()
-                .map(|c| c.as_os_str().to_string_lossy().to_ascii_uppercase())
-                .collect();
-            let dir = parts[..parts.len().saturating_sub(1)].join("\\");
-            return (format!("C:\\{}", parts.join("\\")), format!("C:\\{dir}"));
-        }
-    }
-    (format!("C:\\{name}"), "C:\\".into())
-}
-
 /// Builds the machine with the program loaded at its entry (or from a
 /// state).
 fn setup(args: &DebugArgs) -> Result<Session, String> {
@@ -109,7 +90,7 @@ fn setup(args: &DebugArgs) -> Result<Session, String> {
     let mut dos = Dos::new(cfg).map_err(|e| format!("mount {}: {e}", mount.display()))?;
     let mut m = Machine::new(args.machine.config());
     dos.install(&mut m);
-    let (path, dir) = dos_path(program, &mount);
+    let (path, dir) = crate::run_cmd::dos_path(program, &mount);
     dos.chdir(&dir);
     let mut tail = Vec::new();
     for a in &args.args {

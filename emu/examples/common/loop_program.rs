@@ -1,0 +1,24 @@
+//! The loop the CPU examples run (`throughput`, `hooks_cost`).
+
+/// A loop at 0000:0100 of ALU, MOV (register and memory), PUSH/POP, a
+/// string store and a conditional jump back.
+pub const PROGRAM: &[u8] = &[
+    0xB9, 0x00, 0x00, // mov cx, 0
+    0xBE, 0x00, 0x20, // mov si, 2000h
+    0xBF, 0x00, 0x30, // mov di, 3000h
+    // loop:
+    0x01, 0xC8, // add ax, cx
+    0x31, 0xD3, // xor bx, dx
+    0x8B, 0x14, // mov dx, [si]
+    0x89, 0x05, // mov [di], ax
+    0x00, 0x44, 0x02, // add [si+2], al
+    0x50, // push ax
+    0x5B, // pop bx
+    0x83, 0xC6, 0x02, // add si, 2
+    0xAA, // stosb
+    0xD1, 0xE0, // shl ax, 1
+    0x41, // inc cx
+    0x81, 0xE6, 0xFF, 0x2F, // and si, 2FFFh
+    0x81, 0xE7, 0xFF, 0x3F, // and di, 3FFFh
+    0xEB, 0xE4, // jmp loop
+];
