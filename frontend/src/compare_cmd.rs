@@ -276,35 +276,28 @@ fn last_instructions(
 
 /// Runs `tandem compare`.
 pub fn run(args: &CompareArgs) -> ExitCode {
-    let profile = match session::profile(&args.profile) {
-        Ok(p) => p,
+    let g = match session::golden_setup(
+        &args.profile,
+        args.program.as_deref(),
+        args.reference.as_deref(),
+        &args.machine,
+    ) {
+        Ok(g) => g,
         Err(e) => return input_error("compare", e),
     };
-    let (image, name) = match session::program(args.program.as_deref(), &profile) {
-        Ok(x) => x,
-        Err(e) => return input_error("compare", e),
-    };
+    let (profile, image, name, ref_at) = (&g.profile, &g.image, &g.name, g.ref_at);
+    let reference = &g.reference;
     let hz = args.machine.cpu_hz();
     let presses: Vec<(u64, Key)> = match args.presses.iter().map(|p| parse_press(p, hz)).collect() {
         Ok(v) => v,
         Err(e) => return input_error("compare", e),
     };
-    let (reference, ref_at) = match session::reference(
-        args.reference.as_deref(),
-        &profile,
-        &image,
-        &name,
-        &args.machine,
-    ) {
-        Ok(r) => r,
-        Err(e) => return input_error("compare", e),
-    };
     let run = Run {
-        profile: &profile,
-        reference: &reference,
+        profile,
+        reference,
         ref_at,
     };
-    let (mut s, at) = match run.start(&image, &name, &args.machine, &presses) {
+    let (mut s, at) = match run.start(image, name, &args.machine, &presses) {
         Ok(x) => x,
         Err(e) => return input_error("compare", e),
     };
@@ -331,8 +324,8 @@ pub fn run(args: &CompareArgs) -> ExitCode {
     };
     let (cs_ip, last) = last_instructions(
         &run,
-        &image,
-        &name,
+        image,
+        name,
         &args.machine,
         &presses,
         d.frame,

@@ -247,3 +247,38 @@ pub fn input_error(cmd: &str, msg: impl std::fmt::Display) -> std::process::Exit
     eprintln!("tandem {cmd}: error: {msg}");
     std::process::ExitCode::from(EXIT_INPUT)
 }
+
+/// What `sweep` and `compare` start from: the profile, the program's bytes
+/// and name, and the loaded reference whose tables the models read.
+pub struct GoldenSetup {
+    /// The profile.
+    pub profile: Profile,
+    /// The program's bytes.
+    pub image: Vec<u8>,
+    /// Its name for messages.
+    pub name: String,
+    /// The reference program, loaded.
+    pub reference: Session,
+    /// Where the reference is in its memory.
+    pub ref_at: Placement,
+}
+
+/// Resolves `--profile`, the program and `--reference` for a golden-master
+/// command; the error is one line for [`input_error`].
+pub fn golden_setup(
+    profile: &str,
+    program_path: Option<&Path>,
+    reference_path: Option<&Path>,
+    gm: &GmMachine,
+) -> Result<GoldenSetup, String> {
+    let profile = self::profile(profile)?;
+    let (image, name) = program(program_path, &profile)?;
+    let (reference, ref_at) = reference(reference_path, &profile, &image, &name, gm)?;
+    Ok(GoldenSetup {
+        profile,
+        image,
+        name,
+        reference,
+        ref_at,
+    })
+}

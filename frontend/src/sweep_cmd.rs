@@ -51,31 +51,24 @@ pub struct SweepArgs {
 
 /// Runs `tandem sweep`.
 pub fn run(args: &SweepArgs) -> ExitCode {
-    let profile = match session::profile(&args.profile) {
-        Ok(p) => p,
-        Err(e) => return input_error("sweep", e),
-    };
-    let (image, name) = match session::program(args.program.as_deref(), &profile) {
-        Ok(x) => x,
-        Err(e) => return input_error("sweep", e),
-    };
     let start = Instant::now();
-    let mut s = match Session::start(&image, &name, None, &args.machine, b"") {
+    let g = match session::golden_setup(
+        &args.profile,
+        args.program.as_deref(),
+        args.reference.as_deref(),
+        &args.machine,
+    ) {
+        Ok(g) => g,
+        Err(e) => return input_error("sweep", e),
+    };
+    let (profile, name, ref_at) = (&g.profile, &g.name, g.ref_at);
+    let reference = &g.reference;
+    let mut s = match Session::start(&g.image, name, None, &args.machine, b"") {
         Ok(s) => s,
         Err(e) => return input_error("sweep", e),
     };
-    let at = match s.place(&profile, &name) {
+    let at = match s.place(profile, name) {
         Ok(a) => a,
-        Err(e) => return input_error("sweep", e),
-    };
-    let (reference, ref_at) = match session::reference(
-        args.reference.as_deref(),
-        &profile,
-        &image,
-        &name,
-        &args.machine,
-    ) {
-        Ok(r) => r,
         Err(e) => return input_error("sweep", e),
     };
     let m = &mut s.m;
@@ -86,7 +79,7 @@ pub fn run(args: &SweepArgs) -> ExitCode {
             &mut m.cpu,
             &mut m.bus,
             &reference.m,
-            &profile,
+            profile,
             at,
             ref_at,
             |_| {},
@@ -95,7 +88,7 @@ pub fn run(args: &SweepArgs) -> ExitCode {
             &mut m.cpu,
             &mut m.bus,
             &reference.m,
-            &profile,
+            profile,
             at,
             ref_at,
             |_| {},

@@ -24,7 +24,6 @@ fn whole_8086_suite() {
 /// tests cycle-exact) is not met yet: see docs/architecture.md.
 #[test]
 fn cycle_exact_forms() {
-    use emu::sst::{RunOptions, Suite};
     let dir = common::data_dir("sst/8086");
     let names = [
         "04", "05", "06", "07", "0E", "17", "1F", "27", "37", "3D", "3F", "40", "4F", "50", "57",
@@ -32,18 +31,8 @@ fn cycle_exact_forms() {
         "A8", "A9", "B0", "BF", "C1", "C2", "C3", "C8", "C9", "CA", "CB", "D6", "D7", "E4", "E5",
         "E6", "E7", "E8", "E9", "EA", "EC", "ED", "EE", "EF", "F5", "F8", "FD",
     ];
-    let paths: Vec<_> = names
-        .iter()
-        .map(|n| dir.join(format!("{n}.MOO.gz")))
-        .collect();
-    let suite = Suite::open(&paths).expect("suite files");
-    let opts = RunOptions {
-        model: Some(CpuModel::I8086),
-        cycles: true,
-    };
     let mut checked = 0;
-    suite.run(&opts, 2, |_, r| {
-        let r = r.expect("readable file");
+    for r in cycle_results(&dir, &names) {
         assert!(r.cycles_compared, "{}: cycles were not compared", r.file);
         assert_eq!(r.counted.failed, 0, "{}: registers/memory", r.file);
         assert_eq!(
@@ -58,8 +47,7 @@ fn cycle_exact_forms() {
                 .unwrap_or_default()
         );
         checked += 1;
-        true
-    });
+    }
     assert_eq!(checked, names.len());
 }
 
@@ -70,12 +58,29 @@ fn cycle_exact_forms() {
 /// file must stay at 97% cycle-exact or better (98-99% today).
 #[test]
 fn cycle_exact_floors() {
-    use emu::sst::{RunOptions, Suite};
     let dir = common::data_dir("sst/8086");
     let names = [
         "80.0", "81.3", "83.7", "D0.4", "D1.0", "D2.7", "D3.5", "F6.0", "F7.0", "F6.3", "FE.1",
         "FF.1", "86", "8C", "8D", "8E", "C4", "E2", "E3", "FF.2", "FF.3", "FF.4",
     ];
+    let mut checked = 0;
+    for r in cycle_results(&dir, &names) {
+        assert_eq!(r.counted.failed, 0, "{}: registers/memory", r.file);
+        let (exact, run) = (r.counted.cycle_exact, r.counted.run);
+        assert!(
+            run > 0 && exact * 100 >= run * 97,
+            "{}: {exact} of {run} cycle-exact",
+            r.file
+        );
+        checked += 1;
+    }
+    assert_eq!(checked, names.len());
+}
+
+/// Runs the named 8086 files with the cycle comparison and returns their
+/// results.
+fn cycle_results(dir: &std::path::Path, names: &[&str]) -> Vec<emu::sst::FileResult> {
+    use emu::sst::{RunOptions, Suite};
     let paths: Vec<_> = names
         .iter()
         .map(|n| dir.join(format!("{n}.MOO.gz")))
@@ -85,18 +90,10 @@ fn cycle_exact_floors() {
         model: Some(CpuModel::I8086),
         cycles: true,
     };
-    let mut checked = 0;
+    let mut results = Vec::new();
     suite.run(&opts, 2, |_, r| {
-        let r = r.expect("readable file");
-        assert_eq!(r.counted.failed, 0, "{}: registers/memory", r.file);
-        let (exact, run) = (r.counted.cycle_exact, r.counted.run);
-        assert!(
-            run > 0 && exact * 100 >= run * 97,
-            "{}: {exact} of {run} cycle-exact",
-            r.file
-        );
-        checked += 1;
+        results.push(r.expect("readable file"));
         true
     });
-    assert_eq!(checked, names.len());
+    results
 }
