@@ -3,9 +3,10 @@
 //! Stops at the program's entry and reads commands from the terminal
 //! (line editing and history) or, when stdin is not a terminal, one per
 //! line from the pipe. `--protocol stdio|PORT` serves the JSON-lines
-//! control protocol instead.
+//! control protocol instead, `--gdb PORT` a GDB remote stub.
 
 pub mod commands;
+pub mod gdb;
 pub mod protocol;
 pub mod session;
 
@@ -36,6 +37,11 @@ pub struct DebugArgs {
     /// Serve the JSON-lines control protocol: `stdio` or a local TCP port.
     #[arg(long, value_name = "stdio|PORT")]
     protocol: Option<String>,
+
+    /// Serve a GDB remote stub on this local TCP port (0: any free port;
+    /// the port is printed on stderr). Connect with `target remote :PORT`.
+    #[arg(long, value_name = "PORT", conflicts_with = "protocol")]
+    gdb: Option<u16>,
 
     /// Start from a save state instead of the program's entry.
     #[arg(long, value_name = "FILE")]
@@ -116,6 +122,9 @@ pub fn run(args: &DebugArgs) -> ExitCode {
     };
     if let Some(p) = &args.protocol {
         return protocol::serve(s, p);
+    }
+    if let Some(port) = args.gdb {
+        return gdb::serve(s, port);
     }
     let mut stdout = std::io::stdout();
     let _ = writeln!(stdout, "tandem debug: stopped at the program's entry");

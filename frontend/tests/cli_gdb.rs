@@ -1,0 +1,211 @@
+//! `tandem debug --gdb PORT`: the real gdb (Debian's) drives the stub in
+//! batch mode on the replica: it breaks on the fountain routine (CODE:DB1A)
+//! and on its RET (DB68), reads the clock word (CODE:0BF8) and the
+//! parameter table (SS:7935) with its own `x` and with `monitor`, steps,
+//! and stops on a hardware watchpoint. The values must equal what the
+//! command-line debugger shows at the same stops. The replica is a 386
+//! program (it uses SHL r, imm8), as the game is.
+//!
+//! Where gdb is not installed the test says so loudly and passes, unless
+//! TANDEM_REQUIRE_GDB is set (CI sets it and installs gdb).
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+fn replica() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../roms/replica/replica.exe")
+}
+
+fn gdb_installed() -> bool {
+    Command::new("gdb")
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+/// The command-line debugger's output for `script`.
+fn debugger(script: &str) -> String {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tandem"))
+        .args(["debug", "--cpu", "386"])
+        .arg(replica())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("tandem debug runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(script.as_bytes())
+        .expect("script written");
+    let o = child.wait_with_output().expect("finishes");
+    assert!(o.status.success(), "{o:?}");
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// The bytes of the hex dump that starts at `at` (e.g. "0EF8:7935"): that
+/// line and the lines after it in the same segment.
+fn dump(out: &str, at: &str) -> Vec<u8> {
+    let seg = &at[..5];
+    let mut bytes = Vec::new();
+    let lines = out.lines().skip_while(|l| !l.starts_with(at));
+    for line in lines.take_while(|l| l.starts_with(seg)) {
+        for w in line[at.len()..].split_whitespace() {
+            match u8::from_str_radix(w, 16) {
+                Ok(b) if w.len() == 2 => bytes.push(b),
+                _ => break,
+            }
+        }
+    }
+    bytes
+}
+
+/// The values of gdb's `x/NxS` lines (`0x168b5:\t0x0000\t0xfe80 ...`).
+fn gdb_values(out: &str, first_addr: u32, count: usize) -> Vec<u32> {
+    let start = format!("0x{first_addr:x}:");
+    let i = out
+        .find(&start)
+        .unwrap_or_else(|| panic!("{start} in {out}"));
+    out[i..]
+        .split_whitespace()
+        .filter(|w| !w.ends_with(':'))
+        .take(count)
+        .map(|w| u32::from_str_radix(w.trim_start_matches("0x"), 16).expect(w))
+        .collect()
+}
+
+#[test]
+fn gdb_breaks_on_the_fountain_and_reads_the_clock_and_the_parameter_table() {
+    if !gdb_installed() {
+        assert!(
+            std::env::var_os("TANDEM_REQUIRE_GDB").is_none(),
+            "gdb is not installed but TANDEM_REQUIRE_GDB is set"
+        );
+        eprintln!("\n*** SKIPPED: gdb is not installed; the GDB stub test did not run ***\n");
+        return;
+    }
+    // What the command-line debugger sees at the fountain's RET (DB68).
+    let reference = debugger("b cs:db68\nc\nr\nx cs:0bf8 2\nx ss:7935 20\nq\n");
+    let cs = reference
+        .split("CS=")
+        .nth(1)
+        .and_then(|t| u32::from_str_radix(&t[..4], 16).ok())
+        .expect("CS in the register line");
+    let ss = reference
+        .split("SS=")
+        .nth(1)
+        .and_then(|t| u32::from_str_radix(&t[..4], 16).ok())
+        .expect("SS in the register line");
+    let clock = dump(&reference, &format!("{cs:04X}:0BF8"));
+    let table = dump(&reference, &format!("{ss:04X}:7935"));
+    assert_eq!((clock.len(), table.len()), (2, 32), "{reference}");
+    assert!(table.iter().any(|&b| b != 0), "parameters set: {reference}");
+
+    let mut stub = Command::new(env!("CARGO_BIN_EXE_tandem"))
+        .args(["debug", "--cpu", "386", "--gdb", "0"])
+        .arg(replica())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("tandem debug --gdb runs");
+    let mut err = BufReader::new(stub.stderr.take().expect("stderr"));
+    let mut line = String::new();
+    err.read_line(&mut line).expect("the stub's first line");
+    let port: u16 = line
+        .split("127.0.0.1:")
+        .nth(1)
+        .and_then(|t| t.split_whitespace().next())
+        .and_then(|p| p.parse().ok())
+        .unwrap_or_else(|| panic!("a port in {line:?}"));
+
+    let cmds = [
+        format!("target remote 127.0.0.1:{port}"),
+        "break *($cs*16+0xdb1a)".into(),
+        "continue".into(),
+        "x/i $pc".into(),
+        "p/x $ip".into(),
+        "delete".into(),
+        "break *($cs*16+0xdb68)".into(),
+        "continue".into(),
+        "x/1xh $cs*16+0xbf8".into(),
+        "x/16xh $ss*16+0x7935".into(),
+        "monitor x ss:7935 20".into(),
+        "monitor segs".into(),
+        "stepi".into(),
+        "p/x $ip".into(),
+        "delete".into(),
+        // A constant address: an expression with $cs would be a software
+        // watchpoint that gdb re-evaluates as CS changes.
+        format!("watch *(short*)0x{:x}", cs * 16 + 0xBF8),
+        "continue".into(),
+        "kill".into(),
+    ];
+    let mut gdb = Command::new("gdb");
+    gdb.args(["-nx", "-batch"]);
+    for c in &cmds {
+        gdb.arg("-ex").arg(c);
+    }
+    let o = gdb.output().expect("gdb runs");
+    let out = String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr);
+    let _ = stub.wait();
+
+    // The breakpoint on the linear address CS*16+DB1A stops there, and the
+    // 16-bit disassembly shows the routine's first instruction.
+    let fountain = cs * 16 + 0xDB1A;
+    assert!(
+        out.contains(&format!("Breakpoint 1, 0x{fountain:08x}")),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!("=> 0x{fountain:x}:\tpush   %ds")),
+        "{out}"
+    );
+    assert!(out.contains("$1 = 0xdb1a"), "{out}");
+    // At the RET: gdb's reads equal the debugger's.
+    let ret = cs * 16 + 0xDB68;
+    assert!(out.contains(&format!("Breakpoint 2, 0x{ret:08x}")), "{out}");
+    let word = gdb_values(&out, cs * 16 + 0xBF8, 1);
+    assert_eq!(
+        word,
+        [u16::from_le_bytes([clock[0], clock[1]]) as u32],
+        "{out}"
+    );
+    let words = gdb_values(&out, ss * 16 + 0x7935, 16);
+    let expect: Vec<u32> = table
+        .chunks(2)
+        .take(16)
+        .map(|c| u16::from_le_bytes([c[0], c[1]]) as u32)
+        .collect();
+    assert_eq!(words, expect, "{out}");
+    // `monitor` speaks SEG:OFF.
+    let first_line = reference
+        .lines()
+        .find(|l| l.starts_with(&format!("{ss:04X}:7935")))
+        .expect("dump line");
+    assert!(out.contains(first_line), "{first_line} in {out}");
+    assert!(out.contains(&format!("CS={cs:04X}")), "{out}");
+    // stepi executes the RET: IP leaves the routine.
+    assert!(out.contains("$2 = 0x"), "{out}");
+    assert!(!out.contains("$2 = 0xdb68"), "{out}");
+    // A hardware watchpoint on the clock word stops on the next write.
+    assert!(out.contains("Hardware watchpoint 3"), "{out}");
+    assert!(out.contains("New value = "), "{out}");
+}
+
+#[test]
+fn a_taken_port_is_a_clear_error() {
+    let hold = std::net::TcpListener::bind("127.0.0.1:0").expect("a port");
+    let port = hold.local_addr().expect("addr").port();
+    let o = Command::new(env!("CARGO_BIN_EXE_tandem"))
+        .args(["debug", "--gdb", &port.to_string()])
+        .arg(replica())
+        .output()
+        .expect("runs");
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains(&format!("--gdb {port}")), "{err}");
+}
