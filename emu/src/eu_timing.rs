@@ -463,3 +463,85 @@ pub(crate) fn mov_ei_pre(mem: bool) -> u32 {
 pub(crate) fn mov_ei_post(mem: bool) -> u32 {
     1 + mem as u32
 }
+
+// String instructions (MOVS, CMPS, SCAS, LODS, STOS and their REP loops).
+//
+// Microcode (reenigne's disassembly; MartyPC's `string` handling): each
+// instruction's routine runs one iteration; with a REP prefix its first
+// line calls RPTS (CX test, ALU set up for the decrement) once, and the end
+// of each iteration decrements CX, tests ZF (REPE/REPNE with CMPS/SCAS), checks
+// for an interrupt (RPTI) and jumps back to the routine's second line. The
+// numbers below are clocks of our EU between its bus transfers (each
+// transfer's wait ends at its T3), fitted on the single-step suite, where
+// they make every string file (A4, A6, A7, AA-AF, all prefix forms and CX
+// 0-127) cycle-exact.
+
+/// REP: clocks from the decode to the CX test (the routine's first line and
+/// RPTS up to its CX = 0 branch). With CX = 0 the instruction ends there.
+pub(crate) const REP_CX_TEST: u32 = 5;
+
+/// REP with CX non-zero: the rest of RPTS before the first iteration.
+pub(crate) const REP_SETUP: u32 = 2;
+
+/// Clocks before an iteration's first transfer: STOS, LODS, MOVS one;
+/// CMPS two; SCAS three (MartyPC runs CMPS's line 121h and SCAS's 121h
+/// and a jump before the read; measured on the suite).
+pub(crate) fn string_pre(op: crate::table::Op) -> u32 {
+    use crate::table::Op;
+    match op {
+        Op::Cmps => 2,
+        Op::Scas => 3,
+        _ => 1,
+    }
+}
+
+/// Clocks from the first transfer's T3 to the second's request: MOVS two
+/// (the read's T4 and line 12Eh), CMPS three (its T4 and lines 123h-124h).
+/// Measured on the suite.
+pub(crate) fn string_mid(op: crate::table::Op) -> u32 {
+    if op == crate::table::Op::Cmps {
+        3
+    } else {
+        2
+    }
+}
+
+/// Without a REP prefix: clocks after the last transfer's T3 before the
+/// next instruction: STOS, MOVS three; LODS four; CMPS, SCAS five (the
+/// subtraction, lines 126h-128h, and the jump to the end). Measured on the
+/// suite.
+pub(crate) fn string_post(op: crate::table::Op) -> u32 {
+    use crate::table::Op;
+    match op {
+        Op::Lods => 4,
+        Op::Cmps | Op::Scas => 5,
+        _ => 3,
+    }
+}
+
+/// REP: clocks after an iteration's last transfer to the next iteration's
+/// first clock, or to the next instruction after the last iteration (the
+/// CX decrement, the interrupt check, the CX test and the jump back): STOS,
+/// MOVS four; LODS, CMPS, SCAS seven. The suite shows the same count
+/// whether the loop goes on or ends. Measured on the suite.
+pub(crate) fn rep_tail(op: crate::table::Op) -> u32 {
+    use crate::table::Op;
+    match op {
+        Op::Lods | Op::Cmps | Op::Scas => 7,
+        _ => 4,
+    }
+}
+
+/// REPE/REPNE CMPS/SCAS stopping on ZF: six clocks after the last read
+/// (the ZF test comes before the interrupt check and jumps to the end).
+pub(crate) const REP_Z_EXIT: u32 = 6;
+
+/// REP with an interrupt pending: the check sits this many clocks before
+/// the end of [`rep_tail`]; a clock to jump to RPTI follows (MartyPC's
+/// line order; the suite records no interrupts).
+pub(crate) const REP_INT_CHECK_BEFORE_END: u32 = 2;
+
+/// RPTI: after SUSP, three lines (the IP correction back to the prefix)
+/// before the queue flush. From MartyPC's model; the suite records no
+/// interrupts, so this is not checked against the silicon.
+pub(crate) const RPTI_TO_FLUSH: u32 = 3;

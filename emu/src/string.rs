@@ -14,6 +14,7 @@ use crate::alu::Size;
 use crate::bus::Bus;
 use crate::cpu::{Cpu, Fault};
 use crate::decode::{Instruction, Rep};
+use crate::eu_timing;
 use crate::flags::{DF, IF, ZF};
 use crate::model::CpuModel;
 use crate::regs::SegReg;
@@ -107,6 +108,9 @@ impl Cpu {
         bus: &mut B,
         ins: &Instruction,
     ) -> Result<(), Fault> {
+        if self.x.is_some() {
+            return self.string_op_x(bus, ins);
+        }
         let sz = Size::of(ins.w, ins.opsize32);
         let src_seg = ins.seg.unwrap_or(SegReg::DS);
         let a32 = ins.addrsize32;
@@ -148,6 +152,108 @@ impl Cpu {
                 self.regs.ip = self.string_restart_ip(ins);
                 break;
             }
+        }
+        Ok(())
+    }
+
+    /// The 8086 in cycle-exact mode: one iteration per pass of the string
+    /// routine, with the REP set-up and loop end clocked as the microcode
+    /// runs them (see the string section of [`crate::eu_timing`]).
+    fn string_op_x<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) -> Result<(), Fault> {
+        self.x_scripted = true;
+        let op = ins.op;
+        let sz = Size::of(ins.w, false);
+        let src_seg = ins.seg.unwrap_or(SegReg::DS);
+        let rep = ins.rep != Rep::None;
+        if rep {
+            self.eu_cycles(bus, eu_timing::REP_CX_TEST);
+            if self.regs.get16(1) == 0 {
+                return Ok(());
+            }
+            self.eu_cycles(bus, eu_timing::REP_SETUP);
+        }
+        loop {
+            self.eu_cycles(bus, eu_timing::string_pre(op));
+            self.string_once_x(bus, op, sz, src_seg)?;
+            if !rep {
+                self.eu_cycles(bus, eu_timing::string_post(op));
+                return Ok(());
+            }
+            let cx = self.regs.get16(1).wrapping_sub(1);
+            self.regs.put16(1, cx);
+            if matches!(op, Op::Cmps | Op::Scas) && self.flag(ZF) != (ins.rep == Rep::Rep) {
+                self.eu_cycles(bus, eu_timing::REP_Z_EXIT);
+                return Ok(());
+            }
+            let tail = eu_timing::rep_tail(op);
+            if cx == 0 {
+                self.eu_cycles(bus, tail);
+                return Ok(());
+            }
+            if self.nmi_latch || (self.flag(IF) && bus.intr()) {
+                // RPTI: stop prefetching, point IP back at the prefix and
+                // flush the queue.
+                self.eu_cycles(bus, tail - eu_timing::REP_INT_CHECK_BEFORE_END + 1);
+                self.q_suspend(bus);
+                self.eu_cycles(bus, eu_timing::RPTI_TO_FLUSH);
+                self.regs.ip = self.string_restart_ip(ins);
+                self.q_flush();
+                return Ok(());
+            }
+            self.eu_cycles(bus, tail);
+        }
+    }
+
+    /// One 8086 iteration in cycle-exact mode: the transfers, with the
+    /// clocks between MOVS's or CMPS's two, and the SI/DI steps.
+    fn string_once_x<B: Bus>(
+        &mut self,
+        bus: &mut B,
+        op: Op,
+        sz: Size,
+        src_seg: SegReg,
+    ) -> Result<(), Fault> {
+        let n = sz.bits() / 8;
+        let step = if self.flag(DF) { n.wrapping_neg() } else { n };
+        let si = self.regs.get16(6) as u32;
+        let di = self.regs.get16(7) as u32;
+        let es = SegReg::ES;
+        let (next_si, next_di) = (si.wrapping_add(step) as u16, di.wrapping_add(step) as u16);
+        match op {
+            Op::Movs => {
+                let v = self.read_mem(bus, src_seg, si, sz)?;
+                self.eu_cycles(bus, eu_timing::string_mid(op));
+                self.write_mem(bus, es, di, sz, v)?;
+                self.regs.put16(6, next_si);
+                self.regs.put16(7, next_di);
+            }
+            Op::Cmps => {
+                let a = self.read_mem(bus, src_seg, si, sz)?;
+                self.eu_cycles(bus, eu_timing::string_mid(op));
+                let b = self.read_mem(bus, es, di, sz)?;
+                self.sub(a, b, 0, sz);
+                self.regs.put16(6, next_si);
+                self.regs.put16(7, next_di);
+            }
+            Op::Scas => {
+                let acc = self.regs.gpr[0] & sz.mask();
+                let b = self.read_mem(bus, es, di, sz)?;
+                self.sub(acc, b, 0, sz);
+                self.regs.put16(7, next_di);
+            }
+            Op::Lods => {
+                let v = self.read_mem(bus, src_seg, si, sz)?;
+                self.put_reg(0, sz, v);
+                self.regs.put16(6, next_si);
+            }
+            Op::Stos => {
+                let acc = self.regs.gpr[0] & sz.mask();
+                self.write_mem(bus, es, di, sz, acc)?;
+                self.regs.put16(7, next_di);
+            }
+            // INS/OUTS are 186 instructions: the 8086 decodes 6Ch-6Fh as
+            // conditional jumps.
+            _ => unreachable!("not an 8086 string operation: {:?}", op),
         }
         Ok(())
     }
