@@ -545,3 +545,289 @@ pub(crate) const REP_INT_CHECK_BEFORE_END: u32 = 2;
 /// before the queue flush. From MartyPC's model; the suite records no
 /// interrupts, so this is not checked against the silicon.
 pub(crate) const RPTI_TO_FLUSH: u32 = 3;
+
+// ---------------------------------------------------------------------------
+// Multiply and divide
+// ---------------------------------------------------------------------------
+//
+// MUL/IMUL/DIV/IDIV (F6h/F7h /4-/7), AAM and AAD run the microcode's CORX
+// (shift-and-add multiply) and CORD (non-restoring divide) loops, whose
+// clocks depend on the operand bits. The functions below walk the same
+// loops on the operand values and count the microcode lines (each line one
+// clock, a taken jump or a return one more), following reenigne's
+// disassembly of the 8086 microcode (line numbers in the comments). With
+// these counts every non-faulting form matches the suite but for the
+// shared BIU residue.
+
+/// MUL/IMUL/DIV/IDIV: clocks before the first microcode line (150h, 158h,
+/// 160h, 168h). After a memory operand's read (from its T3): its T4 and
+/// the two last lines of EALOAD; after a register operand: one clock (the
+/// M->tmpb move of the register). Measured on the suite.
+pub(crate) fn muldiv_pre(mem: bool) -> u32 {
+    if mem {
+        3
+    } else {
+        1
+    }
+}
+
+/// CORX (17Fh-187h), the multiply loop: two set-up lines, per bit of the
+/// multiplier (tmpc) three lines and a jump over the add (or two add lines
+/// when the bit is set), the shift lines (184h-186h) and the jump back for
+/// all but the last bit, then 187h and the return.
+fn corx(multiplier: u32, bits: u32) -> u32 {
+    let mask = (1u32 << bits) - 1;
+    2 + bits * 5 + (multiplier & mask).count_ones() + (bits - 1) + 2
+}
+
+/// NEGATE from its line 7 (1BBh-1BFh): tests the sign of tmpb, negating it
+/// when negative (1BEh and the return) or jumping to the return (1BFh).
+fn negate_tmpb(tmpb_negative: bool) -> u32 {
+    3 + if tmpb_negative { 2 } else { 3 }
+}
+
+/// NEGATE from its start (1B6h-1BAh): negates tmpc:tmpa, then line 7.
+fn negate_full(tmpb_negative: bool) -> u32 {
+    5 + negate_tmpb(tmpb_negative)
+}
+
+/// The end of the product: IMULCOF (the jump, 1CDh-1D0h, 155h and a jump)
+/// for IMUL, MULCOF (155h, 156h, the jump, 1D2h, 1D3h, the jump, 1D0h) for
+/// MUL; the zero test of the high half jumps to CCOF (1CCh, one clock
+/// more) when the product fits, else runs SCOF (1D1h).
+fn mulcof(signed: bool, fits: bool) -> u32 {
+    let tail = if fits { 4 } else { 3 };
+    if signed {
+        1 + 3 + tail + 2
+    } else {
+        6 + tail
+    }
+}
+
+/// MUL/IMUL clocks from microcode line 150h (158h for words), the operand
+/// in tmpb, to the instruction's end. `acc` and `src` are AL/AX and the
+/// operand; `rep` is the F1 flag a REP prefix sets (it negates an IMUL
+/// product); `fits` is the product fitting in the low half (CF and OF
+/// clear).
+pub(crate) fn mul(acc: u32, src: u32, word: bool, signed: bool, rep: bool, fits: bool) -> u32 {
+    let bits = if word { 16 } else { 8 };
+    let sign = 1u32 << (bits - 1);
+    let mask = (sign << 1).wrapping_sub(1);
+    let (acc, src) = (acc & mask, src & mask);
+    // 150h-151h: A->tmpc, M->tmpb.
+    let mut n = 2;
+    let mut tmpc = acc;
+    let mut tmpb = src;
+    let mut f1 = rep && signed;
+    if signed {
+        // PREIMUL (the jump, 1C0h-1C3h): negate a negative tmpc, then
+        // NEGATE from line 7 for tmpb.
+        n += 3;
+        if acc & sign != 0 {
+            tmpc = acc.wrapping_neg() & mask;
+            f1 = !f1;
+            n += 3;
+        } else {
+            n += 1;
+        }
+        n += negate_tmpb(src & sign != 0);
+        if src & sign != 0 {
+            tmpb = src.wrapping_neg() & mask;
+            f1 = !f1;
+        }
+    }
+    // 152h and the jump to CORX.
+    n += 2 + corx(tmpc, bits);
+    // 153h: F1 NEGATE (the jump and the whole routine when set).
+    n += 1;
+    if f1 {
+        n += 1 + negate_full(tmpb & sign != 0);
+    }
+    // 154h: X0 IMULCOF.
+    n += 1;
+    n + mulcof(signed, fits)
+}
+
+/// How a divide error leaves the flags: those of the last flag-setting
+/// subtraction `a - b` (CORD's first test at 188h, or the last 18Fh of the
+/// loop), with CF cleared by the POSTIDIV test (1C4h). Recorded by the
+/// suite in the pushed FLAGS.
+pub(crate) struct DivError {
+    pub clocks: u32,
+    pub a: u32,
+    pub b: u32,
+    pub clear_cf: bool,
+}
+
+/// Where the division microcode ends: its clocks to the last line, or to
+/// INTR's line 19Eh after a divide error (the jump to INT0, 1A7h and its
+/// jump into INTR past 19Dh; [`Cpu::interrupt`] runs INTR from there).
+pub(crate) enum DivClocks {
+    Done(u32),
+    Error(DivError),
+}
+
+impl DivClocks {
+    pub(crate) fn clocks(&self) -> u32 {
+        match self {
+            DivClocks::Done(n) => *n,
+            DivClocks::Error(e) => e.clocks,
+        }
+    }
+}
+
+/// The jump to INT0, 1A7h and the jump into INTR.
+const INT0_ENTRY: u32 = 3;
+
+/// Rotates `v` (of `bits` bits) left through `carry`.
+fn rcl(v: u32, carry: bool, bits: u32) -> (u32, bool) {
+    let top = v >> (bits - 1) & 1 != 0;
+    let mask = (1u32 << bits) - 1;
+    ((v << 1 | carry as u32) & mask, top)
+}
+
+/// CORD (188h-197h), the divide loop on tmpa:tmpc by tmpb. 188h-18Ah
+/// subtract the divisor from the high half: no borrow means the quotient
+/// cannot fit (INT0). Then per bit 18Bh-18Eh shift tmpc and tmpa left; a
+/// bit shifted out of tmpa takes the jump, 195h-196h (the subtraction
+/// stands), otherwise 18Fh-190h test the borrow: none keeps the difference
+/// (the jump, 196h), a borrow keeps tmpa (191h). The jump back costs a
+/// clock; the last bit leaves through 197h and a jump, except after 191h
+/// which falls into 192h. 192h-194h shift the last quotient bit in, then
+/// the return.
+fn cord(mut tmpa: u32, tmpb: u32, mut tmpc: u32, bits: u32) -> Cord {
+    let mut n = 3;
+    if tmpa >= tmpb {
+        return Cord {
+            clocks: n,
+            overflow: true,
+            carry: false,
+            a: tmpa,
+            b: tmpb,
+        };
+    }
+    let mut flags_a = tmpa;
+    let mut carry = true;
+    for i in 0..bits {
+        let last = i + 1 == bits;
+        let (c, out_c) = rcl(tmpc, carry, bits);
+        tmpc = c;
+        let (a, out_a) = rcl(tmpa, out_c, bits);
+        tmpa = a;
+        let borrow = tmpa < tmpb;
+        let diff = tmpa.wrapping_sub(tmpb) & ((1u32 << bits) - 1);
+        n += 4;
+        if out_a {
+            tmpa = diff;
+            carry = false;
+            n += 3 + if last { 2 } else { 1 };
+        } else {
+            flags_a = tmpa;
+            n += 2;
+            carry = borrow;
+            if !borrow {
+                tmpa = diff;
+                n += 2 + if last { 2 } else { 1 };
+            } else {
+                n += 1 + if last { 0 } else { 1 };
+            }
+        }
+    }
+    let (c, carry) = rcl(tmpc, carry, bits);
+    let (_, carry) = rcl(c, carry, bits);
+    Cord {
+        clocks: n + 4,
+        overflow: false,
+        carry,
+        a: flags_a,
+        b: tmpb,
+    }
+}
+
+/// Where CORD ends: its clocks (to 18Ah when the quotient cannot fit,
+/// `overflow`), the carry left by 194h (set when the quotient's top bit is
+/// clear) and the operands `a - b` of the last flag-setting subtraction.
+struct Cord {
+    clocks: u32,
+    overflow: bool,
+    carry: bool,
+    a: u32,
+    b: u32,
+}
+
+/// DIV/IDIV clocks from microcode line 160h (168h for words), the operand
+/// in tmpb, to the instruction's end or to INTR after a divide error.
+/// `hi:lo` is the dividend (AH:AL or DX:AX), `src` the divisor.
+pub(crate) fn div(lo: u32, hi: u32, src: u32, word: bool, signed: bool) -> DivClocks {
+    let bits = if word { 16 } else { 8 };
+    let sign = 1u32 << (bits - 1);
+    let mask = (sign << 1).wrapping_sub(1);
+    let (mut tmpa, mut tmpc, mut tmpb) = (hi & mask, lo & mask, src & mask);
+    // 160h-162h: the dividend halves and the divisor into tmpa, tmpc, tmpb.
+    let mut n = 3;
+    if signed {
+        // PREIDIV (the jump, 1B4h-1B5h): a negative dividend runs the
+        // whole NEGATE, a positive one jumps to its line 7 (the divisor).
+        n += 3;
+        if tmpa & sign != 0 {
+            let borrow = tmpc != 0;
+            tmpc = tmpc.wrapping_neg() & mask;
+            tmpa = if borrow { !tmpa } else { tmpa.wrapping_neg() } & mask;
+            n += negate_full(tmpb & sign != 0);
+        } else {
+            n += 1 + negate_tmpb(tmpb & sign != 0);
+        }
+        if tmpb & sign != 0 {
+            tmpb = tmpb.wrapping_neg() & mask;
+        }
+    }
+    // 163h and the jump to CORD.
+    n += 2;
+    let Cord {
+        clocks,
+        overflow,
+        carry,
+        a,
+        b,
+    } = cord(tmpa, tmpb, tmpc, bits);
+    n += clocks;
+    if overflow {
+        return DivClocks::Error(DivError {
+            clocks: n + INT0_ENTRY,
+            a,
+            b,
+            clear_cf: false,
+        });
+    }
+    // 164h-165h: COM1 tmpc, X0 POSTDIV.
+    n += 2;
+    if signed {
+        // POSTIDIV (the jump, 1C4h): a quotient with its top bit set is a
+        // divide error; else 1C5h-1CCh (the same length whatever the
+        // signs: a jump or 1C8h, a jump or 1CBh) and the return.
+        n += 2;
+        if !carry {
+            return DivClocks::Error(DivError {
+                clocks: n + INT0_ENTRY,
+                a,
+                b,
+                clear_cf: true,
+            });
+        }
+        n += 3 + 1 + 2 + 1 + 2;
+    }
+    DivClocks::Done(n)
+}
+
+/// AAM imm8: 175h-176h and the jump to CORD (AL by the immediate, tmpa
+/// zero), 177h (COM1 tmpc). A zero immediate fails CORD's first test.
+pub(crate) fn aam(al: u8, base: u8) -> u32 {
+    let c = cord(0, base as u32, al as u32, 8);
+    3 + c.clocks + if c.overflow { INT0_ENTRY } else { 1 }
+}
+
+/// AAD imm8: 170h-171h and the jump to CORX (AH by the immediate, the
+/// immediate the multiplier), 172h-173h (the add to AL).
+pub(crate) fn aad(base: u8) -> u32 {
+    3 + corx(base as u32, 8) + 2
+}

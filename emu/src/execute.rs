@@ -634,11 +634,21 @@ impl Cpu {
                 }
             }
             Op::Aam => {
+                if self.x.is_some() {
+                    self.x_imm(bus, ins);
+                    self.x_script(bus, eu_timing::aam(self.regs.get8(0), ins.imm as u8));
+                }
                 if !self.aam(ins.imm as u8) {
                     return Err(Fault::Vector(0));
                 }
             }
-            Op::Aad => self.aad(ins.imm as u8),
+            Op::Aad => {
+                if self.x.is_some() {
+                    self.x_imm(bus, ins);
+                    self.x_script(bus, eu_timing::aad(ins.imm as u8));
+                }
+                self.aad(ins.imm as u8)
+            }
             Op::Salc => {
                 self.x_script(bus, eu_timing::salc(self.flag(CF)));
                 let v = if self.flag(CF) { 0xFF } else { 0 };
@@ -842,6 +852,14 @@ impl Cpu {
                 let signed = ins.op == Op::Imul;
                 let negate = self.rep_negates(ins) && signed;
                 let (lo, hi) = self.multiply(acc, src, sz, signed, negate);
+                if self.x.is_some() {
+                    let fits = !self.flag(CF);
+                    let rep = ins.rep != Rep::None;
+                    let word = sz == Size::Word;
+                    let n = eu_timing::muldiv_pre(mem)
+                        + eu_timing::mul(acc, src, word, signed, rep, fits);
+                    self.x_script(bus, n);
+                }
                 match sz {
                     Size::Byte => self.regs.put16(0, (hi << 8 | lo) as u16),
                     _ => {
@@ -870,7 +888,17 @@ impl Cpu {
                 };
                 let signed = ins.op == Op::Idiv;
                 let negate = self.rep_negates(ins) && signed;
-                match self.divide(lo, hi, src, sz, signed, negate) {
+                let result = self.divide(lo, hi, src, sz, signed, negate);
+                if self.model == CpuModel::I8086 && (self.x.is_some() || result.is_err()) {
+                    // The microcode's walk: its clocks, and on a divide
+                    // error the flags it leaves (pushed by INT 0).
+                    let walk = eu_timing::div(lo, hi, src, sz == Size::Word, signed);
+                    if let eu_timing::DivClocks::Error(e) = &walk {
+                        self.divide_error_flags(e, sz);
+                    }
+                    self.x_script(bus, eu_timing::muldiv_pre(mem) + walk.clocks());
+                }
+                match result {
                     Ok((q, r)) => match sz {
                         Size::Byte => self.regs.put16(0, (r << 8 | q) as u16),
                         _ => {

@@ -126,3 +126,15 @@ impl Cpu {
         Ok((q as u32 & mask, r as u32 & mask))
     }
 }
+
+impl Cpu {
+    /// The 8086's flags at a divide error of DIV/IDIV: those of the
+    /// microcode's last flag-setting subtraction, CF cleared when POSTIDIV
+    /// rejected the quotient (recorded by the suite in the pushed FLAGS).
+    pub(crate) fn divide_error_flags(&mut self, e: &crate::eu_timing::DivError, sz: Size) {
+        self.alu(crate::table::Op::Cmp, e.a, e.b, sz);
+        if e.clear_cf {
+            self.set_flag(CF, false);
+        }
+    }
+}

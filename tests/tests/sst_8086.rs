@@ -123,3 +123,43 @@ fn cycle_results(dir: &std::path::Path, names: &[&str]) -> Vec<emu::sst::FileRes
     });
     results
 }
+
+/// MUL/IMUL/DIV/IDIV, AAM and AAD: the microcode's multiply and divide
+/// loops walked on the operands (`eu_timing.rs`, "Multiply and divide").
+/// AAD is wholly exact; the others miss the shared BIU residue, and the
+/// divide-error tests (about half of DIV's, three quarters of IDIV's) wait
+/// for the INT 0 sequence of `interrupt()`: their floors count only the
+/// tests that complete.
+#[test]
+fn cycle_exact_muldiv() {
+    let dir = common::data_dir("sst/8086");
+    let floors = [
+        ("D5", 100),
+        ("D4", 99),
+        ("F6.4", 98),
+        ("F6.5", 98),
+        ("F7.4", 98),
+        ("F7.5", 98),
+        ("F6.6", 49),
+        ("F7.6", 49),
+        ("F6.7", 25),
+        ("F7.7", 26),
+    ];
+    let names: Vec<&str> = floors.iter().map(|f| f.0).collect();
+    let results = cycle_results(&dir, &names);
+    assert_eq!(results.len(), floors.len());
+    for r in &results {
+        let pct = floors
+            .iter()
+            .find(|f| r.file.ends_with(&format!("{}.MOO.gz", f.0)))
+            .map(|f| f.1)
+            .expect("a listed file");
+        assert_eq!(r.counted.failed, 0, "{}: registers/memory", r.file);
+        let (exact, run) = (r.counted.cycle_exact, r.counted.run);
+        assert!(
+            run > 0 && exact * 100 >= run * pct,
+            "{}: {exact} of {run} cycle-exact",
+            r.file
+        );
+    }
+}
