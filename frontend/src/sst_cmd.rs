@@ -152,6 +152,30 @@ pub fn run(args: &SstArgs) -> ExitCode {
                 totals.count_match,
                 pct(totals.count_match, totals.run)
             );
+            for (status, t) in &totals.status_cycles {
+                println!(
+                    "  {status:<13} {} of {} cycle-exact ({}), count {} ({})",
+                    t.exact,
+                    t.run,
+                    pct(t.exact, t.run),
+                    t.count,
+                    pct(t.count, t.run)
+                );
+            }
+            let bar = ["normal", "undocumented", "alias"]
+                .iter()
+                .filter_map(|k| totals.status_cycles.get(k))
+                .fold((0, 0, 0), |a, t| {
+                    (a.0 + t.run, a.1 + t.exact, a.2 + t.count)
+                });
+            println!(
+                "  normal+undocumented+alias: {} of {} cycle-exact ({}), count {} ({})",
+                bar.1,
+                bar.0,
+                pct(bar.1, bar.0),
+                bar.2,
+                pct(bar.2, bar.0)
+            );
             println!(
                 "{} passed, {} failed, {} cycle-exact",
                 totals.passed, totals.failed, totals.cycle_exact

@@ -184,3 +184,31 @@ fn undefined_forms_are_marked_and_not_counted() {
         p.parse::<u64>().unwrap() + f.strip_suffix(" failed").unwrap().parse::<u64>().unwrap();
     assert!(counted < 2000, "undefined forms were counted: {last}");
 }
+
+#[test]
+fn cycles_reports_the_rates_by_form_status() {
+    let dir = suite_dir("8086");
+    // 27h (DAA) is normal, D6h (SALC) undocumented, D9h an FPU escape.
+    let files: Vec<String> = ["27", "D6", "D9"]
+        .iter()
+        .map(|n| dir.join(format!("{n}.MOO.gz")).display().to_string())
+        .collect();
+    let mut args = vec!["sst", "--cycles", "--quiet"];
+    args.extend(files.iter().map(String::as_str));
+    let o = tandem(&args);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}{}", stderr(&o));
+    for status in ["normal", "undocumented", "fpu"] {
+        let line = out
+            .lines()
+            .find(|l| l.trim_start().starts_with(status))
+            .unwrap_or_else(|| panic!("a {status} line in {out}"));
+        assert!(line.contains("of 2000 cycle-exact"), "{line}");
+    }
+    // The bar's line sums normal and undocumented (no alias files here).
+    let bar = out
+        .lines()
+        .find(|l| l.contains("normal+undocumented+alias:"))
+        .expect(&out);
+    assert!(bar.contains("of 4000 cycle-exact"), "{bar}");
+}

@@ -460,6 +460,20 @@ pub struct FileResult {
     pub revoked: u32,
     /// Cycles were compared (8086 in cycle-exact mode).
     pub cycles_compared: bool,
+    /// With cycle comparison: the counted tests by form status (the
+    /// issue's bar counts normal, undocumented and alias forms).
+    pub status_cycles: std::collections::BTreeMap<&'static str, CycleTally>,
+}
+
+/// Cycle-comparison counts of a group of tests.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct CycleTally {
+    /// Tests run.
+    pub run: u64,
+    /// Tests whose every recorded cycle matched.
+    pub exact: u64,
+    /// Tests whose total cycle count matched.
+    pub count: u64,
 }
 
 impl FileResult {
@@ -494,6 +508,8 @@ pub struct Totals {
     pub undefined_cycle_exact: u64,
     /// Whether cycles were compared.
     pub cycles_compared: bool,
+    /// Counted tests by form status, with cycle comparison.
+    pub status_cycles: std::collections::BTreeMap<&'static str, CycleTally>,
 }
 
 impl Totals {
@@ -510,6 +526,12 @@ impl Totals {
         self.count_match += r.counted.count_match as u64;
         self.undefined_cycle_exact += r.undefined.cycle_exact as u64;
         self.cycles_compared |= r.cycles_compared;
+        for (k, v) in &r.status_cycles {
+            let t = self.status_cycles.entry(k).or_default();
+            t.run += v.run;
+            t.exact += v.exact;
+            t.count += v.count;
+        }
     }
 }
 
@@ -908,6 +930,7 @@ impl Runner {
             undefined: Tally::default(),
             revoked: 0,
             cycles_compared: self.cpu.cycle_exact(),
+            status_cycles: Default::default(),
         };
         let mut statuses: Option<Option<FormStatus>> = None;
         for t in &moo.tests {
@@ -937,6 +960,12 @@ impl Runner {
                 tally.count_match += o.count as u32;
                 if let Some(f) = o.failure {
                     tally.first_cycle_failure = Some(*f);
+                }
+                if info.status.counted() {
+                    let st = res.status_cycles.entry(info.status.name()).or_default();
+                    st.run += 1;
+                    st.exact += o.exact as u64;
+                    st.count += o.count as u64;
                 }
             }
         }

@@ -187,6 +187,7 @@ impl VectorRunner {
             undefined: Tally::default(),
             revoked: 0,
             cycles_compared: false,
+            status_cycles: Default::default(),
         })
     }
 
