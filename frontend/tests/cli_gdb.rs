@@ -209,3 +209,103 @@ fn a_taken_port_is_a_clear_error() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains(&format!("--gdb {port}")), "{err}");
 }
+
+/// Starts the stub on a free port; the child and the port.
+fn stub() -> (std::process::Child, u16) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tandem"))
+        .args(["debug", "--cpu", "386", "--gdb", "0"])
+        .arg(replica())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("tandem debug --gdb runs");
+    let mut err = BufReader::new(child.stderr.take().expect("stderr"));
+    let mut line = String::new();
+    err.read_line(&mut line).expect("the stub's first line");
+    let port = line
+        .split("127.0.0.1:")
+        .nth(1)
+        .and_then(|t| t.split_whitespace().next())
+        .and_then(|p| p.parse().ok())
+        .unwrap_or_else(|| panic!("a port in {line:?}"));
+    (child, port)
+}
+
+/// Sends one remote-protocol packet.
+fn send(c: &mut std::net::TcpStream, p: &str) {
+    let sum = p.bytes().fold(0u8, |a, b| a.wrapping_add(b));
+    c.write_all(format!("${p}#{sum:02x}").as_bytes())
+        .expect("sent");
+}
+
+/// Reads until a whole packet (`$...#xx`) has arrived; its body.
+fn reply(c: &mut std::net::TcpStream) -> String {
+    use std::io::Read;
+    let mut got = Vec::new();
+    let mut buf = [0u8; 4096];
+    loop {
+        let n = c.read(&mut buf).expect("the stub answers");
+        assert!(n > 0, "connection closed: {got:?}");
+        got.extend_from_slice(&buf[..n]);
+        let text = String::from_utf8_lossy(&got).into_owned();
+        if let Some(start) = text.find('$') {
+            if let Some(end) = text[start..].find('#') {
+                if text.len() >= start + end + 3 {
+                    let _ = c.write_all(b"+");
+                    return text[start + 1..start + end].to_string();
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn ctrl_c_interrupts_a_continue_and_registers_show_the_linear_pc() {
+    // The remote protocol by hand, so this runs without gdb.
+    let (mut child, port) = stub();
+    let mut c = std::net::TcpStream::connect(("127.0.0.1", port)).expect("connects");
+    c.set_read_timeout(Some(std::time::Duration::from_secs(20)))
+        .expect("timeout");
+    send(&mut c, "?");
+    assert!(reply(&mut c).starts_with("T05"));
+    // The registers at the entry: eip (the 9th word) is CS*16+IP, and the
+    // real IP is the last register.
+    send(&mut c, "g");
+    let g = reply(&mut c);
+    let word = |hex: &str| {
+        let b: Vec<u8> = (0..hex.len())
+            .step_by(2)
+            .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).expect("hex"))
+            .collect();
+        b.iter().rev().fold(0u32, |a, &x| a << 8 | x as u32)
+    };
+    let expand = |s: &str| -> String {
+        // Run-length encoding: "X*N" repeats X (N - 29) more times.
+        let mut out = String::new();
+        let mut it = s.chars().peekable();
+        while let Some(ch) = it.next() {
+            if ch == '*' {
+                let n = it.next().expect("count") as usize - 29;
+                let last = out.chars().last().expect("a char to repeat");
+                out.extend(std::iter::repeat_n(last, n));
+            } else {
+                out.push(ch);
+            }
+        }
+        out
+    };
+    let g = expand(&g);
+    assert_eq!(g.len(), 2 * (64 + 112 + 2), "{g}");
+    let eip = word(&g[64..72]);
+    let cs = word(&g[80..88]);
+    let ip = word(&g[g.len() - 4..]);
+    assert_eq!(eip, cs * 16 + ip, "{g}");
+    send(&mut c, "vCont;c");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    c.write_all(&[0x03]).expect("interrupt sent");
+    // SIGINT (2).
+    let r = reply(&mut c);
+    assert!(r.starts_with("S02") || r.starts_with("T02"), "{r}");
+    send(&mut c, "k");
+    let _ = child.wait();
+}
