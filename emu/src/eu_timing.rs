@@ -273,9 +273,7 @@ impl Cpu {
         if let Some(x) = self.x.as_mut() {
             // The next instruction starts when its first byte is in the
             // queue.
-            while x.readable() == 0 {
-                x.tick(bus);
-            }
+            x.run_until(bus, |x| x.readable() != 0);
         }
     }
 }
