@@ -394,6 +394,9 @@ impl BusUnit {
             } else if self.t == TState::T1 && left >= 2 {
                 self.address_clocks(bus);
                 left -= 2;
+            } else if self.t == TState::T3 && left >= 2 && self.waits == 0 && !self.cur_eu {
+                self.fetch_data_clocks(bus);
+                left -= 2;
             } else {
                 self.clock(bus);
                 left -= 1;
@@ -440,10 +443,24 @@ impl BusUnit {
                 self.last_t = TState::Ti;
             } else if self.t == TState::T1 {
                 self.address_clocks(bus);
+            } else if self.t == TState::T3 && self.waits == 0 && !self.cur_eu {
+                self.fetch_data_clocks(bus);
             } else {
                 self.clock(bus);
             }
         }
+    }
+
+    /// T3 and T4 of a code fetch without wait states in one go, with the
+    /// decision at the end of T4 (the EU does nothing in between).
+    #[inline(always)]
+    fn fetch_data_clocks<B: Bus>(&mut self, bus: &mut B) {
+        self.policy_hold = matches!(self.queue.len(), 3 | 4);
+        self.ticks += 1;
+        self.fetch_transfer(bus);
+        self.ticks += 1;
+        self.last_t = TState::T4;
+        self.t = self.next_cycle();
     }
 
     /// How many of the next `left` clocks are idle clocks whose only effect
