@@ -33,16 +33,36 @@ fn main() {
                 if got != ours.len() as u64 {
                     u += 1;
                     if u <= 2 {
-                        eprintln!("{} {} \"{}\": untraced {} traced {}", path.display(), n - 1, t.name, got, ours.len());
+                        eprintln!(
+                            "{} {} \"{}\": untraced {} traced {}",
+                            path.display(),
+                            n - 1,
+                            t.name,
+                            got,
+                            ours.len()
+                        );
                     }
                 }
             }
         }
-        println!("{} {} {} {} {}", path.file_name().unwrap().to_string_lossy(), n, n - e, n - c, u);
+        println!(
+            "{} {} {} {} {}",
+            path.file_name().unwrap().to_string_lossy(),
+            n,
+            n - e,
+            n - c,
+            u
+        );
         tn += n;
         te += e;
         tc += c;
         tu += u;
     }
-    println!("TOTAL {} bad {} cntbad {} untraced-mismatch {}", tn, tn - te, tn - tc, tu);
+    println!(
+        "TOTAL {} bad {} cntbad {} untraced-mismatch {}",
+        tn,
+        tn - te,
+        tn - tc,
+        tu
+    );
 }
