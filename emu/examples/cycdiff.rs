@@ -3,7 +3,9 @@
 //! a histogram of where and how the first divergence happens.
 //!
 //! `cargo run --release -p emu --example cycdiff FILE [N] [INDEX]`: N
-//! failing traces (default 3), or only the test INDEX.
+//! failing traces (default 3), or only the test INDEX (its position in the
+//! file). With `SHOWPASS=TEXT` it prints instead the silicon's traces of N
+//! passing tests whose name contains TEXT (to compare with a failing one).
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -24,8 +26,8 @@ fn main() {
     let mut shown = 0;
     let mut hist: BTreeMap<String, u32> = BTreeMap::new();
     let mut bad = 0;
-    for t in &moo.tests {
-        if only.is_some_and(|i| i != t.index) {
+    for (pos, t) in moo.tests.iter().enumerate() {
+        if only.is_some_and(|i| i as usize != pos) {
             continue;
         }
         let _ = runner.run_test(t, FormInfo::default(), false);
@@ -36,6 +38,23 @@ fn main() {
             .zip(theirs)
             .position(|(a, b)| !cycle_matches(a, b))
             .or((ours.len() != theirs.len()).then(|| ours.len().min(theirs.len())));
+        let pass_pat = std::env::var("SHOWPASS").ok();
+        if let Some(pat) = &pass_pat {
+            if first.is_none() && t.name.contains(pat.as_str()) && shown < show {
+                shown += 1;
+                println!(
+                    "PASS test {} \"{}\" bytes {:02X?} ({})",
+                    pos,
+                    t.name,
+                    t.bytes,
+                    theirs.len()
+                );
+                for c in theirs.iter() {
+                    println!("      {}", render_theirs(c));
+                }
+            }
+            continue;
+        }
         let Some(first) = first else { continue };
         bad += 1;
         let o = ours.get(first).map(render_ours).unwrap_or_default();
@@ -51,7 +70,7 @@ fn main() {
             shown += 1;
             println!(
                 "test {} \"{}\" bytes {:02X?} (ours {}, silicon {}) first diff {}",
-                t.index,
+                pos,
                 t.name,
                 t.bytes,
                 ours.len(),

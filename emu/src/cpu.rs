@@ -236,7 +236,7 @@ impl Cpu {
             self.hook_step_start();
         }
         if let Some(x) = self.x.as_mut() {
-            x.ticks = 0;
+            x.begin_step();
         }
         let event = if self.halted {
             match self.service_interrupts(bus) {

@@ -273,9 +273,7 @@ impl Cpu {
         if let Some(x) = self.x.as_mut() {
             // The next instruction starts when its first byte is in the
             // queue.
-            while x.readable() == 0 {
-                x.tick(bus);
-            }
+            x.run_until(bus, |x| x.readable() != 0);
         }
     }
 }
@@ -388,10 +386,24 @@ pub(crate) fn push_rm(mem: bool) -> u32 {
     }
 }
 
-/// POP r/m16: a clock before the stack read and two after its T3 before
-/// the EA calculation (a partial fit: 27% of 8F's tests).
-pub(crate) const POP_RM_PRE: u32 = 1;
-pub(crate) const POP_RM_EA: u32 = 2;
+/// POP r/m16: the EA calculation (displacement included) comes first; then
+/// clocks before the stack read (three after a memory EA, one after the
+/// ModR/M of a register) and after its T3 (four before the memory write,
+/// two before a register operand's end). Measured on the suite (8F: 100%).
+pub(crate) fn pop_rm_pre(mem: bool) -> u32 {
+    if mem {
+        3
+    } else {
+        1
+    }
+}
+pub(crate) fn pop_rm_post(mem: bool) -> u32 {
+    if mem {
+        4
+    } else {
+        2
+    }
+}
 
 /// CALL far: SUSP a clock after the pointer (waiting for a fetch on the
 /// bus), three clocks before the CS push; after its T3 the flush as CALL

@@ -371,6 +371,7 @@ impl Cpu {
                     _ => {
                         let loc = self.rm_loc(bus, ins);
                         if matches!(loc, Loc::Reg(4)) && self.model == CpuModel::I8086 {
+                            self.x_script(bus, eu_timing::push_rm(false));
                             self.regs.get16(4).wrapping_sub(2) as u32
                         } else if self.model == CpuModel::I8086 {
                             let v = self.read_loc(bus, loc, Size::Word)?;
@@ -388,14 +389,22 @@ impl Cpu {
                     let v = self.pop(bus, wsz)?;
                     self.x_script(bus, eu_timing::POP_POST);
                     self.put_reg(ins.opcode & 7, wsz, v);
+                } else if self.x.is_some() {
+                    // Exact 8086: the EA calculation comes first (its
+                    // displacement leaves the queue before the stack read;
+                    // no 8086 addressing form uses SP, so the address is
+                    // the same either way).
+                    let loc = self.rm_loc(bus, ins);
+                    let mem = matches!(loc, Loc::Mem(..));
+                    self.x_script(bus, eu_timing::pop_rm_pre(mem));
+                    let v = self.pop(bus, wsz)?;
+                    self.x_script(bus, eu_timing::pop_rm_post(mem));
+                    self.write_loc(bus, loc, wsz, v)?;
                 } else {
                     // The 386 computes an SP-based address after the pop
                     // has incremented SP (80386 PRM, POP).
-                    self.x_script(bus, eu_timing::POP_RM_PRE);
                     let v = self.pop(bus, wsz)?;
-                    self.x_script(bus, eu_timing::POP_RM_EA);
                     let loc = self.rm_loc(bus, ins);
-                    self.x_script(bus, 0);
                     self.write_loc(bus, loc, wsz, v)?;
                 }
             }
@@ -1050,7 +1059,11 @@ impl Cpu {
             }
             Op::Prefix => {}
         }
-        self.step_cycles += timing::clocks(self.model, ins, mem, taken);
+        if !self.x_scripted {
+            // (A scripted instruction in exact mode counts its clocks on
+            // the bus; the documented count is only its pad otherwise.)
+            self.step_cycles += timing::clocks(self.model, ins, mem, taken);
+        }
         Ok(event)
     }
 

@@ -22,7 +22,11 @@
 //! - a request made while a bus cycle runs starts T1 right after its T4,
 //!   except late in a code fetch that fills the queue (two more clocks);
 //! - prefetching resumes one clock after the queue gains room when the BIU
-//!   had stopped because the queue was full.
+//!   had stopped because the queue was full;
+//! - a code fetch that finds 3 or 4 bytes queued at its T3 holds the next
+//!   fetch for [`POLICY_DELAY`] clocks from its T4 (the queue policy), and
+//!   that delay runs on while the queue is full: a read that makes room
+//!   before it expires does not restart prefetching early.
 //!
 //! Code fetches on the 16-bit bus: a fetch at an even address reads a word
 //! (A0 = 0, BHE low); at an odd address (after a jump) a byte from the upper
@@ -31,9 +35,18 @@
 use super::queue::PrefetchQueue;
 use crate::bus::Bus;
 
-/// Idle clocks after a code fetch that started with 3 or 4 bytes in the
-/// queue before the next fetch.
+/// Idle clocks after a code fetch that found 3 or 4 bytes in the queue
+/// before the next fetch, counted from its T4 whether or not the queue has
+/// room meanwhile (measured on the suite: with the delay cancelled when the
+/// queue filled, 1.2-2.5% of every ModR/M memory form started a fetch a
+/// clock after the read that made room, where the silicon gives the bus to
+/// the EU's operand cycle).
 const POLICY_DELAY: u8 = 3;
+
+/// Clocks from the T3 of a code fetch until the EU can take its bytes:
+/// latched into the queue at T4, reported by the QS pins a clock later
+/// (measured on the suite after jumps, where the queue is empty).
+const FRESH_CLOCKS: u32 = 3;
 
 /// A T-state as the suite records it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -196,8 +209,10 @@ pub struct BusUnit {
     /// into the queue at T4 and the QS pins report its removal a clock
     /// later; measured on the suite after jumps, where the queue is empty).
     fresh: u8,
-    /// Clocks until the fresh bytes can be taken.
-    fresh_wait: u8,
+    /// The value of `ticks` from which the fresh bytes can be taken (a
+    /// deadline rather than a countdown, so that clocks need no work for
+    /// it; rebased at each step by [`BusUnit::begin_step`]).
+    fresh_until: u32,
     /// Queue operation of the current clock.
     pub(crate) qop: QueueOp,
     /// Byte of the current clock's queue operation.
@@ -234,7 +249,7 @@ impl BusUnit {
         self.fetch_delay = 0;
         self.in_policy = false;
         self.fresh = 0;
-        self.fresh_wait = 0;
+        self.fresh_until = 0;
     }
 
     /// The flush of a jump's microcode (FLUSH): the queue empties and the
@@ -253,7 +268,11 @@ impl BusUnit {
     /// Bytes the EU can take now.
     #[inline]
     pub fn readable(&self) -> usize {
-        self.queue.len() - self.fresh as usize
+        if self.ticks >= self.fresh_until {
+            self.queue.len()
+        } else {
+            self.queue.len() - self.fresh as usize
+        }
     }
 
     /// SUSP: the EU stops prefetching (a transfer of control before its
@@ -279,10 +298,12 @@ impl BusUnit {
         self.eu_done = false;
         self.waits = 0;
         self.stopped = true;
+        self.policy_hold = false;
         self.fetch_delay = 0;
         self.fresh = 0;
-        self.fresh_wait = 0;
+        self.fresh_until = 0;
         self.trace.clear();
+        self.qop = QueueOp::Idle;
         self.ticks = 0;
     }
 
@@ -334,8 +355,161 @@ impl BusUnit {
         self.t
     }
 
+    /// Starts a step: the clock count restarts at zero (deadlines counted
+    /// in it move with it).
+    #[inline]
+    pub fn begin_step(&mut self) {
+        self.fresh_until = self.fresh_until.saturating_sub(self.ticks);
+        self.ticks = 0;
+    }
+
     /// One clock.
+    #[inline]
     pub fn tick<B: Bus>(&mut self, bus: &mut B) {
+        if self.tracing {
+            self.tick_traced(bus);
+        } else {
+            self.clock(bus);
+        }
+    }
+
+    /// `n` clocks in which the EU does not touch the queue or the bus. When
+    /// the bus is idle and will stay so (prefetching suspended, or stopped
+    /// with the queue full and no delay running) they pass in one step.
+    #[inline]
+    pub fn idle<B: Bus>(&mut self, bus: &mut B, n: u32) {
+        if self.tracing {
+            for _ in 0..n {
+                self.tick_traced(bus);
+            }
+            return;
+        }
+        let mut left = n;
+        while left > 0 {
+            let skip = self.idle_run(left);
+            if skip > 0 {
+                self.ticks += skip;
+                self.last_t = TState::Ti;
+                left -= skip;
+            } else if self.t == TState::T1 && left >= 2 {
+                self.address_clocks(bus);
+                left -= 2;
+            } else if self.t == TState::T3 && left >= 2 && self.waits == 0 && !self.cur_eu {
+                self.fetch_data_clocks(bus);
+                left -= 2;
+            } else {
+                self.clock(bus);
+                left -= 1;
+            }
+        }
+    }
+
+    /// T1 and T2 of the current bus cycle in one go (nothing happens in T2
+    /// that the EU could see).
+    #[inline(always)]
+    fn address_clocks<B: Bus>(&mut self, bus: &mut B) {
+        self.waits = self.wait_states(bus);
+        self.ticks += 2;
+        self.last_t = TState::T2;
+        self.t = TState::T3;
+    }
+
+    /// Wait states READY inserts in the current cycle (memory and code
+    /// cycles; the suite's I/O has none).
+    #[inline(always)]
+    fn wait_states<B: Bus>(&self, bus: &mut B) -> u32 {
+        match self.cur.status {
+            BusStatus::Memr | BusStatus::Memw | BusStatus::Code => {
+                bus.mem_wait_states(self.cur.addr)
+            }
+            _ => 0,
+        }
+    }
+
+    /// Clocks until the EU's requested cycle has transferred its data (T3).
+    #[inline]
+    pub(crate) fn run_until_eu_done<B: Bus>(&mut self, bus: &mut B) {
+        if self.tracing {
+            while !self.eu_done {
+                self.tick_traced(bus);
+            }
+            return;
+        }
+        while !self.eu_done {
+            if self.t == TState::Ti && self.eu_delay > 0 && self.eu_req.is_some() {
+                // The request waits out its delay in idle clocks.
+                self.ticks += self.eu_delay as u32;
+                self.eu_delay = 0;
+                self.last_t = TState::Ti;
+            } else if self.t == TState::T1 {
+                self.address_clocks(bus);
+            } else if self.t == TState::T3 && self.waits == 0 && !self.cur_eu {
+                self.fetch_data_clocks(bus);
+            } else {
+                self.clock(bus);
+            }
+        }
+    }
+
+    /// T3 and T4 of a code fetch without wait states in one go, with the
+    /// decision at the end of T4 (the EU does nothing in between).
+    #[inline(always)]
+    fn fetch_data_clocks<B: Bus>(&mut self, bus: &mut B) {
+        self.policy_hold = matches!(self.queue.len(), 3 | 4);
+        self.ticks += 1;
+        self.fetch_transfer(bus);
+        self.ticks += 1;
+        self.last_t = TState::T4;
+        self.t = self.next_cycle();
+    }
+
+    /// How many of the next `left` clocks are idle clocks whose only effect
+    /// is the count (and a running fetch delay) when nothing else happens:
+    /// the bus in Ti, no EU request, and prefetching suspended, or stopped
+    /// with the queue full, or waiting out a fetch delay. Applies that
+    /// delay's countdown and returns the number of clocks (0 when the next
+    /// clock must be run).
+    #[inline]
+    fn idle_run(&mut self, left: u32) -> u32 {
+        if self.t != TState::Ti || self.eu_req.is_some() || self.policy_hold {
+            return 0;
+        }
+        if self.suspended {
+            self.stopped = true;
+            return left;
+        }
+        if !self.queue.has_room_for_fetch() {
+            self.stopped = true;
+            self.fetch_delay = self.fetch_delay.saturating_sub(left.min(255) as u8);
+            return left;
+        }
+        if self.stopped {
+            // As the next decision would: restart a clock later at least.
+            self.stopped = false;
+            self.fetch_delay = self.fetch_delay.max(1);
+        }
+        let m = left.min(self.fetch_delay as u32);
+        self.fetch_delay -= m as u8;
+        m
+    }
+
+    /// Clocks until `done` holds (checked before each clock).
+    #[inline]
+    pub(crate) fn run_until<B: Bus>(&mut self, bus: &mut B, done: impl Fn(&BusUnit) -> bool) {
+        if self.tracing {
+            while !done(self) {
+                self.tick_traced(bus);
+            }
+        } else {
+            while !done(self) {
+                self.clock(bus);
+            }
+        }
+    }
+
+    /// One clock with its record appended to the trace.
+    #[inline(never)]
+    fn tick_traced<B: Bus>(&mut self, bus: &mut B) {
         let mut rec = CycleRecord {
             t: self.t,
             queue_op: self.qop,
@@ -348,53 +522,55 @@ impl BusUnit {
                 rec.address = self.cur.addr;
                 rec.bhe = self.cur.bhe;
                 rec.status = self.cur.status;
-                self.waits = match self.cur.status {
-                    BusStatus::Memr | BusStatus::Memw | BusStatus::Code => {
-                        bus.mem_wait_states(self.cur.addr)
-                    }
-                    _ => 0,
-                };
             }
             TState::T2 => {
                 rec.status = self.cur.status;
                 rec.bhe = self.cur.bhe;
             }
             TState::T3 if self.waits == 0 => {
-                // The fetch decision of MartyPC's T2, seen here with the
-                // queue as the EU leaves it in this clock.
-                if !self.cur_eu {
-                    self.policy_hold = matches!(self.queue.len(), 3 | 4);
-                }
-                rec.data = self.transfer(bus);
                 rec.bhe = self.cur.bhe;
+                if self.cur.status == BusStatus::Inta {
+                    rec.status = BusStatus::Pasv;
+                }
             }
             _ => rec.status = BusStatus::Pasv,
         }
-        if rec.status == BusStatus::Inta && self.t == TState::T3 {
-            rec.status = BusStatus::Pasv;
-        }
-        if self.tracing {
-            self.trace.push(rec);
-        }
-        self.last_t = self.t;
-        self.ticks += 1;
+        rec.data = self.clock(bus);
+        self.trace.push(rec);
+        // (Only the trace reads the queue status; untraced clocks leave it.)
         self.qop = QueueOp::Idle;
-        if self.fresh_wait > 0 {
-            self.fresh_wait -= 1;
-            if self.fresh_wait == 0 {
-                self.fresh = 0;
+    }
+
+    /// One clock of the state machine; returns the data bus of a T3 (0 in
+    /// other clocks).
+    #[inline(always)]
+    fn clock<B: Bus>(&mut self, bus: &mut B) -> u16 {
+        let mut data = 0;
+        let t = self.t;
+        self.last_t = t;
+        self.ticks += 1;
+        self.t = match t {
+            TState::T1 => {
+                self.waits = self.wait_states(bus);
+                TState::T2
             }
-        }
-        self.t = match self.t {
-            TState::T1 => TState::T2,
             TState::T2 => TState::T3,
             TState::T3 | TState::Tw if self.waits > 0 => {
                 self.waits -= 1;
                 TState::Tw
             }
-            TState::T3 | TState::Tw => TState::T4,
+            TState::T3 | TState::Tw => {
+                // The fetch decision of MartyPC's T2, seen here with the
+                // queue as the EU leaves it in this clock.
+                if !self.cur_eu {
+                    self.policy_hold = matches!(self.queue.len(), 3 | 4);
+                }
+                data = self.transfer(bus);
+                TState::T4
+            }
             TState::T4 | TState::Ti => self.next_cycle(),
         };
+        data
     }
 
     /// Decides what the bus does in the next clock (from T4 or Ti).
@@ -410,20 +586,33 @@ impl BusUnit {
             self.cur_eu = true;
             return TState::T1;
         }
-        if self.suspended || !self.queue.has_room_for_fetch() {
+        if self.suspended {
             self.stopped = true;
             self.policy_hold = false;
             return TState::Ti;
         }
         if self.policy_hold {
+            // The queue-policy delay starts at the decision after the
+            // fetch that found 3 or 4 bytes queued, whether or not the
+            // queue has room now.
             self.policy_hold = false;
             self.fetch_delay = POLICY_DELAY;
-            self.in_policy = true;
+            self.in_policy = self.queue.has_room_for_fetch();
+        }
+        if !self.queue.has_room_for_fetch() {
+            // Full: prefetching stops, but a policy delay keeps running
+            // (measured: a read that makes room before it has expired
+            // does not restart the fetch early; this was the ~1.5% residue
+            // of every ModR/M memory form).
+            self.stopped = true;
+            self.fetch_delay = self.fetch_delay.saturating_sub(1);
+            return TState::Ti;
         }
         if self.stopped {
-            // Prefetching restarts a clock after the queue gained room.
+            // Prefetching restarts a clock after the queue gained room, or
+            // when the policy delay expires if that is later.
             self.stopped = false;
-            self.fetch_delay = 1;
+            self.fetch_delay = self.fetch_delay.max(1);
         }
         if self.fetch_delay > 0 {
             self.fetch_delay -= 1;
@@ -437,7 +626,42 @@ impl BusUnit {
     }
 
     /// The T3 transfer of the current cycle; returns the data bus.
+    #[inline]
     fn transfer<B: Bus>(&mut self, bus: &mut B) -> u16 {
+        if !self.cur_eu {
+            return self.fetch_transfer(bus);
+        }
+        self.eu_transfer(bus)
+    }
+
+    /// T3 of a code fetch: a word at an even address, the upper byte at an
+    /// odd one (after a jump), into the queue.
+    #[inline]
+    fn fetch_transfer<B: Bus>(&mut self, bus: &mut B) -> u16 {
+        let a = self.cur.addr;
+        let data = if a & 1 == 0 {
+            let lo = bus.mem_read8(a & self.addr_mask);
+            let hi = bus.mem_read8((a + 1) & self.addr_mask);
+            self.queue.push(lo);
+            self.queue.push(hi);
+            self.pf_ip = self.pf_ip.wrapping_add(2);
+            self.fresh = 2;
+            lo as u16 | (hi as u16) << 8
+        } else {
+            let hi = bus.mem_read8(a & self.addr_mask);
+            self.queue.push(hi);
+            self.pf_ip = self.pf_ip.wrapping_add(1);
+            self.fresh = 1;
+            (hi as u16) << 8
+        };
+        // Counted from this clock, which `ticks` already includes.
+        self.fresh_until = self.ticks - 1 + FRESH_CLOCKS;
+        data
+    }
+
+    /// T3 of the EU's cycle: the data moves; a read's data is kept.
+    #[inline(never)]
+    fn eu_transfer<B: Bus>(&mut self, bus: &mut B) -> u16 {
         let c = self.cur;
         let lanes = c.lanes();
         let even = c.addr & !1;
@@ -488,22 +712,8 @@ impl BusUnit {
             BusStatus::Inta => c.data,
             BusStatus::Halt | BusStatus::Pasv => 0,
         };
-        if c.status == BusStatus::Code && !self.cur_eu {
-            let before = self.queue.len();
-            if lanes & 0xFF != 0 {
-                self.queue.push(data as u8);
-                self.pf_ip = self.pf_ip.wrapping_add(1);
-            }
-            if lanes & 0xFF00 != 0 {
-                self.queue.push((data >> 8) as u8);
-                self.pf_ip = self.pf_ip.wrapping_add(1);
-            }
-            self.fresh = (self.queue.len() - before) as u8;
-            self.fresh_wait = 3;
-        } else if self.cur_eu {
-            self.read_data = data;
-            self.eu_done = true;
-        }
+        self.read_data = data;
+        self.eu_done = true;
         data
     }
 }

@@ -351,9 +351,7 @@ impl Cpu {
     #[inline]
     pub(crate) fn eu_cycles<B: Bus>(&mut self, bus: &mut B, n: u32) {
         if let Some(x) = self.x.as_mut() {
-            for _ in 0..n {
-                x.tick(bus);
-            }
+            x.idle(bus, n);
         }
     }
 
@@ -362,9 +360,7 @@ impl Cpu {
     #[inline]
     pub(crate) fn q_take<B: Bus>(&mut self, bus: &mut B, op: QueueOp) {
         if let Some(x) = self.x.as_mut() {
-            while x.readable() == 0 {
-                x.tick(bus);
-            }
+            x.run_until(bus, |x| x.readable() != 0);
             let b = x.queue.pop().unwrap_or(0x90);
             x.qop = op;
             x.qbyte = b;
@@ -391,9 +387,7 @@ impl Cpu {
     pub(crate) fn q_suspend<B: Bus>(&mut self, bus: &mut B) {
         if let Some(x) = self.x.as_mut() {
             x.suspend();
-            while x.fetching() {
-                x.tick(bus);
-            }
+            x.run_until(bus, |x| !x.fetching());
         }
     }
 
@@ -459,9 +453,7 @@ impl Cpu {
     fn x_bus<B: Bus>(&mut self, bus: &mut B, tr: Transfer) -> u16 {
         let Some(x) = self.x.as_mut() else { return 0 };
         x.request(tr);
-        while !x.eu_done {
-            x.tick(bus);
-        }
+        x.run_until_eu_done(bus);
         x.eu_done = false;
         x.read_data
     }

@@ -6,10 +6,14 @@
 /// Queue capacity of the 8086.
 pub const QUEUE_SIZE: usize = 6;
 
+/// Ring storage: a power of two at least [`QUEUE_SIZE`], so that indices
+/// wrap with a mask.
+const RING: usize = 8;
+
 /// The prefetch queue: a small ring of bytes.
 #[derive(Clone, Debug, Default)]
 pub struct PrefetchQueue {
-    bytes: [u8; QUEUE_SIZE],
+    bytes: [u8; RING],
     head: usize,
     len: usize,
 }
@@ -40,7 +44,7 @@ impl PrefetchQueue {
     #[inline]
     pub fn push(&mut self, b: u8) {
         if self.len < QUEUE_SIZE {
-            self.bytes[(self.head + self.len) % QUEUE_SIZE] = b;
+            self.bytes[(self.head + self.len) & (RING - 1)] = b;
             self.len += 1;
         }
     }
@@ -52,7 +56,7 @@ impl PrefetchQueue {
             return None;
         }
         let b = self.bytes[self.head];
-        self.head = (self.head + 1) % QUEUE_SIZE;
+        self.head = (self.head + 1) & (RING - 1);
         self.len -= 1;
         Some(b)
     }

@@ -887,6 +887,12 @@ impl Runner {
         }
     }
 
+    /// The CPU (diagnostics: e.g. to run the cycle-exact mode untraced and
+    /// compare its clock counts with the traced run).
+    pub fn cpu_mut(&mut self) -> &mut Cpu {
+        &mut self.cpu
+    }
+
     /// The rules this runner applies.
     pub fn rules(&self) -> Rules {
         self.rules
