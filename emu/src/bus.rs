@@ -39,6 +39,14 @@ pub trait Bus {
     fn inta(&mut self) -> u8 {
         0xFF
     }
+    /// Reads one byte of an instruction fetch (the cycle-exact BIU's code
+    /// cycles). Memory is memory, so this is [`Bus::mem_read8`] by default;
+    /// a test harness may answer code fetches differently (the 8086 suite's
+    /// recorder fed NOPs to every fetch outside the instruction).
+    #[inline]
+    fn code_read8(&mut self, addr: u32) -> u8 {
+        self.mem_read8(addr)
+    }
     /// Wait states (extra clocks) that the addressed device inserts into a
     /// memory transfer. Zero by default.
     fn mem_wait_states(&mut self, _addr: u32) -> u32 {

@@ -640,15 +640,15 @@ impl BusUnit {
     fn fetch_transfer<B: Bus>(&mut self, bus: &mut B) -> u16 {
         let a = self.cur.addr;
         let data = if a & 1 == 0 {
-            let lo = bus.mem_read8(a & self.addr_mask);
-            let hi = bus.mem_read8((a + 1) & self.addr_mask);
+            let lo = bus.code_read8(a & self.addr_mask);
+            let hi = bus.code_read8((a + 1) & self.addr_mask);
             self.queue.push(lo);
             self.queue.push(hi);
             self.pf_ip = self.pf_ip.wrapping_add(2);
             self.fresh = 2;
             lo as u16 | (hi as u16) << 8
         } else {
-            let hi = bus.mem_read8(a & self.addr_mask);
+            let hi = bus.code_read8(a & self.addr_mask);
             self.queue.push(hi);
             self.pf_ip = self.pf_ip.wrapping_add(1);
             self.fresh = 1;

@@ -725,9 +725,46 @@ struct SstBus {
     /// fetch outside the instruction (after it, or at a jump's target) with
     /// NOPs (the data bus in T3 of those fetches shows 90h).
     fill: u8,
+    /// Cycle-exact mode: the instruction's bytes as the recorder served
+    /// them (see [`CodeWindow`]).
+    code: Option<CodeWindow>,
+}
+
+/// The 8086 suite's recorder served code fetches in sequence: the
+/// instruction's bytes, then NOPs (90h) for every later fetch, whatever its
+/// address ("bytes after the instruction are NOPs"). So a fetch outside
+/// the instruction, or any fetch after a jump (even back into the
+/// instruction's own bytes), reads 90h on the data bus.
+#[derive(Clone, Copy, Debug)]
+struct CodeWindow {
+    /// Linear address of the instruction's first byte.
+    start: u32,
+    /// Its length.
+    len: u32,
+    /// The address the next sequential fetch reads.
+    next: u32,
+    /// A fetch broke the sequence (the queue was flushed).
+    jumped: bool,
+    /// The address mask.
+    mask: u32,
 }
 
 impl Bus for SstBus {
+    fn code_read8(&mut self, addr: u32) -> u8 {
+        let Some(w) = self.code.as_mut() else {
+            return self.flat.mem_read8(addr);
+        };
+        if addr != w.next {
+            w.jumped = true;
+        }
+        w.next = (addr + 1) & w.mask;
+        let inside = addr.wrapping_sub(w.start) & w.mask < w.len;
+        if inside && !w.jumped {
+            self.flat.mem_read8(addr)
+        } else {
+            0x90
+        }
+    }
     #[inline]
     fn mem_read8(&mut self, addr: u32) -> u8 {
         self.flat.mem_read8(addr)
@@ -882,6 +919,7 @@ impl Runner {
                 flat,
                 written: Vec::new(),
                 fill,
+                code: None,
             },
             rules,
         }
@@ -1003,6 +1041,15 @@ impl Runner {
         self.cpu.regs = regs;
         if self.cpu.cycle_exact() {
             self.cpu.load_queue(&t.init.queue);
+            let r = &self.cpu.regs;
+            let start = (r.seg[1] as u32 * 16 + r.ip) & addr_mask;
+            self.bus.code = Some(CodeWindow {
+                start,
+                len: t.bytes.len() as u32,
+                next: (start + t.init.queue.len() as u32) & addr_mask,
+                jumped: false,
+                mask: addr_mask,
+            });
         }
         // In cycle-exact mode the memory the test does not list reads as NOPs
         // (the suite's rule: the bytes after the instruction are NOPs).
