@@ -561,6 +561,7 @@ impl Cpu {
             }
             Op::Int3 => {
                 self.regs.ip &= 0xFFFF;
+                self.x_script(bus, eu_timing::INT3_PRE);
                 self.interrupt(bus, 3);
                 event = StepEvent::SoftwareInterrupt(3);
             }
@@ -569,19 +570,31 @@ impl Cpu {
                 event = StepEvent::SoftwareInterrupt(1);
             }
             Op::Int => {
+                self.x_imm(bus, ins);
+                self.x_susp(bus, eu_timing::INT_IMM_SUSP);
                 self.interrupt(bus, ins.imm as u8);
                 event = StepEvent::SoftwareInterrupt(ins.imm as u8);
             }
             Op::Into => {
                 taken = self.flag(OF);
+                self.x_script(bus, eu_timing::into(taken));
                 if taken {
                     self.interrupt(bus, 4);
                     event = StepEvent::SoftwareInterrupt(4);
                 }
             }
             Op::Iret => {
+                self.x_susp_now(bus, eu_timing::IRET_PRE);
                 let ip = self.pop(bus, wsz)?;
+                self.x_script(bus, eu_timing::IRET_BETWEEN);
                 let cs = self.pop(bus, wsz)? as u16;
+                if self.x.is_some() {
+                    // The 8086 (the only exact model) cannot fault in the
+                    // flags pop: jump now, the flush comes before it.
+                    self.far_jump(cs, ip, op32)?;
+                    self.x_flush_after(bus, eu_timing::IRET_TO_FLUSH);
+                    self.x_script(bus, eu_timing::IRET_FLAGS);
+                }
                 let f = self.pop(bus, wsz)?;
                 let keep = if op32 {
                     0
