@@ -388,10 +388,25 @@ pub(crate) fn push_rm(mem: bool) -> u32 {
     }
 }
 
-/// POP r/m16: a clock before the stack read and two after its T3 before
-/// the EA calculation (a partial fit: 27% of 8F's tests).
-pub(crate) const POP_RM_PRE: u32 = 1;
-pub(crate) const POP_RM_EA: u32 = 2;
+/// POP r/m16: the EA calculation (displacement included) comes first,
+/// then clocks before the stack read (three after a memory EA, one after
+/// the ModR/M of a register) and after its T3 (four before a memory write,
+/// two before the next instruction with a register). Measured on the
+/// suite.
+pub(crate) fn pop_rm_pre(mem: bool) -> u32 {
+    if mem {
+        3
+    } else {
+        1
+    }
+}
+pub(crate) fn pop_rm_post(mem: bool) -> u32 {
+    if mem {
+        4
+    } else {
+        2
+    }
+}
 
 /// CALL far: SUSP a clock after the pointer (waiting for a fetch on the
 /// bus), three clocks before the CS push; after its T3 the flush as CALL
@@ -399,20 +414,21 @@ pub(crate) const POP_RM_EA: u32 = 2;
 pub(crate) const CALL_FAR_SUSP: u32 = 1;
 pub(crate) const CALL_FAR_PUSH_CS: u32 = 3;
 
-/// JMP/CALL far m16:16: clocks between the offset read's T3 and the segment
-/// read's request (JMP five, CALL four).
-pub(crate) fn far_ind_between(call: bool) -> u32 {
-    if call {
-        4
-    } else {
-        5
-    }
-}
+/// CALL far m16:16: clocks between the offset read's T3 and the segment
+/// read's request.
+pub(crate) const CALL_FAR_IND_BETWEEN: u32 = 4;
+
+/// JMP far m16:16: SUSP four clocks after the offset read's T3 (waiting
+/// for a code fetch on the bus, so a fetch started after the read delays
+/// the segment read by a clock), then one clock before the segment read's
+/// request (measured on the suite).
+pub(crate) const JMP_FAR_IND_SUSP_PRE: u32 = 4;
+pub(crate) const JMP_FAR_IND_BETWEEN: u32 = 1;
 
 /// CALL far m16:16: clocks after the segment read before SUSP (then as
-/// CALL far); JMP far m16:16: one, then the flush.
+/// CALL far); JMP far m16:16 (already suspended): one, then the flush.
 pub(crate) const CALL_FAR_IND_SUSP: u32 = 2;
-pub(crate) const JMP_FAR_IND_SUSP: u32 = 1;
+pub(crate) const JMP_FAR_IND_TO_FLUSH: u32 = 1;
 
 /// LEA: two clocks after the EA calculation.
 pub(crate) const LEA_POST: u32 = 2;

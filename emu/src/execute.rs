@@ -388,14 +388,19 @@ impl Cpu {
                     let v = self.pop(bus, wsz)?;
                     self.x_script(bus, eu_timing::POP_POST);
                     self.put_reg(ins.opcode & 7, wsz, v);
+                } else if self.x.is_some() {
+                    // The 8086 (the only exact model; no SP-based
+                    // addressing) computes the address before the pop.
+                    let loc = self.rm_loc(bus, ins);
+                    self.x_script(bus, eu_timing::pop_rm_pre(mem));
+                    let v = self.pop(bus, wsz)?;
+                    self.x_script(bus, eu_timing::pop_rm_post(mem));
+                    self.write_loc(bus, loc, wsz, v)?;
                 } else {
                     // The 386 computes an SP-based address after the pop
                     // has incremented SP (80386 PRM, POP).
-                    self.x_script(bus, eu_timing::POP_RM_PRE);
                     let v = self.pop(bus, wsz)?;
-                    self.x_script(bus, eu_timing::POP_RM_EA);
                     let loc = self.rm_loc(bus, ins);
-                    self.x_script(bus, 0);
                     self.write_loc(bus, loc, wsz, v)?;
                 }
             }
@@ -804,7 +809,12 @@ impl Cpu {
                     let ip = self.read_mem(bus, seg, off, wsz)?;
                     let n = if op32 { 4 } else { 2 };
                     let far_call = ins.op == Op::CallFarInd;
-                    self.x_script(bus, eu_timing::far_ind_between(far_call));
+                    if far_call {
+                        self.x_script(bus, eu_timing::CALL_FAR_IND_BETWEEN);
+                    } else {
+                        self.x_susp(bus, eu_timing::JMP_FAR_IND_SUSP_PRE);
+                        self.x_script(bus, eu_timing::JMP_FAR_IND_BETWEEN);
+                    }
                     let cs = self.read16(bus, seg, self.next_off(off, n, a32))?;
                     if ins.op == Op::CallFarInd {
                         let old_cs = self.regs.sreg(SegReg::CS) as u32;
@@ -817,9 +827,8 @@ impl Cpu {
                         self.x_script(bus, eu_timing::CALL_PUSH_PRE);
                         self.push(bus, wsz, old_ip)?;
                     } else {
-                        self.x_susp(bus, eu_timing::JMP_FAR_IND_SUSP);
                         self.far_jump(cs, ip, op32)?;
-                        self.x_flush_after(bus, 0);
+                        self.x_flush_after(bus, eu_timing::JMP_FAR_IND_TO_FLUSH);
                     }
                 }
             }
