@@ -480,6 +480,12 @@ pub(crate) fn mov_ei_post(mem: bool) -> u32 {
     1 + mem as u32
 }
 
+/// ESC (D8h-DFh) with a memory operand: the operand word is read for the
+/// coprocessor, then three clocks (its T4 and two more) before the next
+/// instruction; with a register operand nothing after the ModR/M
+/// (measured on the suite).
+pub(crate) const ESC_MEM_POST: u32 = 3;
+
 // ---------------------------------------------------------------------
 // Interrupts
 // ---------------------------------------------------------------------

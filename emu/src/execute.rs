@@ -681,6 +681,9 @@ impl Cpu {
                 if !m.is_reg() {
                     let loc = self.rm_loc(bus, ins);
                     self.read_loc(bus, loc, Size::Word)?;
+                    self.x_script(bus, eu_timing::ESC_MEM_POST);
+                } else {
+                    self.x_script(bus, 0);
                 }
             }
             Op::Loop | Op::Loope | Op::Loopne => {

@@ -62,7 +62,8 @@ fn cycle_exact_floors() {
     let dir = common::data_dir("sst/8086");
     let names = [
         "80.0", "81.3", "83.7", "D0.4", "D1.0", "D2.7", "D3.5", "F6.0", "F7.0", "F6.3", "FE.1",
-        "FF.1", "86", "8C", "8D", "8E", "C4", "E2", "E3", "FF.2", "FF.3", "FF.4", "FF.5",
+        "FF.1", "86", "8C", "8D", "8E", "C4", "E2", "E3", "FF.2", "FF.3", "FF.4", "FF.5", "D8",
+        "DD",
     ];
     let mut checked = 0;
     for r in cycle_results(&dir, &names) {
