@@ -22,7 +22,10 @@
 //! - a request made while a bus cycle runs starts T1 right after its T4,
 //!   except late in a code fetch that fills the queue (two more clocks);
 //! - prefetching resumes one clock after the queue gains room when the BIU
-//!   had stopped because the queue was full.
+//!   had stopped because the queue was full;
+//! - a code fetch that finds 3 or 4 bytes queued holds the next fetch three
+//!   clocks after its T4, also when it leaves the queue without room: a
+//!   fetch the EU makes room for during those clocks waits for them.
 //!
 //! Code fetches on the 16-bit bus: a fetch at an even address reads a word
 //! (A0 = 0, BHE low); at an odd address (after a jump) a byte from the upper
@@ -211,6 +214,12 @@ pub struct BusUnit {
     /// not two (measured: ALU r/m, imm writes after a fetch that nearly
     /// filled the queue).
     in_policy: bool,
+    /// Clocks left of a queue-policy hold whose fetch left the queue
+    /// without room for another: prefetching stays held until they run
+    /// out even if the EU makes room meanwhile (measured on the suite:
+    /// ALU r/m, shifts, MOV r/m, LOOPE/LOOPNE... after a fetch that
+    /// nearly filled the queue).
+    hold_left: u8,
     /// The recorded clocks.
     pub trace: Vec<CycleRecord>,
 }
@@ -233,6 +242,8 @@ impl BusUnit {
         self.suspended = false;
         self.fetch_delay = 0;
         self.in_policy = false;
+        self.policy_hold = false;
+        self.hold_left = 0;
         self.fresh = 0;
         self.fresh_wait = 0;
     }
@@ -399,6 +410,7 @@ impl BusUnit {
 
     /// Decides what the bus does in the next clock (from T4 or Ti).
     fn next_cycle(&mut self) -> TState {
+        self.hold_left = self.hold_left.saturating_sub(1);
         if let Some(req) = self.eu_req {
             if self.eu_delay > 0 {
                 self.eu_delay -= 1;
@@ -412,6 +424,10 @@ impl BusUnit {
         }
         if self.suspended || !self.queue.has_room_for_fetch() {
             self.stopped = true;
+            if self.policy_hold {
+                // The hold runs even though no fetch can start now.
+                self.hold_left = POLICY_DELAY;
+            }
             self.policy_hold = false;
             return TState::Ti;
         }
@@ -427,6 +443,9 @@ impl BusUnit {
         }
         if self.fetch_delay > 0 {
             self.fetch_delay -= 1;
+            return TState::Ti;
+        }
+        if self.hold_left > 0 {
             return TState::Ti;
         }
         self.in_policy = false;
