@@ -209,10 +209,9 @@ pub struct BusUnit {
     pub ticks: u32,
     /// Record every clock into `trace`.
     pub tracing: bool,
-    /// The queue-policy delay ([`POLICY_DELAY`]) is running: an EU
-    /// request that finds the bus idle in it starts T1 three clocks later,
-    /// not two (measured: ALU r/m, imm writes after a fetch that nearly
-    /// filled the queue).
+    /// The queue-policy delay ([`POLICY_DELAY`]) is running in
+    /// `fetch_delay` (the fetch left room); an EU request made in its last
+    /// clock aborts the held prefetch ([`BusUnit::held_fetch_due`]).
     in_policy: bool,
     /// Clocks left of a queue-policy hold whose fetch left the queue
     /// without room for another: prefetching stays held until they run
@@ -319,11 +318,29 @@ impl BusUnit {
         // two idle clocks after T4 (measured on the suite). Earlier in a
         // fetch (T3 next) the EU's cycle follows T4 at once.
         self.eu_delay = match self.t {
-            TState::Ti if self.in_policy => 2,
+            TState::Ti if self.held_fetch_due() => 2,
             TState::Ti => 1,
             TState::T4 if !self.cur_eu && !self.suspended => 2,
             _ => 0,
         };
+    }
+
+    /// The prefetch held by the queue policy is decided at the end of this
+    /// clock (its T1 would be the next one): an EU request made now aborts
+    /// that decision and starts its T1 three clocks after the request, not
+    /// two (measured: ALU r/m, imm and MOV r/m, imm writes after a fetch
+    /// that nearly filled the queue; MartyPC's fetch abort).
+    fn held_fetch_due(&self) -> bool {
+        let due = if self.in_policy {
+            self.fetch_delay == 0
+        } else {
+            self.hold_left == 1
+        };
+        due && !self.suspended
+            && self.queue.has_room_for_fetch()
+            && !self.stopped
+            && !self.policy_hold
+            && self.fetch_delay == 0
     }
 
     /// True while a code fetch is on the bus (its T2 to T4 are still to
