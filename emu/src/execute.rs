@@ -371,6 +371,7 @@ impl Cpu {
                     _ => {
                         let loc = self.rm_loc(bus, ins);
                         if matches!(loc, Loc::Reg(4)) && self.model == CpuModel::I8086 {
+                            self.x_script(bus, eu_timing::push_rm(false));
                             self.regs.get16(4).wrapping_sub(2) as u32
                         } else if self.model == CpuModel::I8086 {
                             let v = self.read_loc(bus, loc, Size::Word)?;
