@@ -479,13 +479,18 @@ impl BusUnit {
         let even = c.addr & !1;
         let data = match c.status {
             BusStatus::Code | BusStatus::Memr => {
-                let lo = if lanes & 0xFF != 0 {
-                    bus.mem_read8(even & self.addr_mask) as u16
-                } else {
-                    0
+                let code = c.status == BusStatus::Code;
+                let mut read = |a: u32| {
+                    let a = a & self.addr_mask;
+                    if code {
+                        bus.code_read8(a) as u16
+                    } else {
+                        bus.mem_read8(a) as u16
+                    }
                 };
+                let lo = if lanes & 0xFF != 0 { read(even) } else { 0 };
                 let hi = if lanes & 0xFF00 != 0 {
-                    bus.mem_read8((even + 1) & self.addr_mask) as u16
+                    read(even + 1)
                 } else {
                     0
                 };

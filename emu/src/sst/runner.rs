@@ -703,6 +703,13 @@ struct SstBus {
     /// fetch outside the instruction (after it, or at a jump's target) with
     /// NOPs (the data bus in T3 of those fetches shows 90h).
     fill: u8,
+    /// Cycle-exact mode: the instruction's bytes as the harness served
+    /// them: (linear address of the first byte, length, first address not
+    /// yet served). The harness answered each instruction byte once, in
+    /// order (from the recorded queue, then by the fetches after it); a
+    /// fetch that comes back into those bytes (a jump into its own
+    /// instruction) read NOPs like every fetch outside them.
+    code: Option<(u32, u32, u32)>,
 }
 
 impl Bus for SstBus {
@@ -714,6 +721,20 @@ impl Bus for SstBus {
     fn mem_write8(&mut self, addr: u32, value: u8) {
         self.written.push(addr);
         self.flat.mem_write8(addr, value);
+    }
+    fn code_read8(&mut self, addr: u32) -> u8 {
+        if let Some((start, len, next)) = self.code.as_mut() {
+            let mask = self.flat.mask();
+            let off = addr.wrapping_sub(*start) & mask;
+            if off < *len {
+                let served = next.wrapping_sub(*start) & mask;
+                if off < served {
+                    return 0x90;
+                }
+                *next = addr.wrapping_add(1) & mask;
+            }
+        }
+        self.flat.mem_read8(addr)
     }
     fn io_read8(&mut self, _port: u16) -> u8 {
         0xFF
@@ -860,6 +881,7 @@ impl Runner {
                 flat,
                 written: Vec::new(),
                 fill,
+                code: None,
             },
             rules,
         }
@@ -968,6 +990,12 @@ impl Runner {
         self.cpu.regs = regs;
         if self.cpu.cycle_exact() {
             self.cpu.load_queue(&t.init.queue);
+            let start = self
+                .cpu
+                .linear(self.cpu.regs.seg[1], self.cpu.regs.ip as u16);
+            let len = t.bytes.len() as u32;
+            let queued = (t.init.queue.len() as u32).min(len);
+            self.bus.code = Some((start, len, start.wrapping_add(queued) & addr_mask));
         }
         // In cycle-exact mode the memory the test does not list reads as NOPs
         // (the suite's rule: the bytes after the instruction are NOPs).
