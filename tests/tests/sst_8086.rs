@@ -56,19 +56,20 @@ fn cycle_exact_forms() {
     assert_eq!(checked, names.len());
 }
 
-/// Forms that miss a test or so (docs/architecture.md, "What remains"):
-/// rotates (D1 /1: one test). Each file must stay at 98% cycle-exact or
-/// better (99.95-100% today).
+/// Forms whose timing rests on the BIU's handover rules (the queue-policy
+/// hold and the aborted prefetch, `emu/src/biu/cycle.rs`): each file must
+/// stay at 99% cycle-exact or better (100% today). Forms still being
+/// scripted can be added here with the floor they reach.
 #[test]
 fn cycle_exact_floors() {
     let dir = common::data_dir("sst/8086");
-    let names = ["D1.1", "D3.0"];
+    let names = ["D1.1", "D3.0", "81.3", "C7", "E0"];
     let mut checked = 0;
     for r in cycle_results(&dir, &names) {
         assert_eq!(r.counted.failed, 0, "{}: registers/memory", r.file);
         let (exact, run) = (r.counted.cycle_exact, r.counted.run);
         assert!(
-            run > 0 && exact * 100 >= run * 98,
+            run > 0 && exact * 100 >= run * 99,
             "{}: {exact} of {run} cycle-exact",
             r.file
         );

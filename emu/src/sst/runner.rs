@@ -708,7 +708,8 @@ struct SstBus {
     /// yet served). The harness answered each instruction byte once, in
     /// order (from the recorded queue, then by the fetches after it); a
     /// fetch that comes back into those bytes (a jump into its own
-    /// instruction) read NOPs like every fetch outside them.
+    /// instruction) read NOPs like every fetch outside them, whatever the
+    /// memory there holds (an operand next to the instruction).
     code: Option<(u32, u32, u32)>,
 }
 
@@ -726,13 +727,14 @@ impl Bus for SstBus {
         if let Some((start, len, next)) = self.code.as_mut() {
             let mask = self.flat.mask();
             let off = addr.wrapping_sub(*start) & mask;
-            if off < *len {
-                let served = next.wrapping_sub(*start) & mask;
-                if off < served {
-                    return 0x90;
-                }
-                *next = addr.wrapping_add(1) & mask;
+            if off >= *len {
+                return 0x90;
             }
+            let served = next.wrapping_sub(*start) & mask;
+            if off < served {
+                return 0x90;
+            }
+            *next = addr.wrapping_add(1) & mask;
         }
         self.flat.mem_read8(addr)
     }
