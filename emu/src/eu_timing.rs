@@ -507,6 +507,12 @@ pub(crate) const INTR_PUSH_FLAGS: u32 = 3;
 /// CALL far ([`CALL_TO_FLUSH`], [`CALL_PUSH_PRE`]).
 pub(crate) const INTR_PUSH_CS: u32 = 5;
 
+/// IRQ routine of a maskable interrupt (microcode 019Ah-019Ch, after the
+/// two INTA cycles): SUSP at once, two clocks before the INTR routine.
+/// From the microcode listing, not measured (no suite file).
+pub(crate) const IRQ_SUSP: u32 = 0;
+pub(crate) const IRQ_TO_INTR: u32 = 2;
+
 /// INT3: clocks after the decode before the INTR routine (microcode
 /// 01B0h-01B2h and its jumps).
 pub(crate) const INT3_PRE: u32 = 4;

@@ -3,7 +3,7 @@
 //! push CS and IP, and load CS:IP from the interrupt vector table at
 //! `IDTR.base + vector * 4` (base 0 unless LIDT moved it).
 
-use crate::biu::cycle::BusStatus;
+use crate::biu::cycle::{BusStatus, Transfer};
 use crate::bus::Bus;
 use crate::cpu::{Cpu, Fault};
 use crate::eu_timing;
@@ -116,6 +116,23 @@ impl Cpu {
     /// the interrupt controller supplies.
     pub(crate) fn inta<B: Bus>(&mut self, bus: &mut B) -> u8 {
         self.step_cycles += timing::INTR_ENTRY;
+        if self.x.is_some() {
+            return self.x_inta(bus);
+        }
         bus.inta()
+    }
+
+    /// Exact mode: the IRQ routine's two INTA bus cycles (8086 datasheet,
+    /// "Interrupt acknowledge"; the controller puts the vector on D0-D7 in
+    /// the second), then SUSP and two clocks (microcode 019Bh-019Ch)
+    /// before the INTR routine. Not measured: the suite has no hardware
+    /// interrupt.
+    fn x_inta<B: Bus>(&mut self, bus: &mut B) -> u8 {
+        self.x_bus(bus, Transfer::new(BusStatus::Inta, 0, true, 0));
+        let v = bus.inta();
+        self.x_bus(bus, Transfer::new(BusStatus::Inta, 0, true, v as u16));
+        self.x_susp(bus, eu_timing::IRQ_SUSP);
+        self.eu_cycles(bus, eu_timing::IRQ_TO_INTR);
+        v
     }
 }
