@@ -13,6 +13,12 @@ pub trait Bus {
     fn mem_read8(&mut self, addr: u32) -> u8;
     /// Writes one byte of memory at a physical address.
     fn mem_write8(&mut self, addr: u32, value: u8);
+    /// Reads one byte of a code fetch (bus status CODE; the cycle-exact
+    /// 8086's prefetches). Memory, by default.
+    #[inline]
+    fn code_read8(&mut self, addr: u32) -> u8 {
+        self.mem_read8(addr)
+    }
     /// Reads one byte from an I/O port.
     fn io_read8(&mut self, port: u16) -> u8;
     /// Writes one byte to an I/O port.
@@ -38,14 +44,6 @@ pub trait Bus {
     /// the interrupt controller puts on the data bus.
     fn inta(&mut self) -> u8 {
         0xFF
-    }
-    /// Reads one byte of an instruction fetch (the cycle-exact BIU's code
-    /// cycles). Memory is memory, so this is [`Bus::mem_read8`] by default;
-    /// a test harness may answer code fetches differently (the 8086 suite's
-    /// recorder fed NOPs to every fetch outside the instruction).
-    #[inline]
-    fn code_read8(&mut self, addr: u32) -> u8 {
-        self.mem_read8(addr)
     }
     /// Wait states (extra clocks) that the addressed device inserts into a
     /// memory transfer. Zero by default.

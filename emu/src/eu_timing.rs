@@ -411,20 +411,21 @@ pub(crate) fn pop_rm_post(mem: bool) -> u32 {
 pub(crate) const CALL_FAR_SUSP: u32 = 1;
 pub(crate) const CALL_FAR_PUSH_CS: u32 = 3;
 
-/// JMP/CALL far m16:16: clocks between the offset read's T3 and the segment
-/// read's request (JMP five, CALL four).
-pub(crate) fn far_ind_between(call: bool) -> u32 {
-    if call {
-        4
-    } else {
-        5
-    }
-}
+/// CALL far m16:16: clocks between the offset read's T3 and the segment
+/// read's request.
+pub(crate) const CALL_FAR_IND_BETWEEN: u32 = 4;
+
+/// JMP far m16:16: SUSP four clocks after the offset read's T3 (waiting
+/// for a code fetch on the bus, so a fetch started after the read delays
+/// the segment read by a clock), then one clock before the segment read's
+/// request (measured on the suite).
+pub(crate) const JMP_FAR_IND_SUSP_PRE: u32 = 4;
+pub(crate) const JMP_FAR_IND_BETWEEN: u32 = 1;
 
 /// CALL far m16:16: clocks after the segment read before SUSP (then as
-/// CALL far); JMP far m16:16: one, then the flush.
+/// CALL far); JMP far m16:16 (already suspended): one, then the flush.
 pub(crate) const CALL_FAR_IND_SUSP: u32 = 2;
-pub(crate) const JMP_FAR_IND_SUSP: u32 = 1;
+pub(crate) const JMP_FAR_IND_TO_FLUSH: u32 = 1;
 
 /// LEA: two clocks after the EA calculation.
 pub(crate) const LEA_POST: u32 = 2;
@@ -843,3 +844,64 @@ pub(crate) fn aam(al: u8, base: u8) -> u32 {
 pub(crate) fn aad(base: u8) -> u32 {
     3 + corx(base as u32, 8) + 2
 }
+
+/// ESC (D8h-DFh) with a memory operand: the operand word is read for the
+/// coprocessor, then three clocks (its T4 and two more) before the next
+/// instruction; with a register operand nothing after the ModR/M
+/// (measured on the suite).
+pub(crate) const ESC_MEM_POST: u32 = 3;
+
+// ---------------------------------------------------------------------
+// Interrupts
+// ---------------------------------------------------------------------
+
+/// INTR routine (microcode 019Dh-019Fh): clocks before the vector's IP
+/// word is read (entered from INT n, INT3, INTO and the divide error).
+pub(crate) const INTR_PRE: u32 = 3;
+
+/// INTR: clocks between the IP word's T3 and the request of the CS word
+/// (microcode 01A1h).
+pub(crate) const INTR_VECTOR_GAP: u32 = 2;
+
+/// INTR: after SUSP (01A3h, waiting for a code fetch on the bus), clocks
+/// before FLAGS is pushed (01A3h-01A4h).
+pub(crate) const INTR_PUSH_FLAGS: u32 = 3;
+
+/// INTR: clocks from the FLAGS push's T3 to the CS push (01A6h and
+/// FARCALL2's first lines); the flush and the IP push then follow as for
+/// CALL far ([`CALL_TO_FLUSH`], [`CALL_PUSH_PRE`]).
+pub(crate) const INTR_PUSH_CS: u32 = 5;
+
+/// IRQ routine of a maskable interrupt (microcode 019Ah-019Ch, after the
+/// two INTA cycles): SUSP at once, two clocks before the INTR routine.
+/// From the microcode listing, not measured (no suite file).
+pub(crate) const IRQ_SUSP: u32 = 0;
+pub(crate) const IRQ_TO_INTR: u32 = 2;
+
+/// INT3: clocks after the decode before the INTR routine (microcode
+/// 01B0h-01B2h and its jumps).
+pub(crate) const INT3_PRE: u32 = 4;
+
+/// INT imm8: SUSP two clocks after the immediate, waiting for a code fetch
+/// on the bus, before the INTR routine (measured on the suite: the vector
+/// read follows a fetch that started after the immediate was taken).
+pub(crate) const INT_IMM_SUSP: u32 = 2;
+
+/// INTO: clocks after the decode; with OF set (the INTR routine follows)
+/// five, without two (microcode 01ACh-01AFh).
+pub(crate) fn into(taken: bool) -> u32 {
+    if taken {
+        5
+    } else {
+        2
+    }
+}
+
+/// IRET: SUSP (not waiting for a fetch) two clocks after the decode, then
+/// as RETF: four clocks between the IP and CS pops, the flush a clock
+/// after the CS pop's T3 (microcode 0C8h and FARRET); the FLAGS pop is
+/// requested a clock after the flush (microcode 0CAh).
+pub(crate) const IRET_PRE: u32 = 2;
+pub(crate) const IRET_BETWEEN: u32 = 4;
+pub(crate) const IRET_TO_FLUSH: u32 = 1;
+pub(crate) const IRET_FLAGS: u32 = 1;

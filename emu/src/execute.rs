@@ -570,6 +570,7 @@ impl Cpu {
             }
             Op::Int3 => {
                 self.regs.ip &= 0xFFFF;
+                self.x_script(bus, eu_timing::INT3_PRE);
                 self.interrupt(bus, 3);
                 event = StepEvent::SoftwareInterrupt(3);
             }
@@ -578,19 +579,31 @@ impl Cpu {
                 event = StepEvent::SoftwareInterrupt(1);
             }
             Op::Int => {
+                self.x_imm(bus, ins);
+                self.x_susp(bus, eu_timing::INT_IMM_SUSP);
                 self.interrupt(bus, ins.imm as u8);
                 event = StepEvent::SoftwareInterrupt(ins.imm as u8);
             }
             Op::Into => {
                 taken = self.flag(OF);
+                self.x_script(bus, eu_timing::into(taken));
                 if taken {
                     self.interrupt(bus, 4);
                     event = StepEvent::SoftwareInterrupt(4);
                 }
             }
             Op::Iret => {
+                self.x_susp_now(bus, eu_timing::IRET_PRE);
                 let ip = self.pop(bus, wsz)?;
+                self.x_script(bus, eu_timing::IRET_BETWEEN);
                 let cs = self.pop(bus, wsz)? as u16;
+                if self.x.is_some() {
+                    // The 8086 (the only exact model) cannot fault in the
+                    // flags pop: jump now, the flush comes before it.
+                    self.far_jump(cs, ip, op32)?;
+                    self.x_flush_after(bus, eu_timing::IRET_TO_FLUSH);
+                    self.x_script(bus, eu_timing::IRET_FLAGS);
+                }
                 let f = self.pop(bus, wsz)?;
                 let keep = if op32 {
                     0
@@ -682,6 +695,9 @@ impl Cpu {
                 if !m.is_reg() {
                     let loc = self.rm_loc(bus, ins);
                     self.read_loc(bus, loc, Size::Word)?;
+                    self.x_script(bus, eu_timing::ESC_MEM_POST);
+                } else {
+                    self.x_script(bus, 0);
                 }
             }
             Op::Loop | Op::Loope | Op::Loopne => {
@@ -810,7 +826,12 @@ impl Cpu {
                     let ip = self.read_mem(bus, seg, off, wsz)?;
                     let n = if op32 { 4 } else { 2 };
                     let far_call = ins.op == Op::CallFarInd;
-                    self.x_script(bus, eu_timing::far_ind_between(far_call));
+                    if far_call {
+                        self.x_script(bus, eu_timing::CALL_FAR_IND_BETWEEN);
+                    } else {
+                        self.x_susp(bus, eu_timing::JMP_FAR_IND_SUSP_PRE);
+                        self.x_script(bus, eu_timing::JMP_FAR_IND_BETWEEN);
+                    }
                     let cs = self.read16(bus, seg, self.next_off(off, n, a32))?;
                     if ins.op == Op::CallFarInd {
                         let old_cs = self.regs.sreg(SegReg::CS) as u32;
@@ -823,9 +844,8 @@ impl Cpu {
                         self.x_script(bus, eu_timing::CALL_PUSH_PRE);
                         self.push(bus, wsz, old_ip)?;
                     } else {
-                        self.x_susp(bus, eu_timing::JMP_FAR_IND_SUSP);
                         self.far_jump(cs, ip, op32)?;
-                        self.x_flush_after(bus, 0);
+                        self.x_flush_after(bus, eu_timing::JMP_FAR_IND_TO_FLUSH);
                     }
                 }
             }

@@ -3,9 +3,10 @@
 //! push CS and IP, and load CS:IP from the interrupt vector table at
 //! `IDTR.base + vector * 4` (base 0 unless LIDT moved it).
 
-use crate::biu::cycle::BusStatus;
+use crate::biu::cycle::{BusStatus, Transfer};
 use crate::bus::Bus;
 use crate::cpu::{Cpu, Fault};
+use crate::eu_timing;
 use crate::flags::{IF, TF};
 use crate::model::CpuModel;
 use crate::regs::SegReg;
@@ -21,6 +22,10 @@ impl Cpu {
         if cfg!(feature = "hooks") && self.hooks.is_some() {
             self.hook_interrupt(vector);
         }
+        if self.x.is_some() {
+            self.x_interrupt(bus, vector);
+            return;
+        }
         let flags = self.regs.flags as u16;
         let cs = self.regs.sreg(SegReg::CS);
         let ip = self.regs.ip as u16;
@@ -29,10 +34,6 @@ impl Cpu {
         let mask = self.model.address_mask();
         for v in [flags, cs, ip] {
             sp = sp.wrapping_sub(2);
-            if self.x.is_some() {
-                self.x_mem(bus, BusStatus::Memw, ss, sp as u32, 2, v as u32);
-                continue;
-            }
             for (i, b) in v.to_le_bytes().into_iter().enumerate() {
                 let a = ss.wrapping_add(sp.wrapping_add(i as u16) as u32) & mask;
                 bus.mem_write8(a, b);
@@ -45,6 +46,45 @@ impl Cpu {
         let new_cs = self.read_phys16(bus, slot.wrapping_add(2));
         self.regs.ip = new_ip as u32;
         self.regs.set_sreg(SegReg::CS, new_cs);
+    }
+
+    /// Exact mode: the microcode's INTR routine, the one entry sequence of
+    /// INT n, INT3, INTO, the divide error and (after their own lines) the
+    /// hardware interrupts. The caller has spent its own clocks (INT n its
+    /// SUSP, INTO and INT3 their jumps). Microcode 019Dh-01A6h: the vector's
+    /// IP and CS words are read, SUSP (waiting for a code fetch on the bus),
+    /// FLAGS is pushed and IF/TF cleared; then FARCALL2: the CS push, the
+    /// flush at the new CS:IP and the push of the return IP behind the new
+    /// code fetch.
+    fn x_interrupt<B: Bus>(&mut self, bus: &mut B, vector: u8) {
+        self.x_scripted = true;
+        self.eu_cycles(bus, eu_timing::INTR_PRE);
+        let slot = self.sys.idtr.0.wrapping_add((vector as u32) << 2);
+        let new_ip = self.read_phys16(bus, slot);
+        self.eu_cycles(bus, eu_timing::INTR_VECTOR_GAP);
+        let new_cs = self.read_phys16(bus, slot.wrapping_add(2));
+        self.x_susp(bus, 0);
+        self.eu_cycles(bus, eu_timing::INTR_PUSH_FLAGS);
+        let flags = self.regs.flags as u16;
+        self.x_push16(bus, flags);
+        self.regs.flags &= !(IF | TF);
+        self.eu_cycles(bus, eu_timing::INTR_PUSH_CS);
+        let cs = self.regs.sreg(SegReg::CS);
+        self.x_push16(bus, cs);
+        let ip = self.regs.ip as u16;
+        self.regs.ip = new_ip as u32;
+        self.regs.set_sreg(SegReg::CS, new_cs);
+        self.x_flush_after(bus, eu_timing::CALL_TO_FLUSH);
+        self.eu_cycles(bus, eu_timing::CALL_PUSH_PRE);
+        self.x_push16(bus, ip);
+    }
+
+    /// Exact mode: a word pushed on the stack (SP wraps at 64 KiB).
+    fn x_push16<B: Bus>(&mut self, bus: &mut B, v: u16) {
+        let ss = (self.regs.sreg(SegReg::SS) as u32) << 4;
+        let sp = self.regs.get16(4).wrapping_sub(2);
+        self.x_mem(bus, BusStatus::Memw, ss, sp as u32, 2, v as u32);
+        self.regs.put16(4, sp);
     }
 
     /// Delivers a fault raised by the instruction being executed. The 8086
@@ -76,6 +116,23 @@ impl Cpu {
     /// the interrupt controller supplies.
     pub(crate) fn inta<B: Bus>(&mut self, bus: &mut B) -> u8 {
         self.step_cycles += timing::INTR_ENTRY;
+        if self.x.is_some() {
+            return self.x_inta(bus);
+        }
         bus.inta()
+    }
+
+    /// Exact mode: the IRQ routine's two INTA bus cycles (8086 datasheet,
+    /// "Interrupt acknowledge"; the controller puts the vector on D0-D7 in
+    /// the second), then SUSP and two clocks (microcode 019Bh-019Ch)
+    /// before the INTR routine. Not measured: the suite has no hardware
+    /// interrupt.
+    fn x_inta<B: Bus>(&mut self, bus: &mut B) -> u8 {
+        self.x_bus(bus, Transfer::new(BusStatus::Inta, 0, true, 0));
+        let v = bus.inta();
+        self.x_bus(bus, Transfer::new(BusStatus::Inta, 0, true, v as u16));
+        self.x_susp(bus, eu_timing::IRQ_SUSP);
+        self.eu_cycles(bus, eu_timing::IRQ_TO_INTR);
+        v
     }
 }

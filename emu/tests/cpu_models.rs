@@ -256,3 +256,75 @@ fn lidt_moves_the_real_mode_vector_table() {
     assert_eq!(cpu.step(&mut bus).event, StepEvent::SoftwareInterrupt(0x21));
     assert_eq!((cpu.regs.seg[1], cpu.regs.ip), (0x4000, 0x1234));
 }
+
+/// A bus whose INTR line is raised until acknowledged, with vector 20h.
+struct IrqBus {
+    flat: FlatBus,
+    pending: bool,
+    acks: u32,
+}
+
+impl Bus for IrqBus {
+    fn mem_read8(&mut self, a: u32) -> u8 {
+        self.flat.mem_read8(a)
+    }
+    fn mem_write8(&mut self, a: u32, v: u8) {
+        self.flat.mem_write8(a, v)
+    }
+    fn io_read8(&mut self, _p: u16) -> u8 {
+        0xFF
+    }
+    fn io_write8(&mut self, _p: u16, _v: u8) {}
+    fn intr(&mut self) -> bool {
+        self.pending
+    }
+    fn inta(&mut self) -> u8 {
+        self.pending = false;
+        self.acks += 1;
+        0x20
+    }
+}
+
+/// The cycle-exact 8086 acknowledges a maskable interrupt with two INTA bus
+/// cycles (one call of `Bus::inta`), then enters the handler through the
+/// same INTR sequence as INT n: FLAGS, CS and IP on the stack, IF cleared.
+#[test]
+fn exact_8086_hardware_interrupt() {
+    use emu::biu::cycle::{BusStatus, TState};
+    let mut bus = IrqBus {
+        flat: FlatBus::new(1 << 20),
+        pending: false,
+        acks: 0,
+    };
+    // Vector 20h -> 3000:0010 (HLT); code at 1000:0100: STI, NOP, NOP.
+    bus.flat.mem[0x80..0x84].copy_from_slice(&[0x10, 0x00, 0x00, 0x30]);
+    bus.flat.mem[0x30010] = 0xF4;
+    bus.flat.mem[0x10100..0x10103].copy_from_slice(&[0xFB, 0x90, 0x90]);
+    let mut cpu = Cpu::new(CpuModel::I8086);
+    cpu.regs.seg = [0x1000, 0x1000, 0x1000, 0x1000, 0, 0];
+    cpu.regs.ip = 0x100;
+    cpu.regs.put16(4, 0xFFFE);
+    cpu.set_cycle_exact(true);
+    cpu.set_cycle_trace(true);
+    bus.pending = true;
+    cpu.step(&mut bus); // STI (holds interrupts off for one instruction)
+    assert_eq!(bus.acks, 0);
+    cpu.clear_cycle_trace();
+    let ev = cpu.step(&mut bus).event; // NOP, then the interrupt
+    assert_eq!(ev, StepEvent::Interrupt(0x20));
+    assert_eq!(bus.acks, 1);
+    assert_eq!((cpu.regs.seg[1], cpu.regs.ip), (0x3000, 0x10));
+    assert_eq!(cpu.regs.get16(4), 0xFFF8);
+    assert_eq!(cpu.regs.flags & emu::flags::IF, 0);
+    // Return address (the instruction after the NOP), CS, FLAGS.
+    let w = |a: usize| u16::from_le_bytes([bus.flat.mem[a], bus.flat.mem[a + 1]]);
+    assert_eq!(w(0x1FFF8), 0x102);
+    assert_eq!(w(0x1FFFA), 0x1000);
+    assert_ne!(w(0x1FFFC) & emu::flags::IF as u16, 0);
+    let inta = cpu
+        .cycle_trace()
+        .iter()
+        .filter(|c| c.t == TState::T1 && c.status == BusStatus::Inta)
+        .count();
+    assert_eq!(inta, 2);
+}

@@ -221,10 +221,10 @@ pub struct BusUnit {
     pub ticks: u32,
     /// Record every clock into `trace`.
     pub tracing: bool,
-    /// The queue-policy delay ([`POLICY_DELAY`]) is running: an EU
-    /// request that finds the bus idle in it starts T1 three clocks later,
-    /// not two (measured: ALU r/m, imm writes after a fetch that nearly
-    /// filled the queue).
+    /// The queue-policy delay ([`POLICY_DELAY`]) is running (with or
+    /// without room in the queue): the prefetch it holds back is decided
+    /// when it runs out, and an EU request in that very clock aborts the
+    /// decision ([`BusUnit::held_fetch_due`]).
     in_policy: bool,
     /// The recorded clocks.
     pub trace: Vec<CycleRecord>,
@@ -329,11 +329,26 @@ impl BusUnit {
         // two idle clocks after T4 (measured on the suite). Earlier in a
         // fetch (T3 next) the EU's cycle follows T4 at once.
         self.eu_delay = match self.t {
-            TState::Ti if self.in_policy => 2,
+            TState::Ti if self.held_fetch_due() => 2,
             TState::Ti => 1,
             TState::T4 if !self.cur_eu && !self.suspended => 2,
             _ => 0,
         };
+    }
+
+    /// The prefetch held by the queue policy is decided at the end of this
+    /// clock (its T1 would be the next one): an EU request made now aborts
+    /// that decision and starts its T1 three clocks after the request, not
+    /// two (measured: MOV r/m16, imm and ALU r/m, imm writes after a fetch
+    /// that nearly filled the queue; MartyPC's fetch abort).
+    #[inline]
+    fn held_fetch_due(&self) -> bool {
+        self.in_policy
+            && self.fetch_delay == 0
+            && !self.suspended
+            && !self.stopped
+            && !self.policy_hold
+            && self.queue.has_room_for_fetch()
     }
 
     /// True while a code fetch is on the bus (its T2 to T4 are still to
@@ -597,7 +612,7 @@ impl BusUnit {
             // queue has room now.
             self.policy_hold = false;
             self.fetch_delay = POLICY_DELAY;
-            self.in_policy = self.queue.has_room_for_fetch();
+            self.in_policy = true;
         }
         if !self.queue.has_room_for_fetch() {
             // Full: prefetching stops, but a policy delay keeps running

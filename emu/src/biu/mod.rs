@@ -450,7 +450,7 @@ impl Cpu {
 
     /// One EU bus cycle: request it, run the clocks until its T3 has
     /// transferred the data, and return the data bus. The EU goes on in T4.
-    fn x_bus<B: Bus>(&mut self, bus: &mut B, tr: Transfer) -> u16 {
+    pub(crate) fn x_bus<B: Bus>(&mut self, bus: &mut B, tr: Transfer) -> u16 {
         let Some(x) = self.x.as_mut() else { return 0 };
         x.request(tr);
         x.run_until_eu_done(bus);

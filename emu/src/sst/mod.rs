@@ -37,6 +37,6 @@ pub use moo::{
 pub use runner::{
     compare_cycles, cycle_matches, flag_diff, flag_letters, is_moo_name, model_for_cpu_name,
     parse_revocation_list, render_ours, render_theirs, run_file, run_file_with, CycleFailure,
-    CycleOutcome, DirContext, Failure, FileResult, RamDiff, RegDiff, Rules, RunOptions, Runner,
-    SstError, Suite, Tally, Totals,
+    CycleOutcome, CycleTally, DirContext, Failure, FileResult, RamDiff, RegDiff, Rules, RunOptions,
+    Runner, SstError, Suite, Tally, Totals,
 };
