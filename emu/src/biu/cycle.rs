@@ -490,7 +490,27 @@ impl BusUnit {
         self.ticks += 3;
         self.last_t = TState::T3;
         self.t = TState::T4;
-        self.eu_transfer(bus);
+        let c = self.cur;
+        match c.status {
+            // The common memory cycles inline: a word at an even address,
+            // or one byte in its lane (what `eu_transfer` does for them).
+            BusStatus::Memr => {
+                let a = c.addr & self.addr_mask;
+                self.read_data = if c.bhe == 0 && a & 1 == 0 {
+                    bus.mem_read8(a) as u16 | (bus.mem_read8((a + 1) & self.addr_mask) as u16) << 8
+                } else if a & 1 == 0 {
+                    bus.mem_read8(a) as u16
+                } else if c.bhe == 0 {
+                    (bus.mem_read8(a) as u16) << 8
+                } else {
+                    0
+                };
+                self.eu_done = true;
+            }
+            _ => {
+                self.eu_transfer(bus);
+            }
+        }
     }
 
     /// T3 and T4 of a code fetch without wait states in one go, with the
@@ -595,6 +615,7 @@ impl BusUnit {
     }
 
     /// One clock with its record appended to the trace.
+    #[cold]
     #[inline(never)]
     fn tick_traced<B: Bus>(&mut self, bus: &mut B) {
         let mut rec = CycleRecord {
@@ -661,6 +682,7 @@ impl BusUnit {
     }
 
     /// Decides what the bus does in the next clock (from T4 or Ti).
+    #[inline]
     fn next_cycle(&mut self) -> TState {
         if let Some(req) = self.eu_req {
             if self.eu_delay > 0 {

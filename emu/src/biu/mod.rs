@@ -411,6 +411,7 @@ impl Cpu {
     /// a word at an even address in one bus cycle, otherwise byte by byte
     /// (an odd word takes two cycles, datasheet "BHE and A0"). Offsets wrap
     /// at 64 KiB.
+    #[inline]
     pub(crate) fn x_mem<B: Bus>(
         &mut self,
         bus: &mut B,
@@ -466,6 +467,7 @@ impl Cpu {
 
     /// One EU bus cycle: request it, run the clocks until its T3 has
     /// transferred the data, and return the data bus. The EU goes on in T4.
+    #[inline]
     fn x_bus<B: Bus>(&mut self, bus: &mut B, tr: Transfer) -> u16 {
         let Some(x) = self.x.as_mut() else { return 0 };
         x.request(tr);
