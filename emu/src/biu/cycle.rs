@@ -558,12 +558,10 @@ impl BusUnit {
     /// Clocks until the EU can take a byte from the queue (checked before
     /// each clock): the wait for an instruction's next byte.
     ///
-    /// Untraced, the wait passes in runs of clocks that cannot make a byte
-    /// readable: when every queued byte is fresh, the clocks up to its
-    /// deadline (no other fetch reaches its T3 so soon: the deadline is at
-    /// most two clocks after the last T3, a bus cycle four); with the queue
-    /// empty, T1 and T2 of a cycle, or T3 and T4 of a code fetch (its bytes
-    /// are fresh until a clock after T4).
+    /// Untraced, with the queue empty the wait passes in runs of clocks
+    /// that cannot make a byte readable: T1 and T2 of a cycle, T3 and T4
+    /// of a code fetch (its bytes are fresh until a clock after T4), or
+    /// the idle clocks of a fetch delay (no bus cycle starts in them).
     #[inline]
     pub(crate) fn run_until_readable<B: Bus>(&mut self, bus: &mut B) {
         // Usually the byte is there: no call.
@@ -582,14 +580,26 @@ impl BusUnit {
         }
         while self.readable() == 0 {
             if !self.queue.is_empty() {
-                let wait = self.fresh_until - self.ticks;
-                self.idle(bus, wait);
-            } else if self.t == TState::T1 {
-                self.address_clocks(bus);
-            } else if self.t == TState::T3 && self.waits == 0 && !self.cur_eu {
-                self.fetch_data_clocks(bus);
-            } else {
+                // Fresh bytes only: a clock or two to their deadline.
                 self.clock(bus);
+                continue;
+            }
+            match self.t {
+                TState::T1 => self.address_clocks(bus),
+                TState::T3 if self.waits == 0 && !self.cur_eu => self.fetch_data_clocks(bus),
+                TState::Ti if !self.suspended => {
+                    // A fetch delay running out (after a jump's flush).
+                    let skip = self.idle_run(u32::MAX);
+                    if skip > 0 {
+                        self.ticks += skip;
+                        self.last_t = TState::Ti;
+                    } else {
+                        self.clock(bus);
+                    }
+                }
+                _ => {
+                    self.clock(bus);
+                }
             }
         }
     }
