@@ -214,14 +214,13 @@ impl Cpu {
         for _ in 0..ins.prefixes {
             // A prefix is taken as a first byte; the loader spends a clock
             // before the next byte, again a first byte.
-            self.q_take(bus, QueueOp::First);
-            self.eu_cycles(bus, 1);
+            self.q_take_then(bus, QueueOp::First, 1);
         }
-        self.q_take(bus, QueueOp::First);
         if ins.modrm.is_some() {
+            self.q_take(bus, QueueOp::First);
             self.q_take(bus, QueueOp::Subsequent);
         } else {
-            self.eu_cycles(bus, 1);
+            self.q_take_then(bus, QueueOp::First, 1);
         }
     }
 
@@ -230,10 +229,15 @@ impl Cpu {
     pub(crate) fn x_ea<B: Bus>(&mut self, bus: &mut B, m: ModRm) {
         let (pre, post) = ea_split(m);
         self.eu_cycles(bus, 1 + pre);
-        for _ in 0..m.disp_len() {
-            self.q_take(bus, QueueOp::Subsequent);
+        match m.disp_len() {
+            0 => self.eu_cycles(bus, post),
+            n => {
+                for _ in 1..n {
+                    self.q_take(bus, QueueOp::Subsequent);
+                }
+                self.q_take_then(bus, QueueOp::Subsequent, post);
+            }
         }
-        self.eu_cycles(bus, post);
     }
 
     /// Exact mode: takes the instruction's remaining bytes (immediates)
@@ -273,7 +277,7 @@ impl Cpu {
         if let Some(x) = self.x.as_mut() {
             // The next instruction starts when its first byte is in the
             // queue.
-            x.run_until(bus, |x| x.readable() != 0);
+            x.run_until_readable(bus);
         }
     }
 }

@@ -401,20 +401,36 @@ impl BusUnit {
         }
         let mut left = n;
         while left > 0 {
-            let skip = self.idle_run(left);
-            if skip > 0 {
-                self.ticks += skip;
-                self.last_t = TState::Ti;
-                left -= skip;
-            } else if self.t == TState::T1 && left >= 2 {
-                self.address_clocks(bus);
-                left -= 2;
-            } else if self.t == TState::T3 && left >= 2 && self.waits == 0 && !self.cur_eu {
-                self.fetch_data_clocks(bus);
-                left -= 2;
-            } else {
-                self.clock(bus);
-                left -= 1;
+            match self.t {
+                TState::T1 if left >= 2 => {
+                    self.address_clocks(bus);
+                    left -= 2;
+                    // A code fetch without wait states runs on to its T4
+                    // when the clocks allow (what the T3 arm would do).
+                    if left >= 2 && self.waits == 0 && !self.cur_eu {
+                        self.fetch_data_clocks(bus);
+                        left -= 2;
+                    }
+                }
+                TState::T3 if left >= 2 && self.waits == 0 && !self.cur_eu => {
+                    self.fetch_data_clocks(bus);
+                    left -= 2;
+                }
+                TState::Ti => {
+                    let skip = self.idle_run(left);
+                    if skip > 0 {
+                        self.ticks += skip;
+                        self.last_t = TState::Ti;
+                        left -= skip;
+                    } else {
+                        self.clock(bus);
+                        left -= 1;
+                    }
+                }
+                _ => {
+                    self.clock(bus);
+                    left -= 1;
+                }
             }
         }
     }
@@ -451,17 +467,63 @@ impl BusUnit {
             return;
         }
         while !self.eu_done {
-            if self.t == TState::Ti && self.eu_delay > 0 && self.eu_req.is_some() {
-                // The request waits out its delay in idle clocks.
-                self.ticks += self.eu_delay as u32;
-                self.eu_delay = 0;
-                self.last_t = TState::Ti;
-            } else if self.t == TState::T1 {
-                self.address_clocks(bus);
-            } else if self.t == TState::T3 && self.waits == 0 && !self.cur_eu {
-                self.fetch_data_clocks(bus);
-            } else {
-                self.clock(bus);
+            match self.t {
+                TState::Ti if self.eu_req.is_some() => {
+                    // The request waits out its delay in idle clocks; the
+                    // decision at the end of the next one starts its T1
+                    // (`next_cycle` takes a request with no delay left).
+                    self.ticks += self.eu_delay as u32 + 1;
+                    self.eu_delay = 0;
+                    self.last_t = TState::Ti;
+                    self.t = self.next_cycle();
+                }
+                TState::T1 if self.cur_eu => self.eu_cycle_clocks(bus),
+                TState::T1 => self.address_clocks(bus),
+                TState::T3 if self.waits == 0 && !self.cur_eu => self.fetch_data_clocks(bus),
+                _ => {
+                    self.clock(bus);
+                }
+            }
+        }
+    }
+
+    /// T1 to T3 of the EU's own bus cycle in one go when READY inserts no
+    /// wait state (the EU waits for its data, so nothing else happens in
+    /// them); with wait states, T1 and T2 only (the clock loop runs the
+    /// rest).
+    #[inline(always)]
+    fn eu_cycle_clocks<B: Bus>(&mut self, bus: &mut B) {
+        let waits = self.wait_states(bus);
+        if waits != 0 {
+            self.waits = waits;
+            self.ticks += 2;
+            self.last_t = TState::T2;
+            self.t = TState::T3;
+            return;
+        }
+        self.waits = 0;
+        self.ticks += 3;
+        self.last_t = TState::T3;
+        self.t = TState::T4;
+        let c = self.cur;
+        match c.status {
+            // The common memory cycles inline: a word at an even address,
+            // or one byte in its lane (what `eu_transfer` does for them).
+            BusStatus::Memr => {
+                let a = c.addr & self.addr_mask;
+                self.read_data = if c.bhe == 0 && a & 1 == 0 {
+                    bus.mem_read8(a) as u16 | (bus.mem_read8((a + 1) & self.addr_mask) as u16) << 8
+                } else if a & 1 == 0 {
+                    bus.mem_read8(a) as u16
+                } else if c.bhe == 0 {
+                    (bus.mem_read8(a) as u16) << 8
+                } else {
+                    0
+                };
+                self.eu_done = true;
+            }
+            _ => {
+                self.eu_transfer(bus);
             }
         }
     }
@@ -508,21 +570,77 @@ impl BusUnit {
         m
     }
 
-    /// Clocks until `done` holds (checked before each clock).
+    /// Clocks until the EU can take a byte from the queue (checked before
+    /// each clock): the wait for an instruction's next byte.
+    ///
+    /// Untraced, with the queue empty the wait passes in runs of clocks
+    /// that cannot make a byte readable: T1 and T2 of a cycle, T3 and T4
+    /// of a code fetch (its bytes are fresh until a clock after T4), or
+    /// the idle clocks of a fetch delay (no bus cycle starts in them).
     #[inline]
-    pub(crate) fn run_until<B: Bus>(&mut self, bus: &mut B, done: impl Fn(&BusUnit) -> bool) {
+    pub(crate) fn run_until_readable<B: Bus>(&mut self, bus: &mut B) {
+        // Usually the byte is there: no call.
+        if self.readable() == 0 {
+            self.wait_readable(bus);
+        }
+    }
+
+    #[inline(never)]
+    fn wait_readable<B: Bus>(&mut self, bus: &mut B) {
         if self.tracing {
-            while !done(self) {
+            while self.readable() == 0 {
                 self.tick_traced(bus);
             }
-        } else {
-            while !done(self) {
+            return;
+        }
+        while self.readable() == 0 {
+            if !self.queue.is_empty() {
+                // Fresh bytes only: a clock or two to their deadline.
+                self.clock(bus);
+                continue;
+            }
+            match self.t {
+                TState::T1 => self.address_clocks(bus),
+                TState::T3 if self.waits == 0 && !self.cur_eu => self.fetch_data_clocks(bus),
+                TState::Ti if !self.suspended => {
+                    // A fetch delay running out (after a jump's flush).
+                    let skip = self.idle_run(u32::MAX);
+                    if skip > 0 {
+                        self.ticks += skip;
+                        self.last_t = TState::Ti;
+                    } else {
+                        self.clock(bus);
+                    }
+                }
+                _ => {
+                    self.clock(bus);
+                }
+            }
+        }
+    }
+
+    /// Clocks until no code fetch is on the bus (checked before each
+    /// clock): SUSP's wait. Untraced, T3 and T4 of a fetch pass together
+    /// (the fetch is on the bus until its T4 has run).
+    #[inline]
+    pub(crate) fn run_until_not_fetching<B: Bus>(&mut self, bus: &mut B) {
+        if self.tracing {
+            while self.fetching() {
+                self.tick_traced(bus);
+            }
+            return;
+        }
+        while self.fetching() {
+            if self.t == TState::T3 && self.waits == 0 {
+                self.fetch_data_clocks(bus);
+            } else {
                 self.clock(bus);
             }
         }
     }
 
     /// One clock with its record appended to the trace.
+    #[cold]
     #[inline(never)]
     fn tick_traced<B: Bus>(&mut self, bus: &mut B) {
         let mut rec = CycleRecord {
@@ -589,6 +707,7 @@ impl BusUnit {
     }
 
     /// Decides what the bus does in the next clock (from T4 or Ti).
+    #[inline]
     fn next_cycle(&mut self) -> TState {
         if let Some(req) = self.eu_req {
             if self.eu_delay > 0 {

@@ -350,6 +350,9 @@ impl Cpu {
     /// `n` clocks of EU-internal work while the BIU goes on (exact mode).
     #[inline]
     pub(crate) fn eu_cycles<B: Bus>(&mut self, bus: &mut B, n: u32) {
+        if n == 0 {
+            return;
+        }
         if let Some(x) = self.x.as_mut() {
             x.idle(bus, n);
         }
@@ -359,12 +362,25 @@ impl Cpu {
     /// queue, waiting for the BIU when it is empty (exact mode).
     #[inline]
     pub(crate) fn q_take<B: Bus>(&mut self, bus: &mut B, op: QueueOp) {
+        self.q_take_then(bus, op, 0);
+    }
+
+    /// [`Cpu::q_take`] followed by `n` clocks of EU-internal work
+    /// ([`Cpu::eu_cycles`]): the clock of the take and those `n` pass as
+    /// one run of `1 + n` idle clocks (the take's queue status is recorded
+    /// in the first), so that the BIU can batch them.
+    #[inline]
+    pub(crate) fn q_take_then<B: Bus>(&mut self, bus: &mut B, op: QueueOp, n: u32) {
         if let Some(x) = self.x.as_mut() {
-            x.run_until(bus, |x| x.readable() != 0);
+            x.run_until_readable(bus);
             let b = x.queue.pop().unwrap_or(0x90);
             x.qop = op;
             x.qbyte = b;
-            x.tick(bus);
+            if n == 0 {
+                x.tick(bus);
+            } else {
+                x.idle(bus, 1 + n);
+            }
             self.x_taken += 1;
         }
     }
@@ -387,7 +403,7 @@ impl Cpu {
     pub(crate) fn q_suspend<B: Bus>(&mut self, bus: &mut B) {
         if let Some(x) = self.x.as_mut() {
             x.suspend();
-            x.run_until(bus, |x| !x.fetching());
+            x.run_until_not_fetching(bus);
         }
     }
 
@@ -395,6 +411,7 @@ impl Cpu {
     /// a word at an even address in one bus cycle, otherwise byte by byte
     /// (an odd word takes two cycles, datasheet "BHE and A0"). Offsets wrap
     /// at 64 KiB.
+    #[inline]
     pub(crate) fn x_mem<B: Bus>(
         &mut self,
         bus: &mut B,
@@ -450,6 +467,7 @@ impl Cpu {
 
     /// One EU bus cycle: request it, run the clocks until its T3 has
     /// transferred the data, and return the data bus. The EU goes on in T4.
+    #[inline]
     pub(crate) fn x_bus<B: Bus>(&mut self, bus: &mut B, tr: Transfer) -> u16 {
         let Some(x) = self.x.as_mut() else { return 0 };
         x.request(tr);
