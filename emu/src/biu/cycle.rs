@@ -776,8 +776,7 @@ impl BusUnit {
         let data = if a & 1 == 0 {
             let lo = bus.code_read8(a & self.addr_mask);
             let hi = bus.code_read8((a + 1) & self.addr_mask);
-            self.queue.push(lo);
-            self.queue.push(hi);
+            self.queue.push2(lo, hi);
             self.pf_ip = self.pf_ip.wrapping_add(2);
             self.fresh = 2;
             lo as u16 | (hi as u16) << 8
