@@ -354,7 +354,13 @@ impl Cpu {
             return;
         }
         if let Some(x) = self.x.as_mut() {
-            x.idle(bus, n);
+            if n == 1 {
+                // One clock inline: what `idle` runs for it, without the
+                // call.
+                x.tick(bus);
+            } else {
+                x.idle(bus, n);
+            }
         }
     }
 
