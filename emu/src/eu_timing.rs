@@ -219,7 +219,10 @@ impl Cpu {
         if ins.modrm.is_some() {
             self.q_take_opcode_modrm(bus);
         } else {
-            self.q_take_then(bus, QueueOp::First, 1);
+            // The take's clock and the decode clock, inline (the same two
+            // clocks `idle` would run, without the call).
+            self.q_take_then(bus, QueueOp::First, 0);
+            self.eu_cycles(bus, 1);
         }
     }
 
