@@ -601,7 +601,13 @@ impl BusUnit {
             }
             match self.t {
                 TState::T1 => self.address_clocks(bus),
-                TState::T3 if self.waits == 0 && !self.cur_eu => self.fetch_data_clocks(bus),
+                TState::T3 if self.waits == 0 && !self.cur_eu => {
+                    // With the queue empty the fetched bytes are all fresh
+                    // after its T4: one more clock reaches their deadline
+                    // (three clocks from T3), what the loop would run next.
+                    self.fetch_data_clocks(bus);
+                    self.clock(bus);
+                }
                 TState::Ti if !self.suspended => {
                     // A fetch delay running out (after a jump's flush).
                     let skip = self.idle_run(u32::MAX);
