@@ -217,10 +217,12 @@ impl Cpu {
             self.q_take_then(bus, QueueOp::First, 1);
         }
         if ins.modrm.is_some() {
-            self.q_take(bus, QueueOp::First);
-            self.q_take(bus, QueueOp::Subsequent);
+            self.q_take_opcode_modrm(bus);
         } else {
-            self.q_take_then(bus, QueueOp::First, 1);
+            // The take's clock and the decode clock, inline (the same two
+            // clocks `idle` would run, without the call).
+            self.q_take_then(bus, QueueOp::First, 0);
+            self.eu_cycles(bus, 1);
         }
     }
 
@@ -232,8 +234,8 @@ impl Cpu {
         match m.disp_len() {
             0 => self.eu_cycles(bus, post),
             n => {
-                for _ in 1..n {
-                    self.q_take(bus, QueueOp::Subsequent);
+                if n > 1 {
+                    self.q_take_subsequent(bus, n as u32 - 1);
                 }
                 self.q_take_then(bus, QueueOp::Subsequent, post);
             }
@@ -243,10 +245,9 @@ impl Cpu {
     /// Exact mode: takes the instruction's remaining bytes (immediates)
     /// from the queue.
     pub(crate) fn x_imm<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) {
-        if self.x.is_some() {
-            while self.x_taken < ins.len as u32 {
-                self.q_take(bus, QueueOp::Subsequent);
-            }
+        let len = ins.len as u32;
+        if self.x.is_some() && self.x_taken < len {
+            self.q_take_subsequent(bus, len - self.x_taken);
         }
     }
 

@@ -601,7 +601,13 @@ impl BusUnit {
             }
             match self.t {
                 TState::T1 => self.address_clocks(bus),
-                TState::T3 if self.waits == 0 && !self.cur_eu => self.fetch_data_clocks(bus),
+                TState::T3 if self.waits == 0 && !self.cur_eu => {
+                    // With the queue empty the fetched bytes are all fresh
+                    // after its T4: one more clock reaches their deadline
+                    // (three clocks from T3), what the loop would run next.
+                    self.fetch_data_clocks(bus);
+                    self.clock(bus);
+                }
                 TState::Ti if !self.suspended => {
                     // A fetch delay running out (after a jump's flush).
                     let skip = self.idle_run(u32::MAX);
@@ -776,8 +782,7 @@ impl BusUnit {
         let data = if a & 1 == 0 {
             let lo = bus.code_read8(a & self.addr_mask);
             let hi = bus.code_read8((a + 1) & self.addr_mask);
-            self.queue.push(lo);
-            self.queue.push(hi);
+            self.queue.push2(lo, hi);
             self.pf_ip = self.pf_ip.wrapping_add(2);
             self.fresh = 2;
             lo as u16 | (hi as u16) << 8

@@ -354,18 +354,19 @@ impl Cpu {
             return;
         }
         if let Some(x) = self.x.as_mut() {
-            x.idle(bus, n);
+            if n == 1 {
+                // One clock inline: what `idle` runs for it, without the
+                // call.
+                x.tick(bus);
+            } else {
+                x.idle(bus, n);
+            }
         }
     }
 
     /// The EU takes the next byte of the current instruction from the
-    /// queue, waiting for the BIU when it is empty (exact mode).
-    #[inline]
-    pub(crate) fn q_take<B: Bus>(&mut self, bus: &mut B, op: QueueOp) {
-        self.q_take_then(bus, op, 0);
-    }
-
-    /// [`Cpu::q_take`] followed by `n` clocks of EU-internal work
+    /// queue, waiting for the BIU when it is empty (exact mode), followed
+    /// by `n` clocks of EU-internal work
     /// ([`Cpu::eu_cycles`]): the clock of the take and those `n` pass as
     /// one run of `1 + n` idle clocks (the take's queue status is recorded
     /// in the first), so that the BIU can batch them.
@@ -382,6 +383,41 @@ impl Cpu {
                 x.idle(bus, 1 + n);
             }
             self.x_taken += 1;
+        }
+    }
+
+    /// The opcode (first byte) and ModR/M byte (subsequent) taken, each
+    /// with its clock: two [`Cpu::q_take_then`] with no clocks after, in
+    /// one call (the same steps in the same order, one borrow of the BIU
+    /// and one call instead of two).
+    #[inline]
+    pub(crate) fn q_take_opcode_modrm<B: Bus>(&mut self, bus: &mut B) {
+        if let Some(x) = self.x.as_mut() {
+            for op in [QueueOp::First, QueueOp::Subsequent] {
+                x.run_until_readable(bus);
+                let b = x.queue.pop().unwrap_or(0x90);
+                x.qop = op;
+                x.qbyte = b;
+                x.tick(bus);
+            }
+            self.x_taken += 2;
+        }
+    }
+
+    /// `k` subsequent bytes taken, each with its clock: `k`
+    /// [`Cpu::q_take_then`] with no clocks after, in one call (the same
+    /// steps in the same order).
+    #[inline]
+    pub(crate) fn q_take_subsequent<B: Bus>(&mut self, bus: &mut B, k: u32) {
+        if let Some(x) = self.x.as_mut() {
+            for _ in 0..k {
+                x.run_until_readable(bus);
+                let b = x.queue.pop().unwrap_or(0x90);
+                x.qop = QueueOp::Subsequent;
+                x.qbyte = b;
+                x.tick(bus);
+            }
+            self.x_taken += k;
         }
     }
 

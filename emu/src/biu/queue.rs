@@ -49,6 +49,20 @@ impl PrefetchQueue {
         }
     }
 
+    /// Appends the two bytes of a word fetch, `lo` first (as two
+    /// [`PrefetchQueue::push`]es: a byte that does not fit is dropped).
+    #[inline(always)]
+    pub fn push2(&mut self, lo: u8, hi: u8) {
+        if self.len <= QUEUE_SIZE - 2 {
+            self.bytes[(self.head + self.len) & (RING - 1)] = lo;
+            self.bytes[(self.head + self.len + 1) & (RING - 1)] = hi;
+            self.len += 2;
+        } else {
+            self.push(lo);
+            self.push(hi);
+        }
+    }
+
     /// Takes the front byte.
     #[inline]
     pub fn pop(&mut self) -> Option<u8> {
