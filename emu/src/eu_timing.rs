@@ -902,11 +902,7 @@ pub(crate) fn into(taken: bool) -> u32 {
     }
 }
 
-/// IRET: SUSP (not waiting for a fetch) two clocks after the decode, then
-/// as RETF: four clocks between the IP and CS pops, the flush a clock
-/// after the CS pop's T3 (microcode 0C8h and FARRET); the FLAGS pop is
-/// requested a clock after the flush (microcode 0CAh).
-pub(crate) const IRET_PRE: u32 = 2;
-pub(crate) const IRET_BETWEEN: u32 = 4;
-pub(crate) const IRET_TO_FLUSH: u32 = 1;
+/// IRET runs RETF's lines (microcode 0C8h and FARRET: [`RETF_PRE`],
+/// [`RETF_BETWEEN`], [`RETF_TO_FLUSH`]); its FLAGS pop is requested a clock
+/// after the flush (microcode 0CAh).
 pub(crate) const IRET_FLAGS: u32 = 1;

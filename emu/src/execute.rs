@@ -593,15 +593,15 @@ impl Cpu {
                 }
             }
             Op::Iret => {
-                self.x_susp_now(bus, eu_timing::IRET_PRE);
+                self.x_susp_now(bus, eu_timing::RETF_PRE);
                 let ip = self.pop(bus, wsz)?;
-                self.x_script(bus, eu_timing::IRET_BETWEEN);
+                self.x_script(bus, eu_timing::RETF_BETWEEN);
                 let cs = self.pop(bus, wsz)? as u16;
                 if self.x.is_some() {
                     // The 8086 (the only exact model) cannot fault in the
                     // flags pop: jump now, the flush comes before it.
                     self.far_jump(cs, ip, op32)?;
-                    self.x_flush_after(bus, eu_timing::IRET_TO_FLUSH);
+                    self.x_flush_after(bus, eu_timing::RETF_TO_FLUSH);
                     self.x_script(bus, eu_timing::IRET_FLAGS);
                 }
                 let f = self.pop(bus, wsz)?;

@@ -585,6 +585,16 @@ impl BusUnit {
         }
     }
 
+    /// The EU takes the next queue byte (waiting for it), reported on the
+    /// QS pins as `op` in the clock that follows; the clock itself is the
+    /// caller's to run.
+    #[inline]
+    pub(crate) fn take<B: Bus>(&mut self, bus: &mut B, op: QueueOp) {
+        self.run_until_readable(bus);
+        self.qbyte = self.queue.pop().unwrap_or(0x90);
+        self.qop = op;
+    }
+
     #[inline(never)]
     fn wait_readable<B: Bus>(&mut self, bus: &mut B) {
         if self.tracing {

@@ -373,10 +373,7 @@ impl Cpu {
     #[inline]
     pub(crate) fn q_take_then<B: Bus>(&mut self, bus: &mut B, op: QueueOp, n: u32) {
         if let Some(x) = self.x.as_mut() {
-            x.run_until_readable(bus);
-            let b = x.queue.pop().unwrap_or(0x90);
-            x.qop = op;
-            x.qbyte = b;
+            x.take(bus, op);
             if n == 0 {
                 x.tick(bus);
             } else {
@@ -394,10 +391,7 @@ impl Cpu {
     pub(crate) fn q_take_opcode_modrm<B: Bus>(&mut self, bus: &mut B) {
         if let Some(x) = self.x.as_mut() {
             for op in [QueueOp::First, QueueOp::Subsequent] {
-                x.run_until_readable(bus);
-                let b = x.queue.pop().unwrap_or(0x90);
-                x.qop = op;
-                x.qbyte = b;
+                x.take(bus, op);
                 x.tick(bus);
             }
             self.x_taken += 2;
@@ -411,10 +405,7 @@ impl Cpu {
     pub(crate) fn q_take_subsequent<B: Bus>(&mut self, bus: &mut B, k: u32) {
         if let Some(x) = self.x.as_mut() {
             for _ in 0..k {
-                x.run_until_readable(bus);
-                let b = x.queue.pop().unwrap_or(0x90);
-                x.qop = QueueOp::Subsequent;
-                x.qbyte = b;
+                x.take(bus, QueueOp::Subsequent);
                 x.tick(bus);
             }
             self.x_taken += k;
