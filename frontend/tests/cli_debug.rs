@@ -2,32 +2,10 @@
 //! replica's clock word (CODE:0BF8) stops after the writing instruction
 //! and shows it; stepping, breakpoints, lists and device views.
 
-use std::io::Write;
-use std::path::Path;
-use std::process::{Command, Stdio};
+mod common;
 
-fn debug(program: &Path, extra: &[&str], script: &str) -> (Option<i32>, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tandem"))
-        .arg("debug")
-        .args(extra)
-        .arg(program)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("tandem debug runs");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(script.as_bytes())
-        .expect("script written");
-    let o = child.wait_with_output().expect("finishes");
-    (
-        o.status.code(),
-        String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr),
-    )
-}
+use common::debug;
+use std::path::Path;
 
 #[test]
 fn a_write_watchpoint_on_the_clock_word_shows_the_writing_instruction() {

@@ -9,6 +9,8 @@
 //! Where gdb is not installed the test says so loudly and passes, unless
 //! TANDEM_REQUIRE_GDB is set (CI sets it and installs gdb).
 
+mod common;
+
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -26,25 +28,11 @@ fn gdb_installed() -> bool {
         .is_ok_and(|s| s.success())
 }
 
-/// The command-line debugger's output for `script`.
+/// The command-line debugger's output for `script` on the replica.
 fn debugger(script: &str) -> String {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tandem"))
-        .args(["debug", "--cpu", "386"])
-        .arg(replica())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("tandem debug runs");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(script.as_bytes())
-        .expect("script written");
-    let o = child.wait_with_output().expect("finishes");
-    assert!(o.status.success(), "{o:?}");
-    String::from_utf8_lossy(&o.stdout).into_owned()
+    let (code, out) = common::debug(&replica(), &["--cpu", "386"], script);
+    assert_eq!(code, Some(0), "{out}");
+    out
 }
 
 /// The bytes of the hex dump that starts at `at` (e.g. "0EF8:7935"): that
@@ -105,22 +93,7 @@ fn gdb_breaks_on_the_fountain_and_reads_the_clock_and_the_parameter_table() {
     assert_eq!((clock.len(), table.len()), (2, 32), "{reference}");
     assert!(table.iter().any(|&b| b != 0), "parameters set: {reference}");
 
-    let mut stub = Command::new(env!("CARGO_BIN_EXE_tandem"))
-        .args(["debug", "--cpu", "386", "--gdb", "0"])
-        .arg(replica())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("tandem debug --gdb runs");
-    let mut err = BufReader::new(stub.stderr.take().expect("stderr"));
-    let mut line = String::new();
-    err.read_line(&mut line).expect("the stub's first line");
-    let port: u16 = line
-        .split("127.0.0.1:")
-        .nth(1)
-        .and_then(|t| t.split_whitespace().next())
-        .and_then(|p| p.parse().ok())
-        .unwrap_or_else(|| panic!("a port in {line:?}"));
+    let (mut stub, port) = stub();
 
     let cmds = [
         format!("target remote 127.0.0.1:{port}"),
@@ -210,7 +183,7 @@ fn a_taken_port_is_a_clear_error() {
     assert!(err.contains(&format!("--gdb {port}")), "{err}");
 }
 
-/// Starts the stub on a free port; the child and the port.
+/// Starts the stub on the replica on a free port; the child and the port.
 fn stub() -> (std::process::Child, u16) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_tandem"))
         .args(["debug", "--cpu", "386", "--gdb", "0"])
@@ -228,6 +201,8 @@ fn stub() -> (std::process::Child, u16) {
         .and_then(|t| t.split_whitespace().next())
         .and_then(|p| p.parse().ok())
         .unwrap_or_else(|| panic!("a port in {line:?}"));
+    // Keep reading stderr so the stub's last lines find a reader.
+    std::thread::spawn(move || std::io::copy(&mut err, &mut std::io::sink()));
     (child, port)
 }
 
