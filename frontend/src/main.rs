@@ -58,7 +58,7 @@ enum Command {
     /// Run a DOS program (.EXE or .COM) in a window or headless, with
     /// tandem's DOS and BIOS; drive C: is a host folder. With no PROGRAM,
     /// the built-in replica demo. Exit status: the program's own code; 124
-    /// when the run ends first, 125 when it cannot start, 126 when the
+    /// when the run ends first, 2 when it cannot start, 126 when the
     /// emulation cannot go on.
     Run(run_cmd::RunArgs),
     /// Debug a DOS program: stops at its entry; breakpoints, watchpoints,

@@ -469,6 +469,9 @@ fn finish(args: &RunArgs, run: &mut Run, outcome: Outcome) -> ExitCode {
             status = ExitCode::from(EXIT_BAD_INPUT);
         }
     }
+    if log::log_enabled!(log::Level::Info) {
+        report_unimplemented(&s.dos.warnings);
+    }
     if args.state_hash {
         eprintln!(
             "tandem run: state hash {:016x} at cycle {}, frame {}",
@@ -502,4 +505,21 @@ fn finish(args: &RunArgs, run: &mut Run, outcome: Outcome) -> ExitCode {
         Outcome::Stopped(msg) => eprintln!("tandem run: stopped: {name}: {msg}"),
     }
     status
+}
+
+/// With `-v`: the list of every BIOS or DOS function the program asked for
+/// that tandem does not implement (each once), or one line saying there
+/// were none.
+fn report_unimplemented(warnings: &[String]) {
+    if warnings.is_empty() {
+        eprintln!("tandem run: every BIOS and DOS function the program asked for is implemented");
+        return;
+    }
+    eprintln!(
+        "tandem run: {} BIOS/DOS function(s) the program asked for are not implemented:",
+        warnings.len()
+    );
+    for w in warnings {
+        eprintln!("  {w}");
+    }
 }

@@ -220,3 +220,38 @@ fn the_replica_runs_and_quits_on_esc() {
     ]);
     assert_eq!(o.status.code(), Some(124), "{o:?}");
 }
+
+/// `-v` ends a run with the list of BIOS/DOS functions the program asked
+/// for that tandem does not implement: one line for INT 21h AH=FFh (no
+/// such DOS function), none for a program that uses only implemented ones.
+#[test]
+fn verbose_lists_the_functions_that_are_not_implemented() {
+    let d = temp_dir("unimpl");
+    // mov ah,FFh; int 21h; mov ax,4C05h; int 21h
+    let probe = d.join("PROBE.COM");
+    std::fs::write(
+        &probe,
+        [0xB4, 0xFF, 0xCD, 0x21, 0xB8, 0x05, 0x4C, 0xCD, 0x21],
+    )
+    .expect("write");
+    let o = tandem(&["-v", "--headless", probe.to_str().expect("path")]);
+    assert_eq!(o.status.code(), Some(5), "{o:?}");
+    let err = text(&o.stderr);
+    assert!(
+        err.contains("1 BIOS/DOS function(s) the program asked for are not implemented:")
+            && err.contains("  INT 21h AH=FFh AL=00h is not implemented"),
+        "{err}"
+    );
+    let hello = roms().join("hello.com");
+    let o = tandem(&["-v", "--headless", hello.to_str().expect("path")]);
+    assert_eq!(o.status.code(), Some(7), "{o:?}");
+    assert!(
+        text(&o.stderr)
+            .contains("every BIOS and DOS function the program asked for is implemented"),
+        "{o:?}"
+    );
+    // Without -v, the one warning but no list.
+    let o = tandem(&["--headless", probe.to_str().expect("path")]);
+    assert!(!text(&o.stderr).contains("function(s)"), "{o:?}");
+    let _ = std::fs::remove_dir_all(&d);
+}
