@@ -226,9 +226,9 @@ impl Outcome {
     }
 }
 
-fn bad(what: impl std::fmt::Display, msg: impl std::fmt::Display) -> ExitCode {
-    eprintln!("tandem run: error: {what}: {msg}");
-    ExitCode::from(EXIT_BAD_INPUT)
+/// One line saying why a run cannot start.
+fn bad(what: impl std::fmt::Display, msg: impl std::fmt::Display) -> String {
+    format!("{what}: {msg}")
 }
 
 /// The DOS path of `program` under `mount` (C:\DIR\NAME.EXE) and its
@@ -261,12 +261,20 @@ fn have_display() -> bool {
         .any(|v| std::env::var_os(v).is_some_and(|s| !s.is_empty()))
 }
 
-/// Sets the run up: program, mount, machine, DOS, record and replay.
-fn prepare(args: &RunArgs, headless: bool) -> Result<Run, ExitCode> {
-    let presses = crate::press::parse_all(&args.presses).map_err(|e| {
-        eprintln!("tandem run: error: {e}");
-        ExitCode::from(EXIT_BAD_INPUT)
-    })?;
+/// Where the keys of a headless run come from besides `--press`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stdin {
+    /// The host's stdin, when it is not a terminal, is typed on the
+    /// keyboard.
+    Type,
+    /// Stdin is left alone (`tandem corpus`: only the scripted keys).
+    Ignore,
+}
+
+/// Sets the run up: program, mount, machine, DOS, scripted keys, record and
+/// replay. The error is one line for `tandem run: error: ...`.
+pub fn prepare(args: &RunArgs, headless: bool, stdin: Stdin) -> Result<Run, String> {
+    let presses = crate::press::parse_all(&args.presses)?;
     // The replay's header names the machine unless the options do.
     let replay = match &args.replay {
         None => None,
@@ -347,10 +355,7 @@ fn prepare(args: &RunArgs, headless: bool) -> Result<Run, ExitCode> {
     let mut m = Machine::new(opts.config());
     let mut origin = 0;
     if let Some(file) = &args.load_state {
-        let snap = crate::savestate::load(file, &mount).map_err(|e| {
-            eprintln!("tandem run: error: {e}");
-            ExitCode::from(EXIT_BAD_INPUT)
-        })?;
+        let snap = crate::savestate::load(file, &mount).map_err(|e| e.to_string())?;
         (m, dos, origin) = (snap.machine, snap.dos, snap.meta.origin_cycle);
     } else {
         dos.install(&mut m);
@@ -377,7 +382,7 @@ fn prepare(args: &RunArgs, headless: bool) -> Result<Run, ExitCode> {
     }
     // Headless: the host's stdin (when it is not a terminal) is typed on
     // the keyboard.
-    if headless && !std::io::stdin().is_terminal() {
+    if headless && stdin == Stdin::Type && !std::io::stdin().is_terminal() {
         let mut text = Vec::new();
         if std::io::stdin().read_to_end(&mut text).is_ok() {
             dos.type_text(&text);
@@ -447,12 +452,15 @@ pub fn run(args: &RunArgs) -> ExitCode {
         eprintln!("tandem run: no display: running headless");
         headless = true;
     }
-    let mut run = match prepare(args, headless) {
+    let mut run = match prepare(args, headless, Stdin::Type) {
         Ok(r) => r,
-        Err(code) => return code,
+        Err(e) => {
+            eprintln!("tandem run: error: {e}");
+            return ExitCode::from(EXIT_BAD_INPUT);
+        }
     };
     let outcome = if headless {
-        headless::run(&mut run)
+        headless::run(&mut run, &mut std::io::stdout(), true)
     } else {
         match crate::play::window::run(&mut run, args.fullscreen, args.mute) {
             Ok(o) => o,
