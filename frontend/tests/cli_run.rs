@@ -221,38 +221,12 @@ fn the_replica_runs_and_quits_on_esc() {
     assert_eq!(o.status.code(), Some(124), "{o:?}");
 }
 
-/// A .COM program with its own INT 9 handler: it reads the first byte the
-/// keyboard controller delivers on port 60h and exits with it.
-fn int9_program(dir: &Path) -> PathBuf {
-    let prog: Vec<u8> = vec![
-        0xB8, 0x09, 0x25, // mov ax,2509h
-        0xBA, 0x16, 0x01, // mov dx,handler
-        0xCD, 0x21, // int 21h
-        0x80, 0x3E, 0x2B, 0x01, 0x00, // wait: cmp byte [key],0
-        0x74, 0xF9, // jz wait
-        0xA0, 0x2B, 0x01, // mov al,[key]
-        0xB4, 0x4C, // mov ah,4Ch
-        0xCD, 0x21, // int 21h
-        0x50, // handler: push ax
-        0xE4, 0x60, // in al,60h
-        0x2E, 0x80, 0x3E, 0x2B, 0x01, 0x00, // cmp byte [cs:key],0
-        0x75, 0x04, // jnz skip
-        0x2E, 0xA2, 0x2B, 0x01, // mov [cs:key],al
-        0xB0, 0x20, // skip: mov al,20h
-        0xE6, 0x20, // out 20h,al
-        0x58, // pop ax
-        0xCF, // iret
-        0x00, // key: db 0
-    ];
-    let p = dir.join("INT9.COM");
-    std::fs::write(&p, prog).expect("write");
-    p
-}
-
 #[test]
 fn a_pressed_key_reaches_port_60h_at_its_emulated_time() {
+    // roms/dos/int9key.com: exits with the first byte its INT 9 handler
+    // reads from port 60h.
     let dir = temp_dir("press");
-    let p = int9_program(&dir);
+    let p = roms().join("int9key.com");
     let p = p.to_str().expect("path");
     // Before 1.5 s nothing arrives; after, the make code of A (1Eh).
     let o = tandem(&["--headless", "--seconds", "1.45", "--press", "1.5:a", p]);
