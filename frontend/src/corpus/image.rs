@@ -70,6 +70,28 @@ pub fn diff(frame: &Frame, golden: &Frame) -> Diff {
     }
 }
 
+/// A picture of where two frames of one size differ: the golden dimmed to
+/// a quarter, the differing pixels magenta.
+pub fn diff_picture(frame: &Frame, golden: &Frame) -> Frame {
+    let rgb = frame
+        .rgb
+        .chunks_exact(3)
+        .zip(golden.rgb.chunks_exact(3))
+        .flat_map(|(a, b)| {
+            if a == b {
+                [b[0] / 4, b[1] / 4, b[2] / 4]
+            } else {
+                [255, 0, 255]
+            }
+        })
+        .collect();
+    Frame {
+        width: golden.width,
+        height: golden.height,
+        rgb,
+    }
+}
+
 /// An RGB canvas to draw the contact sheet on.
 pub struct Canvas {
     /// The picture so far.
@@ -166,6 +188,11 @@ mod tests {
         b.rgb[3 * 5 + 2] = 9;
         b.rgb[0] = 7;
         assert_eq!(diff(&a, &b), Diff::Pixels(2));
+        let d = diff_picture(&a, &b);
+        assert_eq!(&d.rgb[..3], &[255, 0, 255]);
+        assert_eq!(&d.rgb[3..6], &[0, 0, 0]);
+        assert_eq!(&d.rgb[6..9], &[0, 0, 0], "x=2 dimmed to 2/4 = 0");
+        assert_eq!(&d.rgb[15..18], &[255, 0, 255]);
         assert_eq!(diff(&a, &frame(2, 4, |_, _| [0; 3])), Diff::Size(2, 4));
     }
 

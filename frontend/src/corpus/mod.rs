@@ -228,8 +228,10 @@ fn dosbox_shot(corpus: &Path, name: &str) -> PathBuf {
     corpus.join(format!("{name}.dosbox.png"))
 }
 
-/// The frame's verdict against its golden, in words, and whether it passes.
-fn judge_frame(frame: &Frame, golden: &Path, bless: bool) -> (String, bool) {
+/// The frame's verdict against its golden, in words, and whether it
+/// passes; where pixels differ, a picture of them goes to `diff_out`.
+fn judge_frame(frame: &Frame, golden: &Path, diff_out: &Path, bless: bool) -> (String, bool) {
+    let _ = std::fs::remove_file(diff_out);
     if bless {
         return match screenshot::write_png(golden, frame) {
             Ok(()) => ("blessed".into(), true),
@@ -243,10 +245,13 @@ fn judge_frame(frame: &Frame, golden: &Path, bless: bool) -> (String, bool) {
         Err(err) => (err, false),
         Ok(g) => match image::diff(frame, &g) {
             Diff::Equal => ("equal".into(), true),
-            Diff::Pixels(n) => (
-                format!("{n} of {} px differ", frame.width * frame.height),
-                false,
-            ),
+            Diff::Pixels(n) => {
+                let _ = screenshot::write_png(diff_out, &image::diff_picture(frame, &g));
+                (
+                    format!("{n} of {} px differ", frame.width * frame.height),
+                    false,
+                )
+            }
             Diff::Size(w, h) => (
                 format!("{}x{}, golden {w}x{h}", frame.width, frame.height),
                 false,
@@ -329,17 +334,25 @@ pub fn run(args: &CorpusArgs) -> ExitCode {
                 if let Err(err) = screenshot::write_png(&shot, f) {
                     problems.push(format!("cannot write {}: {err}", shot.display()));
                 }
-                let (verdict, ok) = judge_frame(f, &golden, args.bless);
+                let diff_out = args.out.join(format!("{}.diff.png", e.name));
+                let (verdict, ok) = judge_frame(f, &golden, &diff_out, args.bless);
                 if !ok {
                     problems.push(match verdict.as_str() {
                         "no golden" => format!(
                             "there is no golden {}: look at {} and bless it (tandem corpus --bless --only {})",
                             golden.display(), shot.display(), e.name
                         ),
-                        _ => format!(
-                            "the frame {} is not the golden {} ({verdict}); look at both and at the contact sheet; if the change is right: tandem corpus --bless --only {}",
-                            shot.display(), golden.display(), e.name
-                        ),
+                        _ => {
+                            let marked = if diff_out.is_file() {
+                                format!(", magenta in {}", diff_out.display())
+                            } else {
+                                String::new()
+                            };
+                            format!(
+                                "the frame {} is not the golden {} ({verdict}{marked}); look at both and at the contact sheet; if the change is right: tandem corpus --bless --only {}",
+                                shot.display(), golden.display(), e.name
+                            )
+                        }
                     });
                 }
                 verdict
