@@ -66,7 +66,7 @@ enum Command {
     /// Run the corpus of real DOS programs in a manifest headless with
     /// their scripted keys; compare each final frame with its golden and
     /// each outcome with the manifest; write a contact sheet beside the
-    /// DOSBox screenshots (`--bless` approves the frames as goldens).
+    /// DOSBox screenshots (`--bless` approves the frames and outcomes).
     Corpus(corpus::CorpusArgs),
     /// Debug a DOS program: stops at its entry; breakpoints, watchpoints,
     /// stepping, registers and memory (docs/debugger.md). `--protocol

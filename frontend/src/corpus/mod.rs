@@ -7,7 +7,8 @@
 //! pixel (tandem is deterministic); each run must end as the manifest
 //! says. `OUT/contact-sheet.png` puts every frame beside the DOSBox
 //! screenshot of the same program, for a person to judge; `--bless` makes
-//! the frames of this run the goldens once that person approves them.
+//! the frames and outcomes of this run the expected ones once that person
+//! approves them.
 //!
 //! Exit status: 0 when every program passes, 1 when any fails, 2 when the
 //! manifest or the corpus data is missing or malformed.
@@ -39,7 +40,7 @@ manifest or corpus data is missing or malformed.
 Examples:
   tandem corpus                                   run all, compare with the goldens
   tandem corpus --only lgengine --only digger     two of them
-  tandem corpus --bless                           approve this run's frames as the goldens")]
+  tandem corpus --bless                           approve this run's frames and outcomes")]
 pub struct CorpusArgs {
     /// The manifest.
     #[arg(value_name = "MANIFEST", default_value = "tests/corpus/corpus.toml")]
@@ -63,8 +64,9 @@ pub struct CorpusArgs {
     #[arg(long = "only", value_name = "NAME")]
     only: Vec<String>,
 
-    /// Write this run's frames as the goldens (after looking at the contact
-    /// sheet); the outcomes are still checked.
+    /// Approve this run (after looking at the contact sheet): its frames
+    /// become the goldens, and an outcome that differs from the manifest's
+    /// is written into the manifest's `outcome` line.
     #[arg(long)]
     bless: bool,
 
