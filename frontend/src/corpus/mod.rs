@@ -104,6 +104,9 @@ impl Drop for Copy {
     }
 }
 
+/// Copies a folder with the modification times of its files and folders:
+/// DOS shows them to the program (file dates), so a copy made now must not
+/// change what the program sees.
 fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
     std::fs::create_dir_all(to)?;
     for e in std::fs::read_dir(from)? {
@@ -113,9 +116,15 @@ fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
             copy_dir(&e.path(), &dest)?;
         } else {
             std::fs::copy(e.path(), &dest)?;
+            let when = e.metadata()?.modified()?;
+            std::fs::File::options()
+                .write(true)
+                .open(&dest)?
+                .set_modified(when)?;
         }
     }
-    Ok(())
+    let when = std::fs::metadata(from)?.modified()?;
+    std::fs::File::open(to)?.set_modified(when)
 }
 
 /// Runs one entry from a fresh copy of its folder.
@@ -495,4 +504,34 @@ fn how(e: &Entry) -> String {
         s.push_str(&format!(", expects {}", e.outcome));
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::{Duration, SystemTime};
+
+    #[test]
+    fn a_copy_keeps_contents_and_times() {
+        let base = std::env::temp_dir().join(format!("tandem-copy-{}", std::process::id()));
+        let (src, dst) = (base.join("src"), base.join("dst"));
+        std::fs::create_dir_all(src.join("SUB")).expect("folders");
+        std::fs::write(src.join("A.DAT"), b"abc").expect("file");
+        std::fs::write(src.join("SUB/B.DAT"), b"de").expect("file");
+        let then = SystemTime::UNIX_EPOCH + Duration::from_secs(700_000_000);
+        for f in ["A.DAT", "SUB/B.DAT"] {
+            std::fs::File::options()
+                .write(true)
+                .open(src.join(f))
+                .and_then(|h| h.set_modified(then))
+                .expect("time");
+        }
+        copy_dir(&src, &dst).expect("copy");
+        for f in ["A.DAT", "SUB/B.DAT"] {
+            let md = std::fs::metadata(dst.join(f)).expect("copied");
+            assert_eq!(md.modified().expect("mtime"), then, "{f}");
+        }
+        assert_eq!(std::fs::read(dst.join("SUB/B.DAT")).expect("read"), b"de");
+        let _ = std::fs::remove_dir_all(&base);
+    }
 }
