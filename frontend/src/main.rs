@@ -9,9 +9,11 @@
 mod bench_cmd;
 mod call_cmd;
 mod compare_cmd;
+mod corpus;
 mod debug;
 mod machine_opts;
 mod play;
+mod press;
 mod run_cmd;
 mod savestate;
 mod session;
@@ -61,6 +63,11 @@ enum Command {
     /// when the run ends first, 2 when it cannot start, 126 when the
     /// emulation cannot go on.
     Run(run_cmd::RunArgs),
+    /// Run the corpus of real DOS programs in a manifest headless with
+    /// their scripted keys; compare each final frame with its golden and
+    /// each outcome with the manifest; write a contact sheet beside the
+    /// DOSBox screenshots (`--bless` approves the frames and outcomes).
+    Corpus(corpus::CorpusArgs),
     /// Debug a DOS program: stops at its entry; breakpoints, watchpoints,
     /// stepping, registers and memory (docs/debugger.md). `--protocol
     /// stdio|PORT` serves the JSON-lines control protocol.
@@ -99,6 +106,7 @@ fn main() -> ExitCode {
         Command::Compare(args) => compare_cmd::run(&args),
         Command::Trace(args) => trace_cmd::run(&args),
         Command::Run(args) => run_cmd::run(&args),
+        Command::Corpus(args) => corpus::run(&args),
         Command::Debug(args) => debug::run(&args),
     }
 }

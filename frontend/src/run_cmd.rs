@@ -67,6 +67,7 @@ Examples:
   tandem run                                 the built-in replica demo in a window
   tandem run --headless --frames 70 --screenshot shot.png
   tandem run GAME.EXE --mount ~/dos/game --record play.jsonl
+  tandem run --headless --seconds 8 --press 2:y --press 3:enter GAME.EXE
   tandem run GAME.EXE --mount ~/dos/game --replay play.jsonl --state-hash")]
 pub struct RunArgs {
     /// CPU model: 8086, 286 or 386 [default: 8086; 386 for the built-in
@@ -115,6 +116,11 @@ pub struct RunArgs {
     /// (`--seconds` counts from where the saving run stopped).
     #[arg(long, value_name = "FILE")]
     load_state: Option<PathBuf>,
+
+    /// Press a key at an emulated time: SECONDS:KEY (e.g. 2.5:space,
+    /// 3:enter, 4:f10); repeatable. Recorded by --record like typed keys.
+    #[arg(long = "press", value_name = "S:KEY", long_help = crate::press::LONG_HELP)]
+    presses: Vec<String>,
 
     /// Record the input (keys, mouse) with the emulated cycle of each event
     /// to FILE (JSON lines).
@@ -220,9 +226,9 @@ impl Outcome {
     }
 }
 
-fn bad(what: impl std::fmt::Display, msg: impl std::fmt::Display) -> ExitCode {
-    eprintln!("tandem run: error: {what}: {msg}");
-    ExitCode::from(EXIT_BAD_INPUT)
+/// One line saying why a run cannot start.
+fn bad(what: impl std::fmt::Display, msg: impl std::fmt::Display) -> String {
+    format!("{what}: {msg}")
 }
 
 /// The DOS path of `program` under `mount` (C:\DIR\NAME.EXE) and its
@@ -255,8 +261,20 @@ fn have_display() -> bool {
         .any(|v| std::env::var_os(v).is_some_and(|s| !s.is_empty()))
 }
 
-/// Sets the run up: program, mount, machine, DOS, record and replay.
-fn prepare(args: &RunArgs, headless: bool) -> Result<Run, ExitCode> {
+/// Where the keys of a headless run come from besides `--press`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stdin {
+    /// The host's stdin, when it is not a terminal, is typed on the
+    /// keyboard.
+    Type,
+    /// Stdin is left alone (`tandem corpus`: only the scripted keys).
+    Ignore,
+}
+
+/// Sets the run up: program, mount, machine, DOS, scripted keys, record and
+/// replay. The error is one line for `tandem run: error: ...`.
+pub fn prepare(args: &RunArgs, headless: bool, stdin: Stdin) -> Result<Run, String> {
+    let presses = crate::press::parse_all(&args.presses)?;
     // The replay's header names the machine unless the options do.
     let replay = match &args.replay {
         None => None,
@@ -337,10 +355,7 @@ fn prepare(args: &RunArgs, headless: bool) -> Result<Run, ExitCode> {
     let mut m = Machine::new(opts.config());
     let mut origin = 0;
     if let Some(file) = &args.load_state {
-        let snap = crate::savestate::load(file, &mount).map_err(|e| {
-            eprintln!("tandem run: error: {e}");
-            ExitCode::from(EXIT_BAD_INPUT)
-        })?;
+        let snap = crate::savestate::load(file, &mount).map_err(|e| e.to_string())?;
         (m, dos, origin) = (snap.machine, snap.dos, snap.meta.origin_cycle);
     } else {
         dos.install(&mut m);
@@ -367,7 +382,7 @@ fn prepare(args: &RunArgs, headless: bool) -> Result<Run, ExitCode> {
     }
     // Headless: the host's stdin (when it is not a terminal) is typed on
     // the keyboard.
-    if headless && !std::io::stdin().is_terminal() {
+    if headless && stdin == Stdin::Type && !std::io::stdin().is_terminal() {
         let mut text = Vec::new();
         if std::io::stdin().read_to_end(&mut text).is_ok() {
             dos.type_text(&text);
@@ -380,6 +395,19 @@ fn prepare(args: &RunArgs, headless: bool) -> Result<Run, ExitCode> {
     if let Some((_, events)) = replay {
         session.set_replay(events);
     }
+    // Scripted keys count from the start, like --seconds (from the saving
+    // run's end for a resumed one).
+    session.schedule(presses.iter().flat_map(|p| {
+        p.events(cpu_hz, origin)
+            .map(|(cycle, key, down)| record::Event {
+                cycle,
+                input: Input::Key {
+                    code: key.code,
+                    ext: key.extended,
+                    down,
+                },
+            })
+    }));
     if let Some(p) = &args.record {
         let f = std::fs::File::create(p).map_err(|e| bad(p.display(), e))?;
         let header = Header {
@@ -424,12 +452,15 @@ pub fn run(args: &RunArgs) -> ExitCode {
         eprintln!("tandem run: no display: running headless");
         headless = true;
     }
-    let mut run = match prepare(args, headless) {
+    let mut run = match prepare(args, headless, Stdin::Type) {
         Ok(r) => r,
-        Err(code) => return code,
+        Err(e) => {
+            eprintln!("tandem run: error: {e}");
+            return ExitCode::from(EXIT_BAD_INPUT);
+        }
     };
     let outcome = if headless {
-        headless::run(&mut run)
+        headless::run(&mut run, &mut std::io::stdout(), true)
     } else {
         match crate::play::window::run(&mut run, args.fullscreen, args.mute) {
             Ok(o) => o,

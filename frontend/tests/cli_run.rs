@@ -255,3 +255,72 @@ fn verbose_lists_the_functions_that_are_not_implemented() {
     assert!(!text(&o.stderr).contains("function(s)"), "{o:?}");
     let _ = std::fs::remove_dir_all(&d);
 }
+
+#[test]
+fn a_pressed_key_reaches_port_60h_at_its_emulated_time() {
+    // roms/dos/int9key.com: exits with the first byte its INT 9 handler
+    // reads from port 60h.
+    let dir = temp_dir("press");
+    let p = roms().join("int9key.com");
+    let p = p.to_str().expect("path");
+    // Before 1.5 s nothing arrives; after, the make code of A (1Eh).
+    let o = tandem(&["--headless", "--seconds", "1.45", "--press", "1.5:a", p]);
+    assert_eq!(o.status.code(), Some(124), "{o:?}");
+    let o = tandem(&["--headless", "--seconds", "1.55", "--press", "1.5:A", p]);
+    assert_eq!(o.status.code(), Some(0x1E), "{o:?}");
+    // Grey keys arrive with their E0h prefix; hex codes name keys too.
+    let o = tandem(&["--headless", "--seconds", "3", "--press", "1:up", p]);
+    assert_eq!(o.status.code(), Some(0xE0), "{o:?}");
+    let o = tandem(&["--headless", "--seconds", "3", "--press", "1:0x44", p]);
+    assert_eq!(o.status.code(), Some(0x44), "{o:?}");
+    // The earliest of several presses comes first, whatever the order given.
+    let o = tandem(&[
+        "--headless",
+        "--seconds",
+        "3",
+        "--press",
+        "2:f10",
+        "--press",
+        "1:enter",
+        p,
+    ]);
+    assert_eq!(o.status.code(), Some(0x1C), "{o:?}");
+    // A record keeps the press at its cycle (8086 at 4.772727 MHz), and its
+    // replay reaches the same end.
+    let rec = dir.join("press.jsonl");
+    let o = tandem(&[
+        "--headless",
+        "--seconds",
+        "3",
+        "--press",
+        "1:space",
+        "--record",
+        rec.to_str().expect("path"),
+        p,
+    ]);
+    assert_eq!(o.status.code(), Some(0x39), "{o:?}");
+    let r = std::fs::read_to_string(&rec).expect("record");
+    assert!(
+        r.contains(r#"{"cycle":4772727,"key":{"code":57,"ext":false,"down":true}}"#),
+        "{r}"
+    );
+    let o = tandem(&["--headless", "--replay", rec.to_str().expect("path"), p]);
+    assert_eq!(o.status.code(), Some(0x39), "{o:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_bad_press_exits_2_with_one_line() {
+    let hello = roms().join("hello.com");
+    for (spec, what) in [
+        ("1:nokey", "unknown key 'nokey'"),
+        ("soon:a", "'soon' is not a time"),
+        ("2", "expected SECONDS:KEY"),
+    ] {
+        let o = tandem(&["--headless", "--press", spec, hello.to_str().expect("path")]);
+        assert_eq!(o.status.code(), Some(2), "{spec}: {o:?}");
+        let err = text(&o.stderr);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(spec) && err.contains(what), "{err}");
+    }
+}

@@ -15,11 +15,15 @@ use std::process::{Child, Command, Output, Stdio};
 use std::sync::mpsc::{channel, Receiver};
 use std::time::{Duration, Instant};
 
-/// An Xvfb server, killed when dropped.
+/// An Xvfb server, killed when dropped. One at a time: the tests of this
+/// file would otherwise pick the same free display number at once.
 struct Xvfb {
     child: Child,
     display: String,
+    _one_at_a_time: std::sync::MutexGuard<'static, ()>,
 }
+
+static XVFB: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 impl Drop for Xvfb {
     fn drop(&mut self) {
@@ -39,6 +43,7 @@ fn need(tool: &str, package: &str) {
 }
 
 fn start_xvfb() -> Xvfb {
+    let one_at_a_time = XVFB.lock().unwrap_or_else(|p| p.into_inner());
     need("Xvfb", "xvfb");
     need("xdotool", "xdotool");
     need("xwd", "x11-apps");
@@ -56,7 +61,11 @@ fn start_xvfb() -> Xvfb {
         .stderr(Stdio::null())
         .spawn()
         .expect("start Xvfb");
-    let x = Xvfb { child, display };
+    let x = Xvfb {
+        child,
+        display,
+        _one_at_a_time: one_at_a_time,
+    };
     let sock = format!("/tmp/.X11-unix/X{n}");
     let t = Instant::now();
     while !Path::new(&sock).exists() {
@@ -366,4 +375,26 @@ fn the_window_shows_the_headless_frames_and_its_record_replays() {
     assert_eq!(o.status.code(), Some(0), "{o:?}");
     assert_eq!(state_hash(&String::from_utf8_lossy(&o.stderr)), window_hash);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn scripted_presses_reach_the_program_in_the_window() {
+    // roms/dos/int9key.com exits with the first byte its own INT 9 handler
+    // reads: --press goes through the window's loop as through the
+    // headless one.
+    let x = start_xvfb();
+    let prog = Path::new(env!("CARGO_MANIFEST_DIR")).join("../roms/dos/int9key.com");
+    let o = Command::new(env!("CARGO_BIN_EXE_tandem"))
+        .args(["run", "--seconds", "5", "--mute", "--press", "0.5:f10"])
+        .arg(&prog)
+        .env("DISPLAY", &x.display)
+        .env("SDL_AUDIODRIVER", "dummy")
+        .stdin(Stdio::null())
+        .output()
+        .expect("tandem runs");
+    assert_eq!(o.status.code(), Some(0x44), "{o:?}");
+    assert!(
+        !String::from_utf8_lossy(&o.stderr).contains("headless"),
+        "{o:?}"
+    );
 }

@@ -1,19 +1,20 @@
-//! The headless loop: frames as fast as the host goes, guest text on
-//! stdout, a progress bar on stderr for long runs at a terminal.
+//! The headless loop: frames as fast as the host goes, guest text to a
+//! writer (stdout for `tandem run`), a progress bar on stderr for long runs
+//! at a terminal.
 
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::run_cmd::{Outcome, Run};
 
-/// Runs until the program ends or a limit; returns how it ended.
-pub fn run(run: &mut Run) -> Outcome {
-    let mut stdout = std::io::stdout();
-    let bar = progress(run);
+/// Runs until the program ends or a limit; returns how it ended. The
+/// guest's text goes to `out`; `bar`: a progress bar when it is worth one.
+pub fn run(run: &mut Run, out: &mut impl Write, bar: bool) -> Outcome {
+    let bar = if bar { progress(run) } else { None };
     let outcome = loop {
         let step = run.session.run_frame(run.cycle_limit);
-        run.session.flush_output(&mut stdout);
+        run.session.flush_output(out);
         if let Some(o) = Outcome::of(step, run) {
             break o;
         }

@@ -1,0 +1,304 @@
+//! The corpus manifest (`tests/corpus/corpus.toml`): one `[[program]]`
+//! table per real DOS program, saying how to run it and what the run must
+//! end in.
+//!
+//! ```toml
+//! [[program]]
+//! name = "lgengine"          # also the golden's and the DOSBox shot's name
+//! folder = "lgengine"        # in the corpus folder; copied before the run
+//! program = "PLAY.EXE"       # in that folder
+//! args = []                  # its command line
+//! cpu = "386"                # 8086, 286 or 386
+//! mhz = 33                   # optional; default per CPU as for `tandem run`
+//! seconds = 16               # emulated seconds
+//! presses = ["3:y", "4:1"]   # SECONDS:KEY, as `tandem run --press`
+//! outcome = "running"        # or "exited N" (DOS return code N), "stopped"
+//! ```
+
+use std::collections::HashSet;
+use std::path::Path;
+
+use serde::Deserialize;
+
+use crate::run_cmd::Outcome;
+
+/// The whole manifest.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Manifest {
+    /// The programs, in the order they are reported.
+    #[serde(rename = "program")]
+    pub programs: Vec<Entry>,
+}
+
+/// One program and how to run it.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Entry {
+    /// Its name: the golden is `golden/NAME.png`, the DOSBox screenshot
+    /// `NAME.dosbox.png` in the corpus folder.
+    pub name: String,
+    /// Its folder in the corpus folder.
+    pub folder: String,
+    /// The program file in that folder.
+    pub program: String,
+    /// Its command line.
+    #[serde(default)]
+    pub args: Vec<String>,
+    /// CPU model.
+    pub cpu: String,
+    /// CPU clock in MHz (default: the CPU's own, as for `tandem run`).
+    #[serde(default)]
+    pub mhz: Option<f64>,
+    /// Emulated seconds to run.
+    pub seconds: f64,
+    /// Scripted keys, `SECONDS:KEY`.
+    #[serde(default)]
+    pub presses: Vec<String>,
+    /// How the run must end.
+    pub outcome: Expected,
+}
+
+/// How a corpus run must end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(try_from = "String")]
+pub enum Expected {
+    /// Still running when the time is up.
+    Running,
+    /// Terminated with this return code.
+    Exited(u8),
+    /// The emulation could not go on (recorded so that a known failure is
+    /// visible in the manifest, not hidden).
+    Stopped,
+}
+
+impl TryFrom<String> for Expected {
+    type Error = String;
+    fn try_from(s: String) -> Result<Expected, String> {
+        let bad = || format!("outcome '{s}': expected running, exited N or stopped");
+        let mut w = s.split_whitespace();
+        let e = match (w.next(), w.next(), w.next()) {
+            (Some("running"), None, None) => Expected::Running,
+            (Some("stopped"), None, None) => Expected::Stopped,
+            (Some("exited"), Some(n), None) => Expected::Exited(n.parse().map_err(|_| bad())?),
+            _ => return Err(bad()),
+        };
+        Ok(e)
+    }
+}
+
+impl std::fmt::Display for Expected {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Expected::Running => write!(f, "running"),
+            Expected::Exited(n) => write!(f, "exited {n}"),
+            Expected::Stopped => write!(f, "stopped"),
+        }
+    }
+}
+
+impl Expected {
+    /// Whether the run's `outcome` is this one.
+    pub fn matches(&self, outcome: &Outcome) -> bool {
+        matches!(
+            (self, outcome),
+            (Expected::Running, Outcome::TimeLimit) | (Expected::Stopped, Outcome::Stopped(_))
+        ) || matches!((self, outcome), (Expected::Exited(a), Outcome::Exited(b)) if a == b)
+    }
+}
+
+impl Expected {
+    /// The expectation a run's `outcome` meets (None for the ways a
+    /// corpus run cannot end: a frame limit, a replay's end, a window).
+    pub fn of(outcome: &Outcome) -> Option<Expected> {
+        match outcome {
+            Outcome::TimeLimit => Some(Expected::Running),
+            Outcome::Exited(n) => Some(Expected::Exited(*n)),
+            Outcome::Stopped(_) => Some(Expected::Stopped),
+            _ => None,
+        }
+    }
+}
+
+/// The manifest's text with the `outcome` of program `name` set to `to`,
+/// everything else (comments, order) as it was.
+pub fn set_outcome(text: &str, name: &str, to: Expected) -> Result<String, String> {
+    let value = |line: &str, key: &str| -> Option<String> {
+        let t: toml::Table = toml::from_str(line).ok()?;
+        t.get(key)?.as_str().map(str::to_string)
+    };
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    // Each block runs from a [[program]] line to the next.
+    let starts: Vec<usize> = lines
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| l.trim() == "[[program]]")
+        .map(|(i, _)| i)
+        .collect();
+    for (k, &start) in starts.iter().enumerate() {
+        let end = starts.get(k + 1).copied().unwrap_or(lines.len());
+        let block = &lines[start..end];
+        if !block
+            .iter()
+            .any(|l| value(l, "name").as_deref() == Some(name))
+        {
+            continue;
+        }
+        let Some(at) = block.iter().position(|l| value(l, "outcome").is_some()) else {
+            break;
+        };
+        let line = block[at];
+        let indent = &line[..line.len() - line.trim_start().len()];
+        let mut out = String::new();
+        for (i, l) in lines.iter().enumerate() {
+            if i == start + at {
+                out.push_str(&format!("{indent}outcome = \"{to}\"\n"));
+            } else {
+                out.push_str(l);
+            }
+        }
+        return Ok(out);
+    }
+    Err(format!("no outcome line for program '{name}'"))
+}
+
+/// The manifest's words for a run's outcome.
+pub fn describe(outcome: &Outcome) -> String {
+    match outcome {
+        Outcome::TimeLimit => "running".into(),
+        Outcome::Exited(n) => format!("exited {n}"),
+        Outcome::Stopped(msg) => format!("stopped ({msg})"),
+        other => format!("{other:?}"),
+    }
+}
+
+impl Entry {
+    /// The `tandem run` command line of this entry, `program` being the
+    /// path of the program file to run.
+    pub fn run_line(&self, program: &Path) -> Vec<String> {
+        let mut v: Vec<String> = vec!["--headless".into(), "--cpu".into(), self.cpu.clone()];
+        if let Some(m) = self.mhz {
+            v.extend(["--mhz".into(), format!("{m}")]);
+        }
+        v.extend(["--seconds".into(), format!("{}", self.seconds)]);
+        for p in &self.presses {
+            v.extend(["--press".into(), p.clone()]);
+        }
+        v.push(program.display().to_string());
+        v.extend(self.args.iter().cloned());
+        v
+    }
+}
+
+/// Reads and checks the manifest at `path`; the error is one line naming
+/// the file and the entry.
+pub fn load(path: &Path) -> Result<Manifest, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    parse(&text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Parses and checks a manifest's text.
+pub fn parse(text: &str) -> Result<Manifest, String> {
+    let m: Manifest = toml::from_str(text).map_err(|e| e.message().to_string())?;
+    let mut names = HashSet::new();
+    for e in &m.programs {
+        let at = |msg: String| format!("program '{}': {msg}", e.name);
+        if e.name.is_empty()
+            || !e
+                .name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        {
+            return Err(at("the name must be letters, digits, - or _".into()));
+        }
+        if !names.insert(e.name.as_str()) {
+            return Err(at("named twice".into()));
+        }
+        e.cpu.parse::<emu::CpuModel>().map_err(at)?;
+        if let Some(m) = e.mhz {
+            crate::machine_opts::parse_mhz(&format!("{m}")).map_err(at)?;
+        }
+        if !(e.seconds.is_finite() && e.seconds > 0.0) {
+            return Err(at(format!(
+                "seconds = {} is not a positive time",
+                e.seconds
+            )));
+        }
+        crate::press::parse_all(&e.presses).map_err(at)?;
+        for (what, p) in [("folder", &e.folder), ("program", &e.program)] {
+            if p.is_empty() || Path::new(p).is_absolute() || p.split(['/', '\\']).any(|c| c == "..")
+            {
+                return Err(at(format!(
+                    "{what} '{p}' must be a relative path inside the corpus"
+                )));
+            }
+        }
+    }
+    if m.programs.is_empty() {
+        return Err("no [[program]] in the manifest".into());
+    }
+    Ok(m)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ONE: &str = r#"
+[[program]]
+name = "x"
+folder = "x"
+program = "X.COM"
+cpu = "286"
+seconds = 2.5
+presses = ["1:space"]
+outcome = "exited 3"
+"#;
+
+    #[test]
+    fn parses_and_builds_the_run_line() {
+        let m = parse(ONE).expect("parses");
+        let e = &m.programs[0];
+        assert_eq!(e.outcome, Expected::Exited(3));
+        assert!(e.outcome.matches(&Outcome::Exited(3)));
+        assert!(!e.outcome.matches(&Outcome::Exited(4)));
+        assert!(!e.outcome.matches(&Outcome::TimeLimit));
+        assert_eq!(
+            e.run_line(Path::new("/t/X.COM")).join(" "),
+            "--headless --cpu 286 --seconds 2.5 --press 1:space /t/X.COM"
+        );
+    }
+
+    #[test]
+    fn errors_name_the_entry() {
+        for (from, to, what) in [
+            ("\"286\"", "\"486\"", "program 'x'"),
+            ("1:space", "1:nokey", "unknown key"),
+            ("exited 3", "finished", "outcome 'finished'"),
+            ("seconds = 2.5", "seconds = 0", "not a positive time"),
+            ("folder = \"x\"", "folder = \"../x\"", "relative path"),
+            ("cpu", "cpux", "unknown field"),
+        ] {
+            let text = ONE.replace(from, to);
+            let e = parse(&text).expect_err(to);
+            assert!(e.contains(what), "{to}: {e}");
+        }
+        let twice = format!("{ONE}{ONE}");
+        assert!(parse(&twice).expect_err("twice").contains("named twice"));
+    }
+
+    #[test]
+    fn bless_rewrites_one_outcome_line() {
+        let two = format!(
+            "# head\n{ONE}\n# y's comment\n{}",
+            ONE.replace("\"x\"", "\"y\"")
+        );
+        let out = set_outcome(&two, "y", Expected::Running).expect("y");
+        let m = parse(&out).expect("still a manifest");
+        assert_eq!(m.programs[0].outcome, Expected::Exited(3));
+        assert_eq!(m.programs[1].outcome, Expected::Running);
+        assert!(out.starts_with("# head\n") && out.contains("# y's comment\n"));
+        assert_eq!(out.lines().count(), two.lines().count());
+        assert!(set_outcome(&two, "z", Expected::Running).is_err());
+    }
+}
