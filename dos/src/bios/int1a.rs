@@ -62,6 +62,13 @@ fn set_clock(m: &mut Machine, regs: &[(u8, u8)], dse: Option<bool>) {
     cmos_write(m, 0x0B, nb & !bits::SET);
 }
 
+/// The register writes that set a date (BCD century, year, month, day).
+/// The day goes to 1 first: tandem's RTC keeps one calendar date, on
+/// which an intermediate day 31 of a short month would roll over.
+fn date_regs(c: u8, y: u8, mo: u8, d: u8) -> [(u8, u8); 5] {
+    [(0x07, 0x01), (0x32, c), (0x09, y), (0x08, mo), (0x07, d)]
+}
+
 /// Services INT 1Ah.
 pub fn service(dos: &mut Dos, m: &mut Machine) {
     match m.ah() {
@@ -104,7 +111,7 @@ pub fn service(dos: &mut Dos, m: &mut Machine) {
         }
         0x05 => {
             let (c, y, mo, d) = (m.ch(), m.cl(), m.dh(), m.dl());
-            set_clock(m, &[(0x32, c), (0x09, y), (0x08, mo), (0x07, d)], None);
+            set_clock(m, &date_regs(c, y, mo, d), None);
             let year = (unbcd(c) * 100 + unbcd(y)) as i32;
             let wd = DateTime {
                 year,
@@ -162,14 +169,14 @@ pub fn service(dos: &mut Dos, m: &mut Machine) {
                 ..Default::default()
             };
             let d = DateTime::from_seconds(epoch.to_seconds() + m.cx() as i64 * 86400);
-            let regs = [
-                (0x32, bcd(d.year as u32 / 100)),
-                (0x09, bcd(d.year as u32 % 100)),
-                (0x08, bcd(d.month)),
-                (0x07, bcd(d.day)),
-                (0x06, bcd(d.weekday())),
-            ];
+            let regs = date_regs(
+                bcd(d.year as u32 / 100),
+                bcd(d.year as u32 % 100),
+                bcd(d.month),
+                bcd(d.day),
+            );
             set_clock(m, &regs, None);
+            cmos_write(m, 0x06, bcd(d.weekday()));
             mem::set_cf(m, false);
         }
         ah => {
