@@ -92,6 +92,12 @@ pub const EMS_OFF: u16 = 0x0167;
 pub const FONT16: u16 = 0xA000;
 /// The 8x8 font (256 characters).
 pub const FONT8: u16 = 0x9800;
+/// The video parameter table (29 entries of 64 bytes, VGA order; entries
+/// 18h, 1Bh and 1Ch for modes 03h, 12h, 13h).
+pub const VIDEO_PARAMS: u16 = 0xD000;
+/// The video save pointer table (7 far pointers, the first to
+/// [`VIDEO_PARAMS`]) that 40:A8h points at.
+pub const SAVE_POINTERS: u16 = 0xD740;
 /// The configuration table for INT 15h C0h.
 pub const CONFIG_TABLE: u16 = 0xE6F5;
 
@@ -237,6 +243,18 @@ pub fn install(m: &mut Machine) {
     m.bus.mem.write_image(base + FONT16 as u32, &f16);
     m.bus.mem.write_image(base + FONT8 as u32, &f8);
 
+    // The video parameter and save pointer tables.
+    let mut params = vec![0u8; 29 * 64];
+    for (entry, mode) in [(0x18, 0x03), (0x1B, 0x12), (0x1C, 0x13)] {
+        if let Some(e) = hw::vga::parameter_entry(mode) {
+            params[entry * 64..entry * 64 + 64].copy_from_slice(&e);
+        }
+    }
+    m.bus.mem.write_image(base + VIDEO_PARAMS as u32, &params);
+    let mut save = vec![0u8; 28];
+    save[..2].copy_from_slice(&VIDEO_PARAMS.to_le_bytes());
+    save[2..4].copy_from_slice(&SEG.to_le_bytes());
+    m.bus.mem.write_image(base + SAVE_POINTERS as u32, &save);
     let table = config_table(m.cpu.model);
     m.bus.mem.write_image(base + CONFIG_TABLE as u32, &table);
     // The BIOS date and the model byte at F000:FFF5 and FFFE.

@@ -589,6 +589,22 @@ fn int11_int12_and_the_bios_data_area() {
     assert_eq!(rd32(&mut r.m, 0x478), 0x1414_1414);
     assert_eq!(rd32(&mut r.m, 0x47C), 0x0101_0101);
     assert_eq!(r.byte(0x496), 0x10, "101-key keyboard");
+    // 40:A8h: the save pointer table, whose first pointer is the video
+    // parameter table: entry 18h is mode 03h (80 columns, 25 rows, 16
+    // lines, 1000h bytes, misc 67h), 1Ch mode 13h.
+    let far = |m: &mut Machine, a: u32| ((rd16(m, a + 2) as u32) << 4) + rd16(m, a) as u32;
+    let save = far(&mut r.m, 0x4A8);
+    assert!(save >= 0xC0000, "in ROM");
+    let params = far(&mut r.m, save);
+    assert_ne!(params, 0);
+    let e: Vec<u8> = (0..10)
+        .map(|i| rd8(&mut r.m, params + 0x18 * 64 + i))
+        .collect();
+    assert_eq!(e, [80, 24, 16, 0x00, 0x10, 0x00, 0x03, 0x00, 0x02, 0x67]);
+    let e: Vec<u8> = (0..3)
+        .map(|i| rd8(&mut r.m, params + 0x1C * 64 + i))
+        .collect();
+    assert_eq!(e, [40, 24, 8]);
     // The tick count runs: 18.2 per second.
     let t0 = rd32(&mut r.m, 0x46C);
     assert_eq!(r.idle(1_000_000), DosExit::TimeLimit);

@@ -46,6 +46,9 @@ pub fn init(m: &mut Machine) {
     wr8(m, 0x487, 0x60);
     wr8(m, 0x488, 0x09);
     wr8(m, 0x489, 0x11);
+    // 40:A8h: the video save pointer table in ROM.
+    wr16(m, 0x4A8, crate::rom::SAVE_POINTERS);
+    wr16(m, 0x4AA, crate::rom::SEG);
     // Time of day from the RTC's start.
     let s = m.config().rtc_start;
     let secs = (s.hour * 3600 + s.minute * 60 + s.second) as u64;
