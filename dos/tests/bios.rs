@@ -256,7 +256,7 @@ fn word(r: &mut Rig, held: &[Key], k: Key, f: u8) -> u16 {
 
 #[test]
 fn keys_give_ibms_scan_and_ascii_words() {
-    let mut r = Rig::new(CpuModel::I386, "bios-words");
+    let mut r = Rig::new(CpuModel::I8086, "bios-words");
     assert_eq!(word(&mut r, &[], A, 0), 0x1E61);
     assert_eq!(word(&mut r, &[LSHIFT], A, 0), 0x1E41);
     assert_eq!(word(&mut r, &[LCTRL], A, 0), 0x1E01);
@@ -342,7 +342,7 @@ fn int16_store_capabilities_id_and_typematic() {
 
 #[test]
 fn ctrl_break_pause_sysrq_and_print_screen() {
-    let mut r = Rig::new(CpuModel::I386, "bios-special");
+    let mut r = Rig::new(CpuModel::I8086, "bios-special");
     r.count(0x1B, 0x200, 0x110);
     r.count(0x05, 0x210, 0x111);
     r.spy15();
