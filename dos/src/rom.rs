@@ -24,7 +24,7 @@
 //! - INT 09h at F000:E987: `push ax; in al,60h; call reply; jc eoi; mov
 //!   ah,4Fh; stc; int 15h; jnc eoi; call key; cli; EOI;` then what the
 //!   translation asks for (INT 1Bh, INT 05h, INT 15h 85h/91h, the pause
-//!   loop, the reset; see [`crate::bios::int09::Action`]); `pop ax; iret`.
+//!   loop, the reset, the "buffer full" beep; see [`crate::bios::int09::Action`]); `pop ax; iret`.
 //!   Keyboard replies (ACK, resend) are taken before the INT 15h 4Fh
 //!   intercept, which is honoured, as in the AT BIOS.
 //! - INT 70h at F000:E500: `push ax; call rtc; cli; EOI to both PICs;`
@@ -162,35 +162,44 @@ pub fn install(m: &mut Machine) {
     // intercept, the translation, EOI, then the translation's action (see
     // `bios::int09::Action`): 1 INT 1Bh, 2 INT 05h, 3/4 INT 15h 8500h/
     // 8501h, 5 INT 15h 9102h, 6 the pause loop (`sti; hlt` until 40:18h
-    // bit 3 clears), 7 the reset through the 8042 (`out 64h, FEh`).
+    // bit 3 clears), 7 the reset through the 8042 (`out 64h, FEh`), 8 the
+    // AT BIOS's "buffer full" beep (1760 Hz for 4144 refresh toggles of
+    // port 61h bit 4, 62.5 ms).
     let mut c = vec![0x50, 0xE4, 0x60, 0xE8]; // push ax; in al,60h; call reply
     c.extend(rel16(INT09 + 6, SUB_BASE + SUB_KEY_REPLY));
-    c.extend([0x72, 0x66, 0xB4, 0x4F, 0xF9, 0xCD, 0x15, 0x73, 0x5F, 0xE8]); // jc eoi; mov ah,4Fh; stc; int 15h; jnc eoi; call key
+    c.extend([0x72, 0x33, 0xB4, 0x4F, 0xF9, 0xCD, 0x15, 0x73, 0x2C, 0xE8]); // jc eoi; mov ah,4Fh; stc; int 15h; jnc eoi; call key
     c.extend(rel16(INT09 + 0x12, SUB_BASE + SUB_KEY));
     #[rustfmt::skip]
     c.extend([
         0xFA, 0xB0, 0x20, 0xE6, 0x20,             // cli; mov al,20h; out 20h,al
-        0xFE, 0xCC, 0x78, 0x58, 0x74, 0x1A,       // dec ah; js out; jz brk
-        0xFE, 0xCC, 0x74, 0x1A,                   // dec ah; jz prtsc
-        0xFE, 0xCC, 0x74, 0x1A,                   // dec ah; jz sysrq_make
-        0xFE, 0xCC, 0x74, 0x1D,                   // dec ah; jz sysrq_break
-        0xFE, 0xCC, 0x74, 0x20,                   // dec ah; jz stored
-        0xFE, 0xCC, 0x74, 0x23,                   // dec ah; jz pause
-        0xFE, 0xCC, 0x74, 0x32,                   // dec ah; jz reset
-        0xEB, 0x3C,                               // jmp out
-        0xCD, 0x1B, 0xEB, 0x38,                   // brk: int 1Bh; jmp out
-        0xCD, 0x05, 0xEB, 0x34,                   // prtsc: int 05h; jmp out
-        0xB8, 0x00, 0x85, 0xCD, 0x15, 0xEB, 0x2D, // sysrq_make: mov ax,8500h; int 15h; jmp out
-        0xB8, 0x01, 0x85, 0xCD, 0x15, 0xEB, 0x26, // sysrq_break: mov ax,8501h; int 15h; jmp out
-        0xB8, 0x02, 0x91, 0xCD, 0x15, 0xEB, 0x1F, // stored: mov ax,9102h; int 15h; jmp out
+        0xFE, 0xCC, 0x78, 0x1E, 0x74, 0x25,       // dec ah; js out; jz brk
+        0xFE, 0xCC, 0x74, 0x25,                   // dec ah; jz prtsc
+        0xFE, 0xCC, 0x74, 0x25,                   // dec ah; jz sysrq_make
+        0xFE, 0xCC, 0x74, 0x28,                   // dec ah; jz sysrq_break
+        0xFE, 0xCC, 0x74, 0x2B,                   // dec ah; jz stored
+        0xFE, 0xCC, 0x74, 0x2E,                   // dec ah; jz pause
+        0xFE, 0xCC, 0x74, 0x3D,                   // dec ah; jz reset
+        0xFE, 0xCC, 0x74, 0x40,                   // dec ah; jz beep
+        0x58, 0xCF,                               // out: pop ax; iret
+        0xFA, 0xB0, 0x20, 0xE6, 0x20, 0xEB, 0xF7, // eoi: cli; mov al,20h; out 20h,al; jmp out
+        0xCD, 0x1B, 0xEB, 0xF3,                   // brk: int 1Bh; jmp out
+        0xCD, 0x05, 0xEB, 0xEF,                   // prtsc: int 05h; jmp out
+        0xB8, 0x00, 0x85, 0xCD, 0x15, 0xEB, 0xE8, // sysrq_make: mov ax,8500h; int 15h; jmp out
+        0xB8, 0x01, 0x85, 0xCD, 0x15, 0xEB, 0xE1, // sysrq_break: mov ax,8501h; int 15h; jmp out
+        0xB8, 0x02, 0x91, 0xCD, 0x15, 0xEB, 0xDA, // stored: mov ax,9102h; int 15h; jmp out
         0x1E, 0xB8, 0x40, 0x00, 0x8E, 0xD8,       // pause: push ds; mov ax,40h; mov ds,ax
         0xFB, 0xF4, 0xF6, 0x06, 0x18, 0x00, 0x08, // wait: sti; hlt; test byte [18h],8
-        0x75, 0xF7, 0xFA, 0x1F, 0xEB, 0x0C,       // jnz wait; cli; pop ds; jmp out
+        0x75, 0xF7, 0xFA, 0x1F, 0xEB, 0xC7,       // jnz wait; cli; pop ds; jmp out
         0xB0, 0xFE, 0xE6, 0x64, 0xF4, 0xEB, 0xFD, // reset: mov al,0FEh; out 64h,al; hlt; jmp $-1
-        0xFA, 0xB0, 0x20, 0xE6, 0x20,             // eoi: cli; mov al,20h; out 20h,al
-        0x58, 0xCF,                               // out: pop ax; iret
+        0x51, 0xB0, 0xB6, 0xE6, 0x43,             // beep: push cx; mov al,0B6h; out 43h,al
+        0xB0, 0xA6, 0xE6, 0x42, 0xB0, 0x02, 0xE6, 0x42, // PIT 2 divisor 678
+        0xE4, 0x61, 0x50, 0x0C, 0x03, 0xE6, 0x61, // in al,61h; push ax; or al,3; out 61h,al
+        0xB9, 0x30, 0x10, 0xB4, 0x00,             // mov cx,4144; mov ah,0
+        0xE4, 0x61, 0x24, 0x10, 0x38, 0xE0,       // tick: in al,61h; and al,10h; cmp al,ah
+        0x74, 0xF8, 0x88, 0xC4, 0xE2, 0xF4,       // je tick; mov ah,al; loop tick
+        0x58, 0xE6, 0x61, 0x59, 0xEB, 0x95,       // pop ax; out 61h,al; pop cx; jmp out
     ]);
-    debug_assert_eq!(c.len(), 117);
+    debug_assert_eq!(c.len(), 0xA4);
     m.bus.mem.write_image(base + INT09 as u32, &c);
     // INT 70h (IRQ8): the RTC's interrupt, EOI to both PICs, INT 4Ah when
     // the alarm rang.

@@ -101,6 +101,11 @@ impl Rig {
         self.dos.run(&mut self.m, us * HZ / 1_000_000)
     }
 
+    /// Runs on from where the CPU is for `us` microseconds.
+    fn run_on(&mut self, us: u64) -> DosExit {
+        self.dos.run(&mut self.m, us * HZ / 1_000_000)
+    }
+
     /// Presses or releases a key and lets the keyboard interrupt run.
     fn key(&mut self, k: Key, down: bool) {
         let now = self.m.cycles();
@@ -324,8 +329,19 @@ fn int16_store_capabilities_id_and_typematic() {
         assert_eq!(r.int(0x16, 0x0500, 0, 0x1E61 + i, 0).ax & 0xFF, 0);
     }
     assert_eq!(r.int(0x16, 0x0500, 0, 0x1E00, 0).ax & 0xFF, 1, "full");
-    // A key typed into the full buffer is dropped.
-    r.tap(A);
+    // A key typed into the full buffer is dropped, and the speaker beeps
+    // for 62.5 ms (PIT channel 2 gated through port 61h bits 0-1).
+    let now = r.m.cycles();
+    r.m.key(now, A, true);
+    assert_eq!(r.idle(5_000), DosExit::TimeLimit);
+    assert_eq!(r.m.in8(0x61) & 3, 3, "beeping");
+    let mut ms = 0;
+    while r.m.in8(0x61) & 3 != 0 && ms < 200 {
+        assert_eq!(r.run_on(1_000), DosExit::TimeLimit);
+        ms += 1;
+    }
+    assert!((54..62).contains(&ms), "the beep lasted 5 + {ms} ms");
+    r.key(A, false);
     assert_eq!(r.int(0x16, 0x1000, 0, 0, 0).ax, 0x3B00);
     for i in 0..14 {
         assert_eq!(r.int(0x16, 0x1000, 0, 0, 0).ax, 0x1E61 + i);

@@ -15,7 +15,8 @@
 //! - Alt + keypad digits enter a character code (40:19h);
 //! - Ctrl-Break, Pause, Print Screen, SysRq, Ctrl-Alt-Del, and the INT 15h
 //!   91h "key stored" post: what must run as guest code (INT 1Bh, INT 05h,
-//!   INT 15h 85h/91h, the pause loop, the reset) is returned as an
+//!   INT 15h 85h/91h, the pause loop, the reset, the beep of a full
+//!   buffer) is returned as an
 //!   [`Action`] for the ROM handler to perform.
 
 use crate::bios::int16::{flush, push_key};
@@ -125,6 +126,8 @@ pub enum Action {
     /// 8042 (a real BIOS jumps to its reset code; tandem stops the run
     /// with "the program reset the machine").
     Reset = 7,
+    /// The buffer was full: the key is dropped and the speaker beeps.
+    Beep = 8,
 }
 
 /// Scan/ASCII words of set 1 make codes 00h-58h without E0h, in the
@@ -323,11 +326,10 @@ fn merge_ctrl_alt(m: &mut Machine) {
 }
 
 fn stored(m: &mut Machine, key: u16) -> Action {
-    // A full buffer drops the key (the AT BIOS also beeps).
     if push_key(m, key) {
         Action::Stored
     } else {
-        Action::None
+        Action::Beep
     }
 }
 
