@@ -148,6 +148,8 @@ pub struct Dos {
     /// The keyboard's typematic setting (INT 16h 03h), as command F3h's
     /// data byte.
     typematic: u8,
+    /// INT 16h 00h/10h is waiting for a key (its INT 15h 9002h is posted).
+    key_wait: bool,
     /// Log of services not implemented (for the caller to show).
     pub warnings: Vec<String>,
 }
@@ -183,6 +185,7 @@ impl Dos {
             input: Default::default(),
             con_pending: Default::default(),
             typematic: bios::int16::TYPEMATIC_DEFAULT,
+            key_wait: false,
             warnings: Vec::new(),
             cfg,
         })

@@ -27,6 +27,8 @@
 //!   loop, the reset, the "buffer full" beep; see [`crate::bios::int09::Action`]); `pop ax; iret`.
 //!   Keyboard replies (ACK, resend) are taken before the INT 15h 4Fh
 //!   intercept, which is honoured, as in the AT BIOS.
+//! - F000:E520: INT 16h's first wait for a key: `push ax; mov ax,9002h;
+//!   int 15h; pop ax; jmp <idle loop>`.
 //! - INT 70h at F000:E500: `push ax; call rtc; cli; EOI to both PICs;`
 //!   INT 4Ah if the alarm rang; `pop ax; iret`.
 //! - The XMS entry at F000:E440: `jmp short +3; nop; nop; nop; call xms;
@@ -75,6 +77,9 @@ pub const DISK_STUB: u16 = 0xE450;
 pub const INT08: u16 = 0xE400;
 /// INT 09h handler (the IBM AT's address of it).
 pub const INT09: u16 = 0xE987;
+/// INT 16h's first wait for a key: `push ax; mov ax,9002h; int 15h; pop
+/// ax; jmp <INT 16h idle loop>` (the keyboard's "device busy" post).
+pub const KEY_WAIT: u16 = 0xE520;
 /// INT 70h handler (IRQ8, the real-time clock).
 pub const INT70: u16 = 0xE500;
 /// XMS driver entry point.
@@ -213,6 +218,10 @@ pub fn install(m: &mut Machine) {
         0x58, 0xCF,                               // out: pop ax; iret
     ]);
     m.bus.mem.write_image(base + INT70 as u32, &c);
+    // INT 16h's "device busy" post before it waits.
+    let mut c = vec![0x50, 0xB8, 0x02, 0x90, 0xCD, 0x15, 0x58, 0xE9];
+    c.extend(rel16(KEY_WAIT + 10, idle_stub(0x16)));
+    m.bus.mem.write_image(base + KEY_WAIT as u32, &c);
     // XMS entry.
     let mut c = vec![0xEB, 0x03, 0x90, 0x90, 0x90, 0xE8];
     c.extend(rel16(XMS_ENTRY + 8, SUB_BASE + SUB_XMS));

@@ -353,6 +353,19 @@ fn int16_store_capabilities_id_and_typematic() {
     assert_eq!(o.bx, 0x010B, "power-on typematic");
     r.int(0x16, 0x0305, 0x0314, 0, 0);
     assert_eq!(r.int(0x16, 0x0306, 0, 0, 0).bx, 0x0314);
+    // 10h with nothing typed waits, after posting INT 15h 9002h once.
+    r.spy15();
+    r.at(0, &[0xCD, 0x16, 0xFA, 0xF4]);
+    r.m.cpu.regs.set_reg16(Reg16::AX, 0x1000);
+    assert_eq!(r.run_on(20_000), DosExit::TimeLimit);
+    assert_eq!(rd16(&mut r.m, DATA + 0x20), 0x9002);
+    wr16(&mut r.m, DATA + 0x20, 0);
+    assert_eq!(r.run_on(100_000), DosExit::TimeLimit);
+    assert_eq!(rd16(&mut r.m, DATA + 0x20), 0, "posted once");
+    let now = r.m.cycles();
+    r.m.key(now, A, true);
+    assert!(matches!(r.run_on(20_000), DosExit::Stopped(_)));
+    assert_eq!(r.m.cpu.regs.reg16(Reg16::AX), 0x1E61);
     assert!(r.dos.warnings.is_empty(), "{:?}", r.dos.warnings);
 }
 

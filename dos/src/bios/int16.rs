@@ -6,7 +6,7 @@
 
 use crate::bios::int09::{self, f2, f3, FLAGS1, FLAGS2, FLAGS3};
 use crate::mem::{self, rd16, rd8, wr16, Regs};
-use crate::{Dos, Flow};
+use crate::{rom, Dos, Flow};
 use hw::Machine;
 
 pub use crate::bios::int09::key_for_ascii;
@@ -126,6 +126,19 @@ fn set_typematic(dos: &mut Dos, m: &mut Machine, v: u8) {
     m.out8(0x60, v & 0x7F);
 }
 
+/// No key yet for 00h/10h: the first time, INT 15h 9002h ("keyboard
+/// busy", for a multitasker) is posted on the way to the idle loop, as the
+/// AT BIOS does before it waits.
+fn wait_key(dos: &mut Dos, m: &mut Machine) -> Flow {
+    if dos.key_wait {
+        return dos.wait(m, 0x16);
+    }
+    dos.key_wait = true;
+    m.cpu.regs.set_sreg(emu::SegReg::CS, rom::SEG);
+    m.cpu.regs.ip = rom::KEY_WAIT as u32;
+    Flow::Continue
+}
+
 /// Services INT 16h.
 pub fn service(dos: &mut Dos, m: &mut Machine) -> Flow {
     int09::update_leds(m);
@@ -134,9 +147,10 @@ pub fn service(dos: &mut Dos, m: &mut Machine) -> Flow {
         0x00 => match peek_standard(m) {
             Some(k) => {
                 pop_key(m);
+                dos.key_wait = false;
                 m.set_ax(k);
             }
-            None => return dos.wait(m, 0x16),
+            None => return wait_key(dos, m),
         },
         0x01 => match peek_standard(m) {
             Some(k) => {
@@ -146,8 +160,11 @@ pub fn service(dos: &mut Dos, m: &mut Machine) -> Flow {
             None => mem::set_zf(m, true),
         },
         0x10 => match pop_key(m) {
-            Some(k) => m.set_ax(extended(k)),
-            None => return dos.wait(m, 0x16),
+            Some(k) => {
+                dos.key_wait = false;
+                m.set_ax(extended(k));
+            }
+            None => return wait_key(dos, m),
         },
         0x11 => match peek_key(m) {
             Some(k) => {
