@@ -145,6 +145,11 @@ pub struct Dos {
     line: Vec<u8>,
     input: std::collections::VecDeque<u8>,
     con_pending: std::collections::VecDeque<u8>,
+    /// The keyboard's typematic setting (INT 16h 03h), as command F3h's
+    /// data byte.
+    typematic: u8,
+    /// INT 16h 00h/10h is waiting for a key (its INT 15h 9002h is posted).
+    key_wait: bool,
     /// Log of services not implemented (for the caller to show).
     pub warnings: Vec<String>,
 }
@@ -179,6 +184,8 @@ impl Dos {
             line: Vec::new(),
             input: Default::default(),
             con_pending: Default::default(),
+            typematic: bios::int16::TYPEMATIC_DEFAULT,
+            key_wait: false,
             warnings: Vec::new(),
             cfg,
         })
@@ -211,6 +218,7 @@ impl Dos {
         let mut vectors: Vec<(u8, (u16, u16))> = vec![
             (0x08, (rom::SEG, rom::INT08)),
             (0x09, (rom::SEG, rom::INT09)),
+            (0x70, (rom::SEG, rom::INT70)),
             (0x1F, (rom::SEG, rom::FONT8 + 0x400)),
             (0x43, (rom::SEG, rom::FONT16)),
             (0x25, (rom::SEG, rom::DISK_STUB)),
@@ -401,7 +409,23 @@ impl Dos {
                 Flow::Continue
             }
             Some(Trap::Sub(rom::SUB_KEY)) => {
-                bios::int16::scan_code(m, m.al());
+                let a = bios::int09::scan_code(m, m.al());
+                m.set_ah(a as u8);
+                Flow::Continue
+            }
+            Some(Trap::Sub(rom::SUB_KEY_REPLY)) => {
+                let reply = bios::int09::reply(m, m.al());
+                let f = &mut m.cpu.regs.flags;
+                *f = if reply {
+                    *f | emu::flags::CF
+                } else {
+                    *f & !emu::flags::CF
+                };
+                Flow::Continue
+            }
+            Some(Trap::Sub(rom::SUB_RTC)) => {
+                let alarm = bios::int70::interrupt(m);
+                m.set_ah(alarm as u8);
                 Flow::Continue
             }
             Some(Trap::Sub(rom::SUB_XMS)) => {
@@ -452,6 +476,8 @@ impl Dos {
                 bios::int10::service(self, m);
                 Flow::Continue
             }
+            // INT 11h and 12h answer what the BIOS data area holds, so a
+            // program that changed it reads its own values back.
             0x11 => {
                 let e = mem::rd16(m, 0x410);
                 m.set_ax(e);

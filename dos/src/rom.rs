@@ -9,7 +9,8 @@
 //!   with `pushf; call far [old]` reaches the service.
 //! - F000:E100 + k are subroutine traps, a `RET` byte each, called with a
 //!   near CALL from the guest-visible handlers below (k = 0: the timer
-//!   tick, 1: a keyboard scan code in AL, 2: the XMS driver).
+//!   tick, 1: a keyboard scan code in AL, 2: the XMS driver, 3: disk, 4:
+//!   mouse event, 5: a keyboard reply byte, 6: the RTC interrupt).
 //!
 //! Guest-visible code outside the trap block:
 //!
@@ -20,9 +21,16 @@
 //!   (the trap loads the event registers, AX = 0 when there is none); if
 //!   AX is not 0, `call far [cs:E4F8h]` (the INT 33h 0Ch handler); restores
 //!   and returns.
-//! - INT 09h at F000:E420: `push ax; in al,60h; mov ah,4Fh; stc; int 15h;
-//!   jnc skip; call key; skip: cli; mov al,20h; out 20h,al; pop ax; iret`
-//!   (the INT 15h 4Fh keyboard intercept is honoured).
+//! - INT 09h at F000:E987: `push ax; in al,60h; call reply; jc eoi; mov
+//!   ah,4Fh; stc; int 15h; jnc eoi; call key; cli; EOI;` then what the
+//!   translation asks for (INT 1Bh, INT 05h, INT 15h 85h/91h, the pause
+//!   loop, the reset, the "buffer full" beep; see [`crate::bios::int09::Action`]); `pop ax; iret`.
+//!   Keyboard replies (ACK, resend) are taken before the INT 15h 4Fh
+//!   intercept, which is honoured, as in the AT BIOS.
+//! - F000:E520: INT 16h's first wait for a key: `push ax; mov ax,9002h;
+//!   int 15h; pop ax; jmp <idle loop>`.
+//! - INT 70h at F000:E500: `push ax; call rtc; cli; EOI to both PICs;`
+//!   INT 4Ah if the alarm rang; `pop ax; iret`.
 //! - The XMS entry at F000:E440: `jmp short +3; nop; nop; nop; call xms;
 //!   retf` (the XMS specification's hookable prologue).
 //! - Idle loops at F000:E460 + 8i: `sti; hlt; cli; jmp <service>` for a
@@ -51,6 +59,12 @@ pub const SUB_XMS: u16 = 2;
 pub const SUB_DISK: u16 = 3;
 /// Subroutine trap: a pending mouse event for the INT 33h 0Ch handler.
 pub const SUB_MOUSE: u16 = 4;
+/// Subroutine trap: a keyboard reply (ACK, resend, overrun) in AL; CF set
+/// when it was one.
+pub const SUB_KEY_REPLY: u16 = 5;
+/// Subroutine trap: the RTC interrupt (event wait count, alarm; AH = 1
+/// when INT 4Ah is due).
+pub const SUB_RTC: u16 = 6;
 /// The mouse event dispatcher called from INT 08h.
 pub const MOUSE_DISPATCH: u16 = 0xE480;
 /// The far pointer (in ROM, written by the driver) of the INT 33h 0Ch
@@ -61,8 +75,13 @@ pub const MOUSE_HANDLER: u16 = 0xE4F8;
 pub const DISK_STUB: u16 = 0xE450;
 /// INT 08h handler.
 pub const INT08: u16 = 0xE400;
-/// INT 09h handler.
-pub const INT09: u16 = 0xE420;
+/// INT 09h handler (the IBM AT's address of it).
+pub const INT09: u16 = 0xE987;
+/// INT 16h's first wait for a key: `push ax; mov ax,9002h; int 15h; pop
+/// ax; jmp <INT 16h idle loop>` (the keyboard's "device busy" post).
+pub const KEY_WAIT: u16 = 0xE520;
+/// INT 70h handler (IRQ8, the real-time clock).
+pub const INT70: u16 = 0xE500;
 /// XMS driver entry point.
 pub const XMS_ENTRY: u16 = 0xE440;
 /// Idle loop base.
@@ -78,6 +97,12 @@ pub const EMS_OFF: u16 = 0x0167;
 pub const FONT16: u16 = 0xA000;
 /// The 8x8 font (256 characters).
 pub const FONT8: u16 = 0x9800;
+/// The video parameter table (29 entries of 64 bytes, VGA order; entries
+/// 18h, 1Bh and 1Ch for modes 03h, 12h, 13h).
+pub const VIDEO_PARAMS: u16 = 0xD000;
+/// The video save pointer table (7 far pointers, the first to
+/// [`VIDEO_PARAMS`]) that 40:A8h points at.
+pub const SAVE_POINTERS: u16 = 0xD740;
 /// The configuration table for INT 15h C0h.
 pub const CONFIG_TABLE: u16 = 0xE6F5;
 
@@ -138,14 +163,65 @@ pub fn install(m: &mut Machine) {
     m.bus.mem.write_image(base + MOUSE_DISPATCH as u32, &c);
     m.bus.mem.write_image(base + MOUSE_HANDLER as u32, &[0; 4]);
 
-    // INT 09h.
-    let mut c = vec![
-        0x50, 0xE4, 0x60, 0xB4, 0x4F, 0xF9, 0xCD, 0x15, 0x73, 0x03, 0xE8,
-    ];
-    c.extend(rel16(INT09 + 13, SUB_BASE + SUB_KEY));
-    c.extend([0xFA, 0xB0, 0x20, 0xE6, 0x20, 0x58, 0xCF]);
+    // INT 09h (at IBM's address): the reply filter, the INT 15h 4Fh
+    // intercept, the translation, EOI, then the translation's action (see
+    // `bios::int09::Action`): 1 INT 1Bh, 2 INT 05h, 3/4 INT 15h 8500h/
+    // 8501h, 5 INT 15h 9102h, 6 the pause loop (`sti; hlt` until 40:18h
+    // bit 3 clears), 7 the reset through the 8042 (`out 64h, FEh`), 8 the
+    // AT BIOS's "buffer full" beep (1760 Hz for 4144 refresh toggles of
+    // port 61h bit 4, 62.5 ms).
+    let mut c = vec![0x50, 0xE4, 0x60, 0xE8]; // push ax; in al,60h; call reply
+    c.extend(rel16(INT09 + 6, SUB_BASE + SUB_KEY_REPLY));
+    c.extend([0x72, 0x33, 0xB4, 0x4F, 0xF9, 0xCD, 0x15, 0x73, 0x2C, 0xE8]); // jc eoi; mov ah,4Fh; stc; int 15h; jnc eoi; call key
+    c.extend(rel16(INT09 + 0x12, SUB_BASE + SUB_KEY));
+    #[rustfmt::skip]
+    c.extend([
+        0xFA, 0xB0, 0x20, 0xE6, 0x20,             // cli; mov al,20h; out 20h,al
+        0xFE, 0xCC, 0x78, 0x1E, 0x74, 0x25,       // dec ah; js out; jz brk
+        0xFE, 0xCC, 0x74, 0x25,                   // dec ah; jz prtsc
+        0xFE, 0xCC, 0x74, 0x25,                   // dec ah; jz sysrq_make
+        0xFE, 0xCC, 0x74, 0x28,                   // dec ah; jz sysrq_break
+        0xFE, 0xCC, 0x74, 0x2B,                   // dec ah; jz stored
+        0xFE, 0xCC, 0x74, 0x2E,                   // dec ah; jz pause
+        0xFE, 0xCC, 0x74, 0x3D,                   // dec ah; jz reset
+        0xFE, 0xCC, 0x74, 0x40,                   // dec ah; jz beep
+        0x58, 0xCF,                               // out: pop ax; iret
+        0xFA, 0xB0, 0x20, 0xE6, 0x20, 0xEB, 0xF7, // eoi: cli; mov al,20h; out 20h,al; jmp out
+        0xCD, 0x1B, 0xEB, 0xF3,                   // brk: int 1Bh; jmp out
+        0xCD, 0x05, 0xEB, 0xEF,                   // prtsc: int 05h; jmp out
+        0xB8, 0x00, 0x85, 0xCD, 0x15, 0xEB, 0xE8, // sysrq_make: mov ax,8500h; int 15h; jmp out
+        0xB8, 0x01, 0x85, 0xCD, 0x15, 0xEB, 0xE1, // sysrq_break: mov ax,8501h; int 15h; jmp out
+        0xB8, 0x02, 0x91, 0xCD, 0x15, 0xEB, 0xDA, // stored: mov ax,9102h; int 15h; jmp out
+        0x1E, 0xB8, 0x40, 0x00, 0x8E, 0xD8,       // pause: push ds; mov ax,40h; mov ds,ax
+        0xFB, 0xF4, 0xF6, 0x06, 0x18, 0x00, 0x08, // wait: sti; hlt; test byte [18h],8
+        0x75, 0xF7, 0xFA, 0x1F, 0xEB, 0xC7,       // jnz wait; cli; pop ds; jmp out
+        0xB0, 0xFE, 0xE6, 0x64, 0xF4, 0xEB, 0xFD, // reset: mov al,0FEh; out 64h,al; hlt; jmp $-1
+        0x51, 0xB0, 0xB6, 0xE6, 0x43,             // beep: push cx; mov al,0B6h; out 43h,al
+        0xB0, 0xA6, 0xE6, 0x42, 0xB0, 0x02, 0xE6, 0x42, // PIT 2 divisor 678
+        0xE4, 0x61, 0x50, 0x0C, 0x03, 0xE6, 0x61, // in al,61h; push ax; or al,3; out 61h,al
+        0xB9, 0x30, 0x10, 0xB4, 0x00,             // mov cx,4144; mov ah,0
+        0xE4, 0x61, 0x24, 0x10, 0x38, 0xE0,       // tick: in al,61h; and al,10h; cmp al,ah
+        0x74, 0xF8, 0x88, 0xC4, 0xE2, 0xF4,       // je tick; mov ah,al; loop tick
+        0x58, 0xE6, 0x61, 0x59, 0xEB, 0x95,       // pop ax; out 61h,al; pop cx; jmp out
+    ]);
+    debug_assert_eq!(c.len(), 0xA4);
     m.bus.mem.write_image(base + INT09 as u32, &c);
-
+    // INT 70h (IRQ8): the RTC's interrupt, EOI to both PICs, INT 4Ah when
+    // the alarm rang.
+    let mut c = vec![0x50, 0xE8]; // push ax; call rtc
+    c.extend(rel16(INT70 + 4, SUB_BASE + SUB_RTC));
+    #[rustfmt::skip]
+    c.extend([
+        0xFA, 0xB0, 0x20, 0xE6, 0xA0, 0xE6, 0x20, // cli; mov al,20h; out 0A0h,al; out 20h,al
+        0x84, 0xE4, 0x74, 0x04,                   // test ah,ah; jz out
+        0xFB, 0xCD, 0x4A, 0xFA,                   // sti; int 4Ah; cli
+        0x58, 0xCF,                               // out: pop ax; iret
+    ]);
+    m.bus.mem.write_image(base + INT70 as u32, &c);
+    // INT 16h's "device busy" post before it waits.
+    let mut c = vec![0x50, 0xB8, 0x02, 0x90, 0xCD, 0x15, 0x58, 0xE9];
+    c.extend(rel16(KEY_WAIT + 10, idle_stub(0x16)));
+    m.bus.mem.write_image(base + KEY_WAIT as u32, &c);
     // XMS entry.
     let mut c = vec![0xEB, 0x03, 0x90, 0x90, 0x90, 0xE8];
     c.extend(rel16(XMS_ENTRY + 8, SUB_BASE + SUB_XMS));
@@ -185,13 +261,39 @@ pub fn install(m: &mut Machine) {
     m.bus.mem.write_image(base + FONT16 as u32, &f16);
     m.bus.mem.write_image(base + FONT8 as u32, &f8);
 
-    // INT 15h C0h: an AT-class model byte FCh, submodel 01h; feature byte 1
-    // bit 5 (RTC), bit 6 (second 8259), bit 4 (INT 15h 4Fh intercept).
-    m.bus.mem.write_image(
-        base + CONFIG_TABLE as u32,
-        &[0x08, 0x00, 0xFC, 0x01, 0x00, 0x70, 0x00, 0x00, 0x00, 0x00],
-    );
-    // The BIOS date and model byte at F000:FFF5 and FFFE.
+    // The video parameter and save pointer tables.
+    let mut params = vec![0u8; 29 * 64];
+    for (entry, mode) in [(0x18, 0x03), (0x1B, 0x12), (0x1C, 0x13)] {
+        if let Some(e) = hw::vga::parameter_entry(mode) {
+            params[entry * 64..entry * 64 + 64].copy_from_slice(&e);
+        }
+    }
+    m.bus.mem.write_image(base + VIDEO_PARAMS as u32, &params);
+    let mut save = vec![0u8; 28];
+    save[..2].copy_from_slice(&VIDEO_PARAMS.to_le_bytes());
+    save[2..4].copy_from_slice(&SEG.to_le_bytes());
+    m.bus.mem.write_image(base + SAVE_POINTERS as u32, &save);
+    let table = config_table(m.cpu.model);
+    m.bus.mem.write_image(base + CONFIG_TABLE as u32, &table);
+    // The BIOS date and the model byte at F000:FFF5 and FFFE.
     m.bus.mem.write_image(0xFFFF5, b"06/01/94");
-    m.bus.mem.write_image(0xFFFFE, &[0xFC]);
+    m.bus.mem.write_image(0xFFFFE, &[table[2]]);
+}
+
+/// The INT 15h C0h system configuration table for a machine with `cpu`:
+/// length 8, model, submodel, BIOS revision, and feature bytes 1-5 (Ralf
+/// Brown's table 00509). The 286 and 386 machines are AT class (model
+/// FCh, submodel 01h, as most AT-compatible 286/386 BIOSes report); the
+/// 8086 machine is a PC XT (model FBh, submodel 00h, revision 01h: the
+/// 1/10/86 XT BIOS, the first XT with this function). Feature byte 1:
+/// bit 6 a second 8259 and bit 5 the real-time clock (both present in
+/// every tandem machine), bit 4 INT 09h calls INT 15h 4Fh; no DMA channel
+/// 3 use, no EBDA (bit 2 clear), no Micro Channel. Feature byte 2: bit 6
+/// INT 16h 09h is supported.
+pub fn config_table(cpu: emu::CpuModel) -> [u8; 10] {
+    let (model, sub, rev) = match cpu {
+        emu::CpuModel::I8086 => (0xFB, 0x00, 0x01),
+        _ => (0xFC, 0x01, 0x00),
+    };
+    [0x08, 0x00, model, sub, rev, 0x70, 0x40, 0x00, 0x00, 0x00]
 }

@@ -129,6 +129,8 @@ pub struct Kbc {
     irq1: bool,
     reset_pulse: bool,
     now: u64,
+    /// The keyboard's LEDs (command EDh: bit 0 Scroll, 1 Num, 2 Caps Lock).
+    leds: u8,
 }
 
 impl Kbc {
@@ -152,12 +154,19 @@ impl Kbc {
             irq1: false,
             reset_pulse: false,
             now: 0,
+            leds: 0,
         }
     }
 
     /// Cycles per keyboard byte.
     pub fn byte_cycles(&self) -> u64 {
         self.byte_cycles
+    }
+
+    /// The keyboard's LEDs as the last EDh command set them (bit 0 Scroll,
+    /// 1 Num, 2 Caps Lock).
+    pub fn leds(&self) -> u8 {
+        self.leds
     }
 
     /// The IRQ1 line (output buffer full with the interrupt enabled).
@@ -372,6 +381,10 @@ impl Kbc {
                         0x02
                     };
                     self.kbd_reply(&[0xFA, set]);
+                }
+                0xED => {
+                    self.leds = v & 7;
+                    self.kbd_reply(&[0xFA]);
                 }
                 _ => self.kbd_reply(&[0xFA]),
             }

@@ -481,7 +481,11 @@ impl Channel {
                 }
                 n -= to_reload;
                 let p = self.cr_value() as u64;
-                // The reload pulse: OUT high, CE = CR.
+                // OUT's low clock at CE = 1 fell inside this advance when
+                // OUT is still high; then the reload: OUT high, CE = CR.
+                if self.out {
+                    self.set_out(false);
+                }
                 self.set_out(true);
                 let periods = n / p;
                 self.rising_edges += periods;
@@ -757,6 +761,40 @@ mod tests {
         // A new count takes effect at the next reload.
         p.write(0, 4);
         assert_eq!(wave(&mut p, 0, 9), "101110111");
+    }
+
+    #[test]
+    fn mode2_rising_edges_do_not_depend_on_the_step_size() {
+        // The refresh channel (CW=54 LSB=18) counted in steps of every size
+        // from 1 to 40 clocks: one rising edge per 18 clocks, as when it is
+        // advanced in one go (a step that spans OUT's low clock and the
+        // reload still has its edge: port 61h's refresh toggle).
+        for step in 1..=40u64 {
+            let mut p = pit();
+            p.write(3, 0x54);
+            p.write(1, 18);
+            let mut t = 0;
+            while t < 18 * 100 {
+                t += step;
+                p.advance_ticks_to(t);
+            }
+            let mut q = pit();
+            q.write(3, 0x54);
+            q.write(1, 18);
+            q.advance_ticks_to(t);
+            assert_eq!(
+                p.channels[1].rising_edges(),
+                q.channels[1].rising_edges(),
+                "step {step}"
+            );
+            // The control word raises OUT; then a reload every 18 clocks
+            // after the load clock.
+            assert_eq!(
+                p.channels[1].rising_edges(),
+                1 + (t - 1) / 18,
+                "step {step}"
+            );
+        }
     }
 
     #[test]

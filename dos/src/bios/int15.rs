@@ -1,55 +1,113 @@
-//! INT 15h system services: C0h configuration, 86h wait, 87h block move,
-//! 88h extended memory size, 4Fh keyboard intercept, 24h A20, E801h, 90h/91h.
+//! INT 15h system services of an AT BIOS (IBM PS/2 and PC BIOS Interface
+//! Technical Reference, "System Services"; Ralf Brown's INT 15h): 4Fh
+//! keyboard intercept, 80h-82h device open/close/terminate, 83h event wait,
+//! 84h joystick, 85h SysRq, 86h wait, 87h block move, 88h extended memory
+//! size, 89h (protected mode: not done), 90h/91h device busy/complete, C0h
+//! configuration, 24h A20, E801h/E820h memory size and map.
+//!
+//! What the AT BIOS does not have is answered as it answers an unknown
+//! function: CF set, AH = 86h. That includes C1h (tandem has no extended
+//! BIOS data area), C2h (no PS/2 pointing device: the AT has none) and
+//! 84h (no game port). On the 8086 machine (a PC XT) the AT's 286
+//! functions (87h-89h, 24h, E8xxh) are absent too.
 
-use crate::mem::{self, lin, rd16, rd8, Regs};
+use crate::bios::int70;
+use crate::mem::{self, lin, rd16, rd8, wr32, Regs};
 use crate::{rom, Dos, Flow};
 use hw::Machine;
+
+/// The answer to a function the BIOS does not have.
+fn unsupported(m: &mut Machine) {
+    m.set_ah(0x86);
+    mem::set_cf(m, true);
+}
+
+fn ok(m: &mut Machine) {
+    m.set_ah(0);
+    mem::set_cf(m, false);
+}
+
+/// "SMAP", the E820h signature.
+const SMAP: u32 = 0x534D_4150;
+
+/// The E820h memory map: conventional memory, the BIOS ROM, extended
+/// memory (base, length, type 1 usable / 2 reserved).
+fn memory_map(m: &Machine) -> Vec<(u64, u64, u32)> {
+    let cfg = m.config();
+    let conv = cfg.conventional_kib.min(640) as u64 * 1024;
+    let mut v = vec![(0, conv, 1), (0xF0000, 0x10000, 2)];
+    if cfg.extended_kib > 0 {
+        v.push((0x100000, cfg.extended_kib as u64 * 1024, 1));
+    }
+    v
+}
 
 /// Services INT 15h.
 pub fn service(dos: &mut Dos, m: &mut Machine) -> Flow {
     let ah = m.ah();
+    let at = m.cpu.model != emu::CpuModel::I8086;
     match ah {
+        // Keyboard intercept: the key is processed (CF stays set).
         0x4F => mem::set_cf(m, true),
-        0xC0 => {
-            m.set_es(rom::SEG);
-            m.set_bx(rom::CONFIG_TABLE);
-            m.set_ah(0);
-            mem::set_cf(m, false);
-        }
+        // Device open/close, program termination, SysRq, device busy and
+        // interrupt complete: hooks for an operating system; the BIOS's
+        // own answer is "done".
+        0x80..=0x82 | 0x85 | 0x90 | 0x91 => ok(m),
+        0x83 => match m.al() {
+            0x00 => {
+                if int70::wait_active(m) {
+                    mem::set_cf(m, true);
+                } else {
+                    let us = (m.cx() as u32) << 16 | m.dx() as u32;
+                    let (es, bx) = (m.es(), m.bx());
+                    int70::start_wait(m, es, bx, us);
+                    mem::set_cf(m, false);
+                }
+            }
+            0x01 => {
+                int70::cancel_wait(m);
+                mem::set_cf(m, false);
+            }
+            _ => unsupported(m),
+        },
         0x86 => {
-            let us = (m.cx() as u64) << 16 | m.dx() as u64;
+            // The wait ends at its time in emulated cycles. As the AT BIOS
+            // does, it also runs the RTC's count (40:A0h is its own flag
+            // byte), whose 1024 Hz interrupt wakes the idle CPU: the wait
+            // is not rounded up to a timer tick.
             let now = m.cycles();
             let target = match dos.wait_until {
                 Some(t) => t,
-                None => now + us * m.config().cpu_hz / 1_000_000,
+                None => {
+                    if int70::wait_active(m) {
+                        // An INT 15h 83h wait is running.
+                        m.set_ah(0x83);
+                        mem::set_cf(m, true);
+                        return Flow::Continue;
+                    }
+                    let us = (m.cx() as u32) << 16 | m.dx() as u32;
+                    int70::start_wait(m, 0x40, int70::WAIT_FLAG as u16 - 0x400, us);
+                    now + us as u64 * m.config().cpu_hz / 1_000_000
+                }
             };
             if now < target {
+                if !int70::wait_active(m) {
+                    // The RTC's count ran out first (it counts whole
+                    // periods from an arbitrary phase): count the rest.
+                    let hz = m.config().cpu_hz.max(1);
+                    let left = ((target - now) * 1_000_000).div_ceil(hz);
+                    let flag = int70::WAIT_FLAG as u16 - 0x400;
+                    int70::start_wait(m, 0x40, flag, left.min(u32::MAX as u64) as u32);
+                }
                 dos.wait_until = Some(target);
                 return dos.wait(m, 0x15);
             }
             dos.wait_until = None;
-            m.set_ah(0);
-            mem::set_cf(m, false);
+            int70::cancel_wait(m);
+            ok(m);
         }
-        0x87 => {
-            // Copy CX words between the 24-bit bases of descriptors 2 and 3
-            // of the GDT at ES:SI.
-            let (es, si) = (m.es(), m.si());
-            let base = |m: &mut Machine, d: u16| {
-                let a = lin(es, si.wrapping_add(d * 8 + 2));
-                rd16(m, a) as u32 | (rd8(m, a + 2) as u32) << 16
-            };
-            let (src, dst) = (base(m, 2), base(m, 3));
-            let n = m.cx() as u32 * 2;
-            let data: Vec<u8> = (0..n).map(|k| crate::xms::read_phys(m, src + k)).collect();
-            for (k, v) in data.into_iter().enumerate() {
-                crate::xms::write_phys(m, dst + k as u32, v);
-            }
-            m.set_ah(0);
-            mem::set_cf(m, false);
-            mem::set_zf(m, true);
-        }
-        0x88 => {
+        0x87 if at => block_move(m),
+        0x88 if at => {
             // With an XMS driver loaded the extended memory belongs to it,
             // and HIMEM.SYS answers 0 here.
             let kb = if dos.xms.is_some() {
@@ -60,31 +118,36 @@ pub fn service(dos: &mut Dos, m: &mut Machine) -> Flow {
             m.set_ax(kb);
             mem::set_cf(m, false);
         }
-        0x24 => {
-            match m.al() {
-                0 | 1 => {
-                    let on = m.al() == 1;
-                    let v = m.in8(0x92);
-                    m.out8(0x92, if on { v | 2 } else { v & !2 } & !1);
-                    m.set_ah(0);
-                }
-                2 => {
-                    let on = m.bus.mem.a20();
-                    m.set_ah(0);
-                    m.set_al(on as u8);
-                }
-                _ => {
-                    m.set_ah(0);
-                    m.set_bx(2); // port 92h
-                }
+        0x89 if at => {
+            // Switching to protected mode for the caller is not done.
+            let al = m.al();
+            dos.unimplemented(0x15, ah, al);
+            unsupported(m);
+        }
+        0xC0 => {
+            m.set_es(rom::SEG);
+            m.set_bx(rom::CONFIG_TABLE);
+            ok(m);
+        }
+        0x24 if at => match m.al() {
+            0 | 1 => {
+                let on = m.al() == 1;
+                let v = m.in8(0x92);
+                m.out8(0x92, if on { v | 2 } else { v & !2 } & !1);
+                ok(m);
             }
-            mem::set_cf(m, false);
-        }
-        0x90 | 0x91 => {
-            m.set_ah(0);
-            mem::set_cf(m, false);
-        }
-        0xE8 if m.al() == 0x01 => {
+            2 => {
+                let on = m.bus.mem.a20();
+                ok(m);
+                m.set_al(on as u8);
+            }
+            3 => {
+                ok(m);
+                m.set_bx(3); // the 8042 and port 92h
+            }
+            _ => unsupported(m),
+        },
+        0xE8 if at && m.al() == 0x01 => {
             let kb = if dos.xms.is_some() {
                 0
             } else {
@@ -96,10 +159,63 @@ pub fn service(dos: &mut Dos, m: &mut Machine) -> Flow {
             m.set_dx(0);
             mem::set_cf(m, false);
         }
-        _ => {
-            m.set_ah(0x86);
-            mem::set_cf(m, true);
-        }
+        0xE8 if m.al() == 0x20 && m.cpu.model == emu::CpuModel::I386 => e820(m),
+        _ => unsupported(m),
     }
     Flow::Continue
+}
+
+/// 87h: copy CX words between the 24-bit bases of descriptors 2 (source)
+/// and 3 (destination) of the GDT at ES:SI. AH = 0, ZF and no carry.
+fn block_move(m: &mut Machine) {
+    let n = m.cx() as u32;
+    if n > 0x8000 {
+        // More than 64 KiB: the BIOS's "invalid" answer.
+        m.set_ah(0x01);
+        mem::set_cf(m, true);
+        return;
+    }
+    let (es, si) = (m.es(), m.si());
+    let base = |m: &mut Machine, d: u16| {
+        let a = lin(es, si.wrapping_add(d * 8 + 2));
+        rd16(m, a) as u32 | (rd8(m, a + 2) as u32) << 16
+    };
+    let (src, dst) = (base(m, 2), base(m, 3));
+    let data: Vec<u8> = (0..n * 2)
+        .map(|k| crate::xms::read_phys(m, src + k))
+        .collect();
+    for (k, v) in data.into_iter().enumerate() {
+        crate::xms::write_phys(m, dst + k as u32, v);
+    }
+    ok(m);
+    mem::set_zf(m, true);
+}
+
+/// E820h: one entry of the memory map per call (EBX the continuation, 0
+/// after the last), 20 bytes at ES:DI, EAX = "SMAP".
+fn e820(m: &mut Machine) {
+    let r = &m.cpu.regs;
+    let (edx, ebx, ecx) = (r.gpr[2], r.gpr[3], r.gpr[1]);
+    let map = memory_map(m);
+    let Some(&(base, len, kind)) = map.get(ebx as usize).filter(|_| edx == SMAP && ecx >= 20)
+    else {
+        unsupported(m);
+        return;
+    };
+    let a = lin(m.es(), m.di());
+    wr32(m, a, base as u32);
+    wr32(m, a + 4, (base >> 32) as u32);
+    wr32(m, a + 8, len as u32);
+    wr32(m, a + 12, (len >> 32) as u32);
+    wr32(m, a + 16, kind);
+    let next = if ebx as usize + 1 < map.len() {
+        ebx + 1
+    } else {
+        0
+    };
+    let r = &mut m.cpu.regs;
+    r.gpr[0] = SMAP;
+    r.gpr[1] = 20;
+    r.gpr[3] = next;
+    mem::set_cf(m, false);
 }

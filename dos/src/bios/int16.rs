@@ -1,75 +1,25 @@
-//! INT 16h keyboard services and the scan-code translation the INT 09h
-//! handler calls (US layout, scan code set 1), on the BIOS data area's
-//! buffer (40:1Ah head, 40:1Ch tail, 40:1Eh-3Dh) and shift flags (40:17h).
+//! INT 16h keyboard services of an AT/PS/2 BIOS with a 101-key keyboard
+//! (IBM PS/2 and PC BIOS Interface Technical Reference, "Keyboard
+//! Services"), on the BIOS data area's buffer (40:1Ah head, 40:1Ch tail,
+//! 40:80h/82h its start and end) and shift flags (40:17h/18h, 40:96h). The
+//! words in the buffer come from [`crate::bios::int09`].
 
-use crate::mem::{self, rd16, rd8, wr16, wr8, Regs};
-use crate::{Dos, Flow};
+use crate::bios::int09::{self, f2, f3, FLAGS1, FLAGS2, FLAGS3};
+use crate::mem::{self, rd16, rd8, wr16, Regs};
+use crate::{rom, Dos, Flow};
 use hw::Machine;
 
-/// (unshifted, shifted) ASCII for scan codes 00h-39h; 0 = none.
-const ASCII: [(u8, u8); 0x3A] = [
-    (0, 0),
-    (0x1B, 0x1B),
-    (b'1', b'!'),
-    (b'2', b'@'),
-    (b'3', b'#'),
-    (b'4', b'$'),
-    (b'5', b'%'),
-    (b'6', b'^'),
-    (b'7', b'&'),
-    (b'8', b'*'),
-    (b'9', b'('),
-    (b'0', b')'),
-    (b'-', b'_'),
-    (b'=', b'+'),
-    (8, 8),
-    (9, 0),
-    (b'q', b'Q'),
-    (b'w', b'W'),
-    (b'e', b'E'),
-    (b'r', b'R'),
-    (b't', b'T'),
-    (b'y', b'Y'),
-    (b'u', b'U'),
-    (b'i', b'I'),
-    (b'o', b'O'),
-    (b'p', b'P'),
-    (b'[', b'{'),
-    (b']', b'}'),
-    (b'\r', b'\r'),
-    (0, 0),
-    (b'a', b'A'),
-    (b's', b'S'),
-    (b'd', b'D'),
-    (b'f', b'F'),
-    (b'g', b'G'),
-    (b'h', b'H'),
-    (b'j', b'J'),
-    (b'k', b'K'),
-    (b'l', b'L'),
-    (b';', b':'),
-    (b'\'', b'"'),
-    (b'`', b'~'),
-    (0, 0),
-    (b'\\', b'|'),
-    (b'z', b'Z'),
-    (b'x', b'X'),
-    (b'c', b'C'),
-    (b'v', b'V'),
-    (b'b', b'B'),
-    (b'n', b'N'),
-    (b'm', b'M'),
-    (b',', b'<'),
-    (b'.', b'>'),
-    (b'/', b'?'),
-    (0, 0),
-    (b'*', b'*'),
-    (0, 0),
-    (b' ', b' '),
-];
+pub use crate::bios::int09::key_for_ascii;
 
-const FLAGS: u32 = 0x417;
-const E0_FLAG: u32 = 0x496;
+/// INT 16h 09h: 0300h, 0305h, 0306h, 0Ah and 10h-12h are supported (not
+/// 0304h, nor the 122-key functions 20h-22h).
+const CAPABILITIES: u8 = 0x3D;
+/// INT 16h 0Ah: an MF2 keyboard behind a translating 8042 (the ID bytes
+/// ABh 41h the keyboard answers to F2h).
+const KEYBOARD_ID: u16 = 0x41AB;
+/// The keyboard's power-on typematic setting: 500 ms delay (1), 10.9
+/// characters per second (0Bh), as command F3h's data byte.
+pub const TYPEMATIC_DEFAULT: u8 = 0x2B;
 
 /// The key at the head of the buffer (scan << 8 | ASCII), if any.
 pub fn peek_key(m: &mut Machine) -> Option<u16> {
@@ -107,138 +57,153 @@ pub fn push_key(m: &mut Machine, key: u16) -> bool {
     true
 }
 
-/// The buffer word (scan << 8 | ASCII) the US keyboard produces for an
-/// ASCII character (scan code 0 when no key does).
-pub fn key_for_ascii(c: u8) -> u16 {
-    let scan = ASCII
-        .iter()
-        .position(|&(lo, hi)| c != 0 && (lo == c || hi == c))
-        .or_else(|| {
-            // Control characters: Ctrl plus the letter.
-            (1..=26)
-                .contains(&c)
-                .then(|| ASCII.iter().position(|&(lo, _)| lo == c + 0x60))
-                .flatten()
-        })
-        .unwrap_or(0);
-    (scan as u16) << 8 | c as u16
+/// Empties the buffer (head = tail = the buffer's start).
+pub fn flush(m: &mut Machine) {
+    let start = rd16(m, 0x480);
+    wr16(m, 0x41A, start);
+    wr16(m, 0x41C, start);
 }
 
-/// Translates one scan code (from INT 09h) into the shift flags and the
-/// buffer.
-pub fn scan_code(m: &mut Machine, sc: u8) {
-    if sc == 0xE0 || sc == 0xE1 {
-        let f = rd8(m, E0_FLAG);
-        wr8(m, E0_FLAG, f | 0x02);
-        return;
-    }
-    let ext = rd8(m, E0_FLAG) & 0x02 != 0;
-    let f = rd8(m, E0_FLAG);
-    wr8(m, E0_FLAG, f & !0x02);
-    let make = sc & 0x80 == 0;
-    let code = sc & 0x7F;
-    let mut flags = rd8(m, FLAGS);
-    let bit = match code {
-        0x36 => 0x01,
-        0x2A if !ext => 0x02,
-        0x1D => 0x04,
-        0x38 => 0x08,
-        _ => 0,
-    };
-    if bit != 0 {
-        flags = if make { flags | bit } else { flags & !bit };
-        wr8(m, FLAGS, flags);
-        return;
-    }
-    if !make {
-        return;
-    }
-    match code {
-        0x3A => {
-            wr8(m, FLAGS, flags ^ 0x40);
-            return;
-        }
-        0x45 => {
-            wr8(m, FLAGS, flags ^ 0x20);
-            return;
-        }
-        0x46 => {
-            wr8(m, FLAGS, flags ^ 0x10);
-            return;
-        }
-        _ => {}
-    }
-    let shift = flags & 0x03 != 0;
-    let ctrl = flags & 0x04 != 0;
-    let alt = flags & 0x08 != 0;
-    let caps = flags & 0x40 != 0;
-    let key: u16 = if (code as usize) < ASCII.len() && !ext || code == 0x1C || code == 0x35 {
-        let (lo, hi) = ASCII.get(code as usize).copied().unwrap_or((0, 0));
-        let letter = lo.is_ascii_lowercase();
-        let mut c = if shift ^ (caps && letter) { hi } else { lo };
-        if ext && code == 0x35 {
-            c = b'/';
-        }
-        if alt {
-            c = 0;
-        } else if ctrl {
-            c = if letter { lo & 0x1F } else { 0 };
-        }
-        (code as u16) << 8 | c as u16
+/// Whether a buffer word is one only the extended functions (10h, 11h)
+/// return: an F0h marker, or a scan code past the 84-key keyboard's.
+fn extended_only(k: u16) -> bool {
+    let (scan, ascii) = ((k >> 8) as u8, k as u8);
+    scan != 0 && (ascii == 0xF0 || (scan > 0x84 && scan != 0xE0 && (ascii == 0 || ascii == 0xE0)))
+}
+
+/// The word the standard functions (00h, 01h) return for a buffer word:
+/// grey keys as their 84-key twins (E0h ASCII becomes 00h; keypad Enter
+/// and / get the main keys' scan codes).
+fn standard(k: u16) -> u16 {
+    let (scan, ascii) = ((k >> 8) as u8, k as u8);
+    if scan == 0xE0 {
+        let s = if ascii == 0x2F { 0x35 } else { 0x1C };
+        (s as u16) << 8 | ascii as u16
+    } else if ascii == 0xE0 && scan != 0 {
+        k & 0xFF00
     } else {
-        // Function keys, cursor keys, keypad: ASCII 0 (E0h for the
-        // extended copies).
-        let c = if ext { 0xE0 } else { 0 };
-        let code = if shift && (0x3B..=0x44).contains(&code) {
-            code + 0x19
-        } else {
-            code
-        };
-        (code as u16) << 8 | c
-    };
-    push_key(m, key);
+        k
+    }
+}
+
+/// The word the extended functions (10h, 11h) return: the F0h marker
+/// becomes 00h.
+fn extended(k: u16) -> u16 {
+    if k as u8 == 0xF0 && k >> 8 != 0 {
+        k & 0xFF00
+    } else {
+        k
+    }
+}
+
+/// The key the standard functions see at the head of the buffer,
+/// discarding the extended-only ones before it.
+fn peek_standard(m: &mut Machine) -> Option<u16> {
+    loop {
+        let k = peek_key(m)?;
+        if !extended_only(k) {
+            return Some(standard(k));
+        }
+        pop_key(m);
+    }
+}
+
+/// INT 16h 12h's AH: left Ctrl/Alt (40:18h bits 0-1), right Ctrl/Alt
+/// (40:96h bits 2-3), Scroll/Num/Caps Lock held (40:18h bits 4-6), SysRq
+/// held (40:18h bit 2).
+fn extended_shift(m: &mut Machine) -> u8 {
+    let (l, r) = (rd8(m, FLAGS2), rd8(m, FLAGS3));
+    (l & (f2::LCTRL | f2::LALT))
+        | (r & (f3::RCTRL | f3::RALT))
+        | (l & (f2::SCROLL | f2::NUM | f2::CAPS))
+        | if l & f2::SYSRQ != 0 { 0x80 } else { 0 }
+}
+
+/// Sends a typematic setting (command F3h) to the keyboard.
+fn set_typematic(dos: &mut Dos, m: &mut Machine, v: u8) {
+    dos.typematic = v & 0x7F;
+    m.out8(0x60, 0xF3);
+    m.out8(0x60, v & 0x7F);
+}
+
+/// No key yet for 00h/10h: the first time, INT 15h 9002h ("keyboard
+/// busy", for a multitasker) is posted on the way to the idle loop, as the
+/// AT BIOS does before it waits.
+fn wait_key(dos: &mut Dos, m: &mut Machine) -> Flow {
+    if dos.key_wait {
+        return dos.wait(m, 0x16);
+    }
+    dos.key_wait = true;
+    m.cpu.regs.set_sreg(emu::SegReg::CS, rom::SEG);
+    m.cpu.regs.ip = rom::KEY_WAIT as u32;
+    Flow::Continue
 }
 
 /// Services INT 16h.
 pub fn service(dos: &mut Dos, m: &mut Machine) -> Flow {
+    int09::update_leds(m);
     let ah = m.ah();
     match ah {
-        0x00 | 0x10 => match pop_key(m) {
-            Some(k) => m.set_ax(if ah == 0x00 { strip_e0(k) } else { k }),
-            None => return dos.wait(m, 0x16),
-        },
-        0x01 | 0x11 => match peek_key(m) {
+        0x00 => match peek_standard(m) {
             Some(k) => {
-                m.set_ax(if ah == 0x01 { strip_e0(k) } else { k });
+                pop_key(m);
+                dos.key_wait = false;
+                m.set_ax(k);
+            }
+            None => return wait_key(dos, m),
+        },
+        0x01 => match peek_standard(m) {
+            Some(k) => {
+                m.set_ax(k);
+                mem::set_zf(m, false);
+            }
+            None => mem::set_zf(m, true),
+        },
+        0x10 => match pop_key(m) {
+            Some(k) => {
+                dos.key_wait = false;
+                m.set_ax(extended(k));
+            }
+            None => return wait_key(dos, m),
+        },
+        0x11 => match peek_key(m) {
+            Some(k) => {
+                m.set_ax(extended(k));
                 mem::set_zf(m, false);
             }
             None => mem::set_zf(m, true),
         },
         0x02 => {
-            let f = rd8(m, FLAGS);
+            let f = rd8(m, FLAGS1);
             m.set_al(f);
         }
         0x12 => {
-            let f = rd16(m, FLAGS);
-            m.set_ax(f);
+            let f = rd8(m, FLAGS1);
+            let h = extended_shift(m);
+            m.set_ax((h as u16) << 8 | f as u16);
         }
-        0x03 => {}
+        0x03 => match m.al() {
+            0x00 => set_typematic(dos, m, TYPEMATIC_DEFAULT),
+            0x05 => {
+                let v = (m.bh() & 3) << 5 | (m.bl() & 0x1F);
+                set_typematic(dos, m, v);
+            }
+            0x06 => {
+                m.set_bl(dos.typematic & 0x1F);
+                m.set_bh(dos.typematic >> 5 & 3);
+            }
+            al => dos.unimplemented(0x16, ah, al),
+        },
         0x05 => {
             let ok = push_key(m, m.cx());
             m.set_al(if ok { 0 } else { 1 });
         }
+        0x09 => m.set_al(CAPABILITIES),
+        0x0A => m.set_bx(KEYBOARD_ID),
         _ => {
             let al = m.al();
             dos.unimplemented(0x16, ah, al);
         }
     }
     Flow::Continue
-}
-
-fn strip_e0(k: u16) -> u16 {
-    if k & 0xFF == 0xE0 {
-        k & 0xFF00
-    } else {
-        k
-    }
 }

@@ -476,6 +476,7 @@ impl Vga {
 }
 
 mod tables;
+pub use tables::parameter_entry;
 
 #[cfg(test)]
 mod tests;

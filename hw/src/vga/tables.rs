@@ -115,3 +115,31 @@ pub(super) fn default_256_palette() -> Vec<[u8; 3]> {
     }
     p
 }
+
+/// The 64-byte entry of the video BIOS's parameter table (the table the
+/// BIOS data area's save pointer, 40:A8h, leads to) for a standard mode we
+/// have registers for: columns, rows - 1, character height, page length,
+/// sequencer registers 1-4, miscellaneous output, CRTC 00h-18h, attribute
+/// controller 00h-13h, graphics controller 00h-08h (IBM VGA Technical
+/// Reference, "Video Parameter Table"). The geometry bytes are the IBM
+/// table's for the mode.
+pub fn parameter_entry(mode: u8) -> Option<[u8; 64]> {
+    let t = MODES.iter().find(|m| m.mode == mode)?;
+    let (cols, rows, height, page): (u8, u8, u8, u16) = match mode {
+        0x03 => (80, 25, 16, 0x1000),
+        0x12 => (80, 30, 16, 0xA000),
+        0x13 => (40, 25, 8, 0x2000),
+        _ => return None,
+    };
+    let mut e = [0u8; 64];
+    e[0] = cols;
+    e[1] = rows - 1;
+    e[2] = height;
+    e[3..5].copy_from_slice(&page.to_le_bytes());
+    e[5..9].copy_from_slice(&t.seq[1..5]);
+    e[9] = t.misc;
+    e[10..35].copy_from_slice(&t.crtc);
+    e[35..55].copy_from_slice(&t.attr[..20]);
+    e[55..64].copy_from_slice(&t.gc);
+    Some(e)
+}
