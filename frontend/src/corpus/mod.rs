@@ -91,6 +91,9 @@ struct Ran {
     frame: Option<Frame>,
     /// The guest's text output.
     text: Vec<u8>,
+    /// The BIOS and DOS functions the program asked for that tandem does
+    /// not implement (each once; the corpus must have none).
+    unimplemented: Vec<String>,
     /// Host seconds it took (for the table only).
     host: f64,
 }
@@ -135,6 +138,7 @@ fn run_one(e: &Entry, corpus: &Path) -> Ran {
     let _ = std::fs::remove_dir_all(&copy.0);
     let mut text = Vec::new();
     let mut frame = None;
+    let mut unimplemented = Vec::new();
     let outcome = (|| {
         let src = corpus.join(&e.folder);
         copy_dir(&src, &copy.0).map_err(|err| format!("copying {}: {err}", src.display()))?;
@@ -145,12 +149,14 @@ fn run_one(e: &Entry, corpus: &Path) -> Ran {
         let o = headless::run(&mut run, &mut text, false);
         run.session.flush_output(&mut text);
         frame = Some(run.session.m.render());
+        unimplemented = run.session.dos.warnings.clone();
         Ok(o)
     })();
     Ran {
         outcome,
         frame,
         text,
+        unimplemented,
         host: started.elapsed().as_secs_f64(),
     }
 }
@@ -183,6 +189,7 @@ fn run_all(entries: &[Entry], corpus: &Path, jobs: usize) -> Vec<Ran> {
                 outcome: Err("the run's thread panicked".into()),
                 frame: None,
                 text: Vec::new(),
+                unimplemented: Vec::new(),
                 host: 0.0,
             })
         })
@@ -336,6 +343,12 @@ pub fn run(args: &CorpusArgs) -> ExitCode {
                 "did not start".into()
             }
         };
+        if !r.unimplemented.is_empty() {
+            problems.push(format!(
+                "it asked for BIOS/DOS functions tandem does not implement: {}",
+                r.unimplemented.join("; ")
+            ));
+        }
         let shot = args.out.join(format!("{}.png", e.name));
         let golden = golden_dir.join(format!("{}.png", e.name));
         let _ = std::fs::write(args.out.join(format!("{}.txt", e.name)), &r.text);
