@@ -93,6 +93,10 @@ pub fn parse_fcb_name(s: &[u8]) -> (u8, [u8; 11], bool, usize) {
     (drive, name, valid, i)
 }
 
+/// The PSP's CP/M far call target (segment, offset), as MS-DOS 5 writes
+/// it: linear 1000C0h, which is 000C0h with A20 off.
+pub const CPM_CALL: (u16, u16) = (0xF01D, 0xFEF0);
+
 /// Writes a PSP at `psp` for a block ending at `end` (exclusive).
 pub fn build_psp(m: &mut Machine, psp: u16, end: u16, env: u16, init: &PspInit) -> u16 {
     let a = lin(psp, 0);
@@ -101,10 +105,12 @@ pub fn build_psp(m: &mut Machine, psp: u16, end: u16, env: u16, init: &PspInit) 
     }
     write_bytes(m, psp, 0, &[0xCD, 0x20]);
     wr16(m, a + 2, end);
-    // CP/M call: far call to a RETF in ROM.
+    // CP/M call: CALL F01D:FEF0, i.e. 0000:00C0 with A20 off (the far
+    // jump into DOS's CP/M entry), FFFF:00D0 with it on; the offset word
+    // at 06h is the "bytes available in the segment" CP/M programs read.
     wr8(m, a + 5, 0x9A);
-    wr16(m, a + 6, crate::rom::RETF);
-    wr16(m, a + 8, crate::rom::SEG);
+    wr16(m, a + 6, CPM_CALL.1);
+    wr16(m, a + 8, CPM_CALL.0);
     for (i, (seg, off)) in init.vectors.iter().enumerate() {
         wr16(m, a + 0x0A + 4 * i as u32, *off);
         wr16(m, a + 0x0C + 4 * i as u32, *seg);

@@ -222,6 +222,7 @@ pub(crate) mod sft_entries {
         mode: u8,
         written: bool,
         set_time: Option<i64>,
+        raw: bool,
     }
 
     fn relative(host: &Path) -> PathBuf {
@@ -250,6 +251,7 @@ pub(crate) mod sft_entries {
                     mode: e.mode,
                     written: e.written,
                     set_time: e.set_time,
+                    raw: e.raw,
                 })
             })
             .collect();
@@ -297,6 +299,7 @@ pub(crate) mod sft_entries {
                 host,
                 written: e.written,
                 set_time: e.set_time,
+                raw: e.raw,
             }));
         }
         Ok(out)

@@ -151,4 +151,26 @@ impl Dos {
         mem::set_cf(m, false);
         Flow::Continue
     }
+
+    /// A read from CON in binary mode: the keys typed so far (waiting for
+    /// the first), without echo or line editing.
+    pub(crate) fn con_read_raw(&mut self, m: &mut Machine, n: u16, seg: u16, off: u16) -> Flow {
+        if n == 0 {
+            m.set_ax(0);
+            mem::set_cf(m, false);
+            return Flow::Continue;
+        }
+        if peek_key(m).is_none() {
+            return self.wait(m, 0x21);
+        }
+        let mut k = 0u16;
+        while k < n {
+            let Some(key) = pop_key(m) else { break };
+            wr8(m, lin(seg, off.wrapping_add(k)), key as u8);
+            k += 1;
+        }
+        m.set_ax(k);
+        mem::set_cf(m, false);
+        Flow::Continue
+    }
 }
