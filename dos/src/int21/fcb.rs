@@ -152,6 +152,15 @@ pub fn fcb_file_name(n: &[u8; 11]) -> Option<String> {
     })
 }
 
+/// The DOS name of an FCB name that is a valid 8.3 name (no path
+/// characters, wildcards or `.`/`..`: an FCB names a file in the current
+/// directory and nothing else).
+fn valid_name(n: &[u8; 11]) -> Option<String> {
+    let name = fcb_file_name(n)?;
+    crate::drive::split_83(&name)?;
+    Some(name)
+}
+
 /// What an FCB's name resolves to.
 enum Target {
     File(PathBuf),
@@ -223,7 +232,7 @@ impl Dos {
         if n.contains(&b'?') {
             return Err(ERR_FILE);
         }
-        let name = fcb_file_name(&n).ok_or(ERR_FILE)?;
+        let name = valid_name(&n).ok_or(ERR_FILE)?;
         match self.drive.resolve(name.as_bytes())? {
             Resolved::Device(d) => Ok((Target::Device(d), true)),
             Resolved::Path { host, exists, .. } => {
@@ -560,7 +569,7 @@ impl Dos {
                     *t = o;
                 }
             }
-            let Some(to) = fcb_file_name(&target) else {
+            let Some(to) = valid_name(&target) else {
                 err = ERR_ACCESS;
                 continue;
             };
