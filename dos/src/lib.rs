@@ -18,6 +18,7 @@ pub mod bios;
 pub mod dosdata;
 pub mod drive;
 pub mod ems;
+pub mod exepack;
 pub mod int21;
 pub mod int2f;
 pub mod loader;

@@ -304,7 +304,7 @@ fn place(
                 psp + 0x10
             };
             place_image(m, file, *image_start, *image_len, load, load, relocs);
-            Loaded {
+            let mut l = Loaded {
                 psp,
                 env: env_seg,
                 cs: h.cs.wrapping_add(load),
@@ -312,10 +312,39 @@ fn place(
                 ss: h.ss.wrapping_add(load),
                 sp: h.sp,
                 ax,
+            };
+            // MS-DOS 5 unpacks an EXEPACK program loaded in the first
+            // 64 KiB itself: its stub's segment arithmetic fails there.
+            if load < 0x1000 {
+                let placed = crate::mem::read_bytes_linear(m, lin(load, 0), *image_len);
+                if let Some(u) = crate::exepack::unpack(&placed, h.cs, h.ip) {
+                    let fits = lin(load, 0) as usize + u.image.len() <= lin(end, 0) as usize;
+                    if fits {
+                        unpacked_into(m, &u, load, &mut l);
+                    }
+                }
             }
+            l
         }
     };
     Ok(l)
+}
+
+/// Places an unpacked EXEPACK image at `load` and points the entry at its
+/// real start.
+fn unpacked_into(m: &mut Machine, u: &crate::exepack::Unpacked, load: u16, l: &mut Loaded) {
+    let base = lin(load, 0);
+    for (i, &b) in u.image.iter().enumerate() {
+        m.poke8(base + i as u32, b);
+    }
+    for &r in &u.relocs {
+        let v = rd16(m, base + r);
+        wr16(m, base + r, v.wrapping_add(load));
+    }
+    l.cs = u.cs.wrapping_add(load);
+    l.ip = u.ip;
+    l.ss = u.ss.wrapping_add(load);
+    l.sp = u.sp;
 }
 
 /// INT 21h 4B03h: loads an overlay at `seg` with relocation factor
