@@ -702,3 +702,13 @@ fn default_ctrl_c_handler_ends_the_program() {
     assert_eq!(out, "a");
     let _ = std::fs::remove_dir_all(&mount);
 }
+
+#[test]
+fn cp_m_call_5_and_the_case_map_routine_work_from_guest_code() {
+    let mount = common::temp_dir("cpm");
+    let image = std::fs::read(common::roms_dir().join("dos/cpm.com")).expect("cpm.com");
+    let (exit, out, dos, _) = common::run(CpuModel::I386, &mount, "CPM.COM", &image, "", 1);
+    assert_eq!((exit, out.as_str()), (DosExit::Exited(0), "CPM!+"));
+    assert!(dos.warnings.is_empty(), "{:?}", dos.warnings);
+    let _ = std::fs::remove_dir_all(&mount);
+}
