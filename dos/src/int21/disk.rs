@@ -78,6 +78,38 @@ pub fn dpb(device: (u16, u16)) -> Vec<u8> {
     d
 }
 
+/// The DPB DOS derives from a BPB (INT 21h 53h): sizes, the first data
+/// and directory sectors and the highest cluster from the sector counts.
+pub fn dpb_from_bpb(b: &[u8]) -> Vec<u8> {
+    let w = |k: usize| u16::from_le_bytes([b[k], b[k + 1]]) as u32;
+    let bps = w(0).max(1);
+    let spc = (b[2] as u32).max(1);
+    let reserved = w(3);
+    let fats = b[5] as u32;
+    let root = w(6);
+    let total = match w(8) {
+        0 => u32::from_le_bytes([b[21], b[22], b[23], b[24]]),
+        n => n,
+    };
+    let fat = w(11);
+    let dir = reserved + fats * fat;
+    let data = dir + (root * 32).div_ceil(bps);
+    let clusters = total.saturating_sub(data) / spc;
+    let mut d = vec![0u8; 0x21];
+    d[2..4].copy_from_slice(&(bps as u16).to_le_bytes());
+    d[4] = (spc - 1) as u8;
+    d[5] = spc.trailing_zeros() as u8;
+    d[6..8].copy_from_slice(&(reserved as u16).to_le_bytes());
+    d[8] = fats as u8;
+    d[9..11].copy_from_slice(&(root as u16).to_le_bytes());
+    d[0x0B..0x0D].copy_from_slice(&(data as u16).to_le_bytes());
+    d[0x0D..0x0F].copy_from_slice(&((clusters + 1).min(0xFFFF) as u16).to_le_bytes());
+    d[0x0F..0x11].copy_from_slice(&(fat as u16).to_le_bytes());
+    d[0x11..0x13].copy_from_slice(&(dir as u16).to_le_bytes());
+    d[0x17] = b[10];
+    d
+}
+
 /// The DOS 4+ BPB (25 bytes, then 6 reserved) of IOCTL 440Dh 60h.
 pub fn bpb() -> Vec<u8> {
     let mut b = Vec::new();
@@ -113,7 +145,7 @@ pub fn media_id() -> Vec<u8> {
 }
 
 impl Dos {
-    /// INT 21h 1Bh, 1Ch, 1Fh, 32h, 36h, 69h.
+    /// INT 21h 1Bh, 1Ch, 1Fh, 32h, 36h, 53h, 69h.
     pub(crate) fn int21_disk(&mut self, m: &mut Machine, ah: u8) -> Flow {
         match ah {
             0x1B | 0x1C => {
@@ -149,6 +181,17 @@ impl Dos {
                 } else {
                     m.set_ax(0xFFFF);
                 }
+            }
+            0x53 => {
+                // Translate a BPB at DS:SI into a DPB at ES:BP (the drive
+                // and unit bytes and the device header are not set).
+                let (ds, si, es) = (m.ds(), m.si(), m.es());
+                let bp = m.bp();
+                let b = mem::read_bytes(m, ds, si, 25);
+                let dpb = dpb_from_bpb(&b);
+                write_bytes(m, es, bp.wrapping_add(2), &dpb[2..0x13]);
+                mem::wr8(m, lin(es, bp.wrapping_add(0x17)), dpb[0x17]);
+                mem::wr8(m, lin(es, bp.wrapping_add(0x18)), 0xFF);
             }
             0x69 => {
                 let (al, bl) = (m.al(), m.bl());
@@ -233,5 +276,10 @@ mod tests {
         // The FAT holds every cluster.
         assert!(FAT_SECTORS as u32 * 512 / 2 >= CLUSTERS as u32 + 2);
         assert!(cylinders() as u32 * 63 * 128 >= TOTAL_SECTORS);
+        // Translating our own BPB gives our own DPB (53h).
+        let mut from = dpb_from_bpb(&bpb());
+        let ours = dpb((0, 0));
+        from[0x13..0x17].copy_from_slice(&ours[0x13..0x17]);
+        assert_eq!(&from[2..0x18], &ours[2..0x18]);
     }
 }

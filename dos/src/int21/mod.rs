@@ -32,11 +32,19 @@ pub fn service(dos: &mut Dos, m: &mut Machine) -> Flow {
         m.ds(),
         m.es()
     );
+    // DOS keeps the caller's stack (after its register pushes) in the PSP
+    // on every call.
+    let psp = dos.current_psp();
+    if psp != 0 {
+        let sp = m.sp().wrapping_sub(18);
+        wr16(m, lin(psp, 0x2E), sp);
+        wr16(m, lin(psp, 0x30), m.ss());
+    }
     match ah {
         0x01..=0x0C => dos.int21_console(m, ah),
         0x0E | 0x19 | 0x1A | 0x2F | 0x39..=0x3B | 0x47 | 0x4E | 0x4F => dos.int21_dirs(m, ah),
         0x0F..=0x17 | 0x21..=0x24 | 0x27 | 0x28 => dos.int21_fcb(m, ah),
-        0x1B | 0x1C | 0x1F | 0x32 | 0x36 | 0x69 => dos.int21_disk(m, ah),
+        0x1B | 0x1C | 0x1F | 0x32 | 0x36 | 0x53 | 0x69 => dos.int21_disk(m, ah),
         0x38 | 0x63 | 0x65 | 0x66 => dos.int21_country(m, ah),
         0x60 => dos.int21_truename(m),
         0x3C..=0x43 | 0x45 | 0x46 | 0x56 | 0x57 | 0x5A | 0x5B | 0x68 | 0x6A | 0x6C => {
@@ -118,11 +126,19 @@ impl Dos {
             0x2E => self.verify = m.al() & 1 != 0,
             0x54 => m.set_al(self.verify as u8),
             0x30 => {
-                // MS-DOS 5.00, OEM Microsoft; AL = 00h also for AL = 01h.
+                // MS-DOS 5.00, OEM Microsoft (BH = FFh); with AL = 01h BH
+                // is the version flag instead: 00h, DOS neither in ROM nor
+                // in the HMA.
+                let bh = if m.al() == 1 { 0 } else { 0xFF };
                 m.set_ax(0x0005);
-                m.set_bx(0xFF00);
+                m.set_bx((bh as u16) << 8);
                 m.set_cx(0);
             }
+            // Unused functions that return AL = 00h in MS-DOS 5 (6Bh was
+            // OS/2's IFS ioctl, 61h never used); 64h sets an internal
+            // flag.
+            0x61 | 0x6B => m.set_al(0),
+            0x64 => {}
             0x33 => match m.al() {
                 0x00 => m.set_dl(self.break_flag as u8),
                 0x01 => self.break_flag = m.dl() & 1 != 0,
