@@ -29,7 +29,7 @@
 //!   blocking service (INT 16h, INT 21h, INT 15h) that has nothing yet: the
 //!   CPU sleeps until an interrupt, then the service runs again.
 //! - INT 25h/26h at F000:E450: `call disk; retf`.
-//! - F000:E4F0: `retf`, the target of the PSP's CP/M call.
+//! - F000:E4F0: `retf` (the EMMXXXX0 device header's entries).
 
 use hw::Machine;
 
