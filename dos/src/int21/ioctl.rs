@@ -19,15 +19,15 @@ use crate::mem::{self, Regs};
 use crate::{Dos, Flow};
 
 /// Device information word (4400h) of a character device: bit 7 device,
-/// bit 6 not at end of input, bits 0-4 console in/out, NUL, clock,
-/// INT 29h output; bit 14 (control strings) is never set.
+/// bit 6 not at end of input (NUL and CLOCK$ are), bits 0-4 console
+/// in/out, NUL, clock, INT 29h output; bit 14 (control strings) is never
+/// set.
 fn device_info(d: Device) -> u16 {
     match d {
         Device::Con => 0x80D3,
-        Device::Nul => 0x80C4,
-        Device::Clock => 0x80C8,
-        Device::Ems => 0x80C0,
-        Device::Aux | Device::Prn => 0x80C0,
+        Device::Nul => 0x8084,
+        Device::Clock => 0x8088,
+        Device::Ems | Device::Aux | Device::Prn => 0x80C0,
     }
 }
 
@@ -91,8 +91,8 @@ impl Dos {
             0x06 => {
                 let ready = match &mut e.kind {
                     Kind::Device(Device::Con) => None,
-                    Kind::Device(Device::Nul) | Kind::Device(Device::Aux) => Some(false),
-                    Kind::Device(_) => Some(true),
+                    // Nothing ever arrives from the other devices.
+                    Kind::Device(_) => Some(false),
                     // A file is ready until its end.
                     Kind::File(f) => {
                         let pos = f.stream_position().unwrap_or(0);
