@@ -10,9 +10,9 @@
 //! The EXEPACK files are made here by a small packer that writes the
 //! documented format (run-length commands read backwards, a relocation
 //! table of 16 sections after the "Packed file is corrupt" message) with
-//! a stub of our own that only reports the error, as the real stub does
-//! when its arithmetic goes wrong: a program that prints its message can
-//! only have been unpacked by the loader.
+//! a stub of our own (`roms/dos/exestub.asm`, correct wherever it is
+//! loaded; no Microsoft stub is copied): below 64 KiB the loader unpacks
+//! the program before the stub could run, above it the stub does.
 
 mod common;
 
@@ -170,17 +170,13 @@ fn overlays_are_relocated_by_the_factor_given() {
     let _ = std::fs::remove_dir_all(&mount);
 }
 
-/// Our stub: write "Packed file is corrupt" to stderr and exit with FFh,
-/// which is all the real stub does when it fails.
-fn error_stub() -> Vec<u8> {
-    let msg_off: u16 = 0x12 + 20;
-    let mut s = vec![
-        0xB4, 0x40, 0xBB, 0x02, 0x00, 0xB9, 0x16, 0x00, 0x0E, 0x1F, 0xBA,
-    ];
-    s.extend(msg_off.to_le_bytes());
-    s.extend([0xCD, 0x21, 0xB8, 0xFF, 0x4C, 0xCD, 0x21]);
-    assert_eq!(s.len(), 20);
-    s.extend(dos::exepack::CORRUPT);
+/// Our stub (`roms/dos/exestub.asm`): a correct unpacker of our own
+/// that ends with the "Packed file is corrupt" message it prints on bad
+/// data.
+fn stub() -> Vec<u8> {
+    let s = std::fs::read(common::roms_dir().join("dos/exestub.com")).expect("exestub.com");
+    assert!(s.ends_with(dos::exepack::CORRUPT));
+    assert!(s.len() + 0x12 + 34 < 0x1F0, "the stub's stack is above it");
     s
 }
 
@@ -211,7 +207,7 @@ fn exepack(zeros: usize, code: &[u8], data: &[u8], relocs: &[u16]) -> Vec<u8> {
     let cs = (packed.len() / 16) as u16;
     let dest_len = (out_len / 16) as u16;
     let mut block = Vec::new();
-    let stub = error_stub();
+    let stub = stub();
     let table_len = 2 * 16 + 2 * relocs.len();
     let size = (0x12 + stub.len() + table_len) as u16;
     // real IP, real CS, scratch, block size, real SP, real SS, unpacked
@@ -230,11 +226,13 @@ fn exepack(zeros: usize, code: &[u8], data: &[u8], relocs: &[u16]) -> Vec<u8> {
     let block_paras = block.len().div_ceil(16) as u16;
     let mut image = packed;
     image.extend(&block);
-    let min_alloc = (dest_len + 0x20).saturating_sub(cs + block_paras);
+    // The stub moves its block above the unpacked image; the entry stack
+    // sits above that, clear of it (with room for the stub's own stack).
+    let min_alloc = (dest_len + block_paras + 0x20).saturating_sub(cs + block_paras);
     let start = Start {
         cs,
         ip: 0x12,
-        ss: cs + block_paras,
+        ss: dest_len + block_paras,
         sp: 0x80,
         min_alloc: min_alloc.max(0x10),
     };
@@ -305,12 +303,29 @@ fn exepack_programs_loaded_above_64k_run_their_own_stub() {
         .expect("room");
     assert!(taken < 0x1000);
     d.load(&mut m, &file, "C:\\PACKED.EXE", b"").expect("loads");
-    assert!(d.current_psp() >= 0x1000);
+    let psp = d.current_psp();
+    assert!(psp >= 0x1000);
     let exit = d.run(&mut m, hz);
     let out = String::from_utf8_lossy(&d.take_output()).into_owned();
-    // The stub (ours: it only knows how to fail) ran.
-    assert_eq!(exit, DosExit::Exited(0xFF));
-    assert_eq!(out, "Packed file is corrupt");
+    assert_eq!((exit, out.as_str()), (DosExit::Exited(0), "EXEPACK OK"));
+    // The stub did it: it moved its block (header, "RB") above the
+    // unpacked image, which the loader never does.
+    let cs = u16::from_le_bytes([file[0x16], file[0x17]]);
+    let dest_len = u16::from_le_bytes([
+        file[0x20 + cs as usize * 16 + 0x0C],
+        file[0x20 + cs as usize * 16 + 0x0D],
+    ]);
+    assert_eq!(read_bytes(&mut m, psp + 0x10 + dest_len, 0x10, 2), b"RB");
+    // And it left the same image as tandem's own unpacker makes.
+    let load = psp + 0x10;
+    let u = dos::exepack::unpack(&file[0x20..], cs, 0x12).expect("recognised");
+    let mut want = u.image.clone();
+    for r in u.relocs {
+        let r = r as usize;
+        let v = u16::from_le_bytes([want[r], want[r + 1]]).wrapping_add(load);
+        want[r..r + 2].copy_from_slice(&v.to_le_bytes());
+    }
+    assert_eq!(read_bytes(&mut m, load, 0, want.len()), want);
     let _ = std::fs::remove_dir_all(&mount);
 }
 
