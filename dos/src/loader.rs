@@ -39,12 +39,27 @@ pub struct PspInit<'a> {
     pub jft: [u8; 20],
 }
 
-/// Parses a file name into FCB form (drive, 11-byte blank-padded name);
-/// returns (drive number 0 = default, name, drive valid, bytes consumed).
+/// Parses a file name into FCB form (drive, 11-byte blank-padded name)
+/// as INT 21h 29h does with AL bit 0 set (leading separators skipped, as
+/// DOS parses the PSP's FCBs); returns (drive number 0 = default, name,
+/// drive valid, bytes consumed).
 pub fn parse_fcb_name(s: &[u8]) -> (u8, [u8; 11], bool, usize) {
+    parse_fcb_name_with(s, true)
+}
+
+/// [`parse_fcb_name`] with the choice of INT 21h 29h's AL bit 0: without
+/// it only blanks are skipped before the name, and a separator (`:` `;`
+/// `,` `=` `+`) there ends it empty.
+pub fn parse_fcb_name_with(s: &[u8], skip_separators: bool) -> (u8, [u8; 11], bool, usize) {
     let mut i = 0;
-    while i < s.len() && matches!(s[i], b' ' | b'\t' | b',' | b';' | b'=' | b'+') {
+    while i < s.len() && matches!(s[i], b' ' | b'\t') {
         i += 1;
+    }
+    if skip_separators && i < s.len() && matches!(s[i], b':' | b',' | b';' | b'=' | b'+') {
+        i += 1;
+        while i < s.len() && matches!(s[i], b' ' | b'\t') {
+            i += 1;
+        }
     }
     let mut drive = 0u8;
     let mut valid = true;
@@ -377,5 +392,10 @@ mod tests {
         let (d, n, v, _) = parse_fcb_name(b"a:*.t?t");
         assert_eq!((d, v), (1, false));
         assert_eq!(&n, b"????????T?T");
+        // One leading separator is skipped with bit 0, none without.
+        let (_, n, _, _) = parse_fcb_name(b" , x.y");
+        assert_eq!(&n, b"X       Y  ");
+        let (_, n, _, used) = parse_fcb_name_with(b" , x.y", false);
+        assert_eq!((&n, used), (b"           ", 1));
     }
 }

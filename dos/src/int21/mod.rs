@@ -15,7 +15,7 @@ pub mod ioctl;
 pub mod process;
 pub mod truename;
 
-use crate::loader::parse_fcb_name;
+use crate::loader::parse_fcb_name_with;
 use crate::mem::{self, lin, rd16, wr16, wr8, write_bytes, Regs};
 use crate::{Dos, Flow, DOS_SEG, INDOS_OFF, LOL_OFF};
 use hw::Machine;
@@ -211,9 +211,9 @@ impl Dos {
     fn parse_filename(&mut self, m: &mut Machine) {
         let (ds, si) = (m.ds(), m.si());
         let src = mem::read_bytes(m, ds, si, 128);
-        let (drive, name, valid, used) = parse_fcb_name(&src);
-        let (es, di) = (m.es(), m.di());
         let flags = m.al();
+        let (drive, name, valid, used) = parse_fcb_name_with(&src, flags & 1 != 0);
+        let (es, di) = (m.es(), m.di());
         if drive != 0 || flags & 2 == 0 {
             wr8(m, lin(es, di), drive);
         }
