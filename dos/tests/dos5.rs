@@ -606,6 +606,15 @@ fn smaller_functions_answer_as_ms_dos_5() {
     // 37h: switch character '/'.
     int21(&mut dos, &mut m, 0x3700);
     assert_eq!((m.al(), m.dl()), (0, b'/'));
+    // 58h: strategies 0-2 (UMB bits ignored), others invalid.
+    m.set_bx(0x41);
+    assert!(!int21(&mut dos, &mut m, 0x5801));
+    assert!(!int21(&mut dos, &mut m, 0x5800));
+    assert_eq!(m.ax(), 1, "best fit");
+    m.set_bx(3);
+    assert!(int21(&mut dos, &mut m, 0x5801));
+    m.set_bx(0);
+    assert!(!int21(&mut dos, &mut m, 0x5801));
     // 58h: no UMBs to link.
     int21(&mut dos, &mut m, 0x5802);
     assert_eq!(m.al(), 0);

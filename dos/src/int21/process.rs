@@ -76,14 +76,19 @@ impl Dos {
                     m.set_ax(v);
                     mem::set_cf(m, false);
                 }
-                0x01 => {
-                    self.strategy = match m.bl() & 0x3F {
-                        1 => Strategy::Best,
-                        2.. => Strategy::Last,
-                        _ => Strategy::First,
-                    };
-                    mem::set_cf(m, false);
-                }
+                // BL bits 6-7 (UMBs first/only) do not matter without
+                // UMBs; a fit other than 0-2 is an invalid function.
+                0x01 => match (m.bh(), m.bl() & 0x3F) {
+                    (0, fit @ 0..=2) => {
+                        self.strategy = match fit {
+                            1 => Strategy::Best,
+                            2 => Strategy::Last,
+                            _ => Strategy::First,
+                        };
+                        mem::set_cf(m, false);
+                    }
+                    _ => self.fail(m, 1),
+                },
                 0x02 => {
                     m.set_al(0); // no UMBs linked
                     mem::set_cf(m, false);
