@@ -6,9 +6,10 @@
 //! comes back with AL = 00h, "not installed", as from DOS's own handler
 //! at the end of the chain; so do the Windows checks (1600h AL = 00h: no
 //! enhanced mode; 1680h keeps AL = 80h: idle not supported; 1687h keeps
-//! AX: no DPMI). XMS (43h) and DOS's HMA services (4Ah) are answered;
-//! other calls to DOS's own numbers (12h internal services, 43h and 4Ah
-//! with other AL) are reported through [`Dos::unimplemented`].
+//! AX: no DPMI; 4A10h keeps AX: no SMARTDRV; 4A11h: no DBLSPACE). XMS
+//! (4300h/4310h) and DOS's HMA services (4A01h/4A02h) are answered; DOS's
+//! internal services (12h, other than the installation check) are
+//! reported through [`Dos::unimplemented`].
 
 use hw::Machine;
 
@@ -38,7 +39,8 @@ impl Dos {
             (0x12, 0x00) => m.set_al(0xFF),
             // MSCDEX: no CD-ROM drives (BX = 0).
             (0x15, 0x00) => m.set_bx(0),
-            (0x12 | 0x43 | 0x4A, _) => self.unimplemented(0x2F, ah, al),
+            // DOS's internal services (1201h-12FFh) are not provided.
+            (0x12, _) => self.unimplemented(0x2F, ah, al),
             // Everything else: nobody installed, registers unchanged (AL =
             // 00h stays "not installed").
             _ => {}
