@@ -12,6 +12,7 @@
 //! | 015Ch | an empty system file table header |
 //! | 0170h | drive C:'s Drive Parameter Block (INT 21h 1Fh/32h) |
 //! | 0200h-0453h | country tables for INT 21h 65h: upper case, file-name upper case, file-name terminators, collating sequence, DBCS |
+//! | 0460h-0617h | the Current Directory Structure (List of Lists +16h): A: to E:, only C: valid, its path kept current |
 //!
 //! The CP/M `CALL 5` entry is a far jump at 0000:00C0h (the INT 30h/31h
 //! vector slots, "not a vector" in Ralf Brown's list) that the PSP's
@@ -36,6 +37,11 @@ const AUX_OFF: u16 = 0x0112;
 const PRN_OFF: u16 = 0x0124;
 const CLOCK_OFF: u16 = 0x0136;
 const DISK_OFF: u16 = 0x0148;
+/// The Current Directory Structure: one 58h-byte entry per drive letter
+/// up to LASTDRIVE.
+pub const CDS_OFF: u16 = 0x0460;
+/// Bytes per CDS entry (DOS 4+).
+const CDS_ENTRY: u16 = 0x58;
 /// The NUL device header inside the List of Lists.
 const NUL_OFF: u16 = LOL_OFF + 0x22;
 /// An empty system file table header.
@@ -110,7 +116,7 @@ fn device(m: &mut Machine, off: u16, next: (u16, u16), attr: u16, name: &[u8; 8]
 /// Writes DOS's data: List of Lists, device chain, DPB, country tables,
 /// the CP/M entry and the case-map routine.
 pub fn install(m: &mut Machine, ems: bool) {
-    write_bytes(m, DOS_SEG, 0, &[0; 0x460]);
+    write_bytes(m, DOS_SEG, 0, &[0; 0x620]);
     wr16(m, lin(DOS_SEG, LOL_OFF - 2), FIRST_MCB);
     let lol = |k: u16| lin(DOS_SEG, LOL_OFF + k);
     // First DPB, first SFT, CLOCK$ and CON.
@@ -120,7 +126,9 @@ pub fn install(m: &mut Machine, ems: bool) {
         wr16(m, a + 2, DOS_SEG);
     }
     wr16(m, lol(0x10), disk::BYTES_PER_SECTOR);
-    // No disk buffers, CDS or FCB table to show: null pointers.
+    wr16(m, lol(0x16), CDS_OFF);
+    wr16(m, lol(0x18), DOS_SEG);
+    // No disk buffers or FCB table to show: null pointers.
     wr8(m, lol(0x20), 3); // block devices (A:, B:, C:)
     wr8(m, lol(0x21), disk::LASTDRIVE);
     wr8(m, lol(0x43), 3); // boot drive C:
@@ -213,6 +221,37 @@ pub fn install(m: &mut Machine, ems: bool) {
     wr16(m, lin(DOS_SEG, COLLATE_OFF), 0x100);
     write_bytes(m, DOS_SEG, COLLATE_OFF + 2, &coll);
     write_bytes(m, DOS_SEG, DBCS_OFF, &[0, 0, 0, 0]);
+
+    // CDS: every letter up to LASTDRIVE has an entry with its root as
+    // path; only C: is a valid physical drive with a DPB.
+    for d in 0..disk::LASTDRIVE as u16 {
+        let off = CDS_OFF + d * CDS_ENTRY;
+        write_bytes(m, DOS_SEG, off, &[b'A' + d as u8, b':', b'\\', 0]);
+        wr16(m, lin(DOS_SEG, off + 0x49), 0xFFFF);
+        wr16(m, lin(DOS_SEG, off + 0x4B), 0xFFFF);
+        wr16(m, lin(DOS_SEG, off + 0x4D), 0xFFFF);
+        wr16(m, lin(DOS_SEG, off + 0x4F), 2);
+    }
+    let c = CDS_OFF + 2 * CDS_ENTRY;
+    wr16(m, lin(DOS_SEG, c + 0x43), 0x4000);
+    wr16(m, lin(DOS_SEG, c + 0x45), DPB_OFF);
+    wr16(m, lin(DOS_SEG, c + 0x47), DOS_SEG);
+}
+
+/// Writes drive C:'s current directory (`cwd`: components without the
+/// drive, INT 21h 47h's form) into its CDS entry.
+pub fn set_current_dir(m: &mut Machine, cwd: &str) {
+    let off = CDS_OFF + 2 * CDS_ENTRY;
+    let mut path = format!("C:\\{cwd}").into_bytes();
+    path.truncate(66);
+    path.push(0);
+    write_bytes(m, DOS_SEG, off, &path);
+    // The starting cluster: 0 for the root, otherwise unknown.
+    wr16(
+        m,
+        lin(DOS_SEG, off + 0x49),
+        if cwd.is_empty() { 0 } else { 0xFFFF },
+    );
 }
 
 #[cfg(test)]

@@ -299,6 +299,7 @@ impl Dos {
         dos_path: &str,
         tail: &[u8],
     ) -> Result<(), LoadError> {
+        dosdata::set_current_dir(m, &self.drive.cwd_string());
         let env_seg = rd_env(m, self.shell_psp);
         let env_src = loader::env_strings(m, env_seg);
         let jft = self.inherit_jft(m, self.shell_psp);

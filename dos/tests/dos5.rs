@@ -555,6 +555,24 @@ fn the_disk_is_described_consistently() {
     m.set_dx(1);
     int21(&mut dos, &mut m, 0x3200);
     assert_eq!(m.al(), 0xFF, "A: has no DPB here");
+    // The CDS: C: valid with this DPB and its current directory, A:
+    // not valid.
+    let cds_ptr = (
+        rd16(&mut m, lin(es, bx + 0x16)),
+        rd16(&mut m, lin(es, bx + 0x18)),
+    );
+    let c = cds_ptr.0 + 2 * 0x58;
+    assert_eq!(read_bytes(&mut m, cds_ptr.1, c, 4), b"C:\\\0");
+    assert_eq!(rd16(&mut m, lin(cds_ptr.1, c + 0x43)), 0x4000);
+    assert_eq!(rd16(&mut m, lin(cds_ptr.1, c + 0x45)), dpb_off);
+    assert_eq!(rd16(&mut m, lin(cds_ptr.1, cds_ptr.0 + 0x43)), 0);
+    std::fs::create_dir(mount.join("SUB")).unwrap();
+    let psp0 = dos.current_psp();
+    write_bytes(&mut m, psp0, 0x300, b"sub\0");
+    m.set_ds(psp0);
+    m.set_dx(0x300);
+    assert!(!int21(&mut dos, &mut m, 0x3B00));
+    assert_eq!(read_bytes(&mut m, cds_ptr.1, c, 7), b"C:\\SUB\0");
     // 69h: serial number and label as IOCTL's media ID.
     let psp = dos.current_psp();
     m.set_bx(3);
