@@ -1,7 +1,10 @@
 //! INT 21h, the DOS function dispatcher. Functions are grouped by area:
-//! [`console`] (01h-0Ch), [`files`] (handles), [`dirs`] (directories,
-//! searches, drives, DTA), [`process`] (EXEC, termination, memory); the
-//! rest (vectors, version, date and time, flags, country, errors) is here.
+//! [`console`] (01h-0Ch), [`fcb`] (file control blocks), [`files`]
+//! (handles), [`ioctl`] (44h), [`dirs`] (directories, searches, DTA),
+//! [`disk`] (drive C:'s description), [`country`] (38h, 63h, 65h, 66h),
+//! [`truename`] (60h), [`process`] (EXEC, termination, memory, PSPs); the
+//! rest (vectors, version, date and time, flags, errors, locking, the
+//! network answers) is here.
 //! An unimplemented function logs one warning naming AH/AL and returns
 //! carry with error 1 (invalid function).
 
