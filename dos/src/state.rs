@@ -30,8 +30,10 @@ use crate::Dos;
 
 /// The file's first bytes.
 pub const MAGIC: &[u8; 8] = b"TANDEMSS";
-/// The format version this build writes and reads.
-pub const VERSION: u32 = 1;
+/// The format version this build writes and reads (2: the DOS state has
+/// the extended error detail of 5D0Ah and the binary-mode bit of each
+/// open device).
+pub const VERSION: u32 = 2;
 const HEADER: usize = 24;
 
 /// Facts about the run that saved the state.
