@@ -148,6 +148,8 @@ pub struct Dos {
     ems: Option<ems::Ems>,
     mouse: bios::int33::Mouse,
     wait_until: Option<u64>,
+    /// SS:SP of the INT 21h frame while a program's INT 23h handler runs.
+    break_frame: Option<(u16, u16)>,
     line: Vec<u8>,
     input: std::collections::VecDeque<u8>,
     con_pending: std::collections::VecDeque<u8>,
@@ -183,6 +185,7 @@ impl Dos {
             ems: None,
             mouse: Default::default(),
             wait_until: None,
+            break_frame: None,
             line: Vec::new(),
             input: Default::default(),
             con_pending: Default::default(),
@@ -419,6 +422,7 @@ impl Dos {
                 }
                 Flow::Continue
             }
+            Some(Trap::Sub(rom::SUB_BREAK)) => self.ctrl_c_return(m),
             Some(Trap::Sub(rom::SUB_MOUSE)) => {
                 bios::int33::dispatch(self, m);
                 Flow::Continue

@@ -51,6 +51,9 @@ pub const SUB_XMS: u16 = 2;
 pub const SUB_DISK: u16 = 3;
 /// Subroutine trap: a pending mouse event for the INT 33h 0Ch handler.
 pub const SUB_MOUSE: u16 = 4;
+/// Return address of a program's INT 23h handler called by DOS on Ctrl-C
+/// (reached by IRET or RETF, not by a CALL).
+pub const SUB_BREAK: u16 = 5;
 /// The mouse event dispatcher called from INT 08h.
 pub const MOUSE_DISPATCH: u16 = 0xE480;
 /// The far pointer (in ROM, written by the driver) of the INT 33h 0Ch

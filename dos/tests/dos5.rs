@@ -739,3 +739,35 @@ fn cp_m_call_5_and_the_case_map_routine_work_from_guest_code() {
     assert!(dos.warnings.is_empty(), "{:?}", dos.warnings);
     let _ = std::fs::remove_dir_all(&mount);
 }
+
+#[test]
+fn ctrl_c_calls_the_programs_int_23h_handler() {
+    let mount = common::temp_dir("ctrlc");
+    let image = std::fs::read(common::roms_dir().join("dos/ctrlc.com")).expect("ctrlc.com");
+    let mut m = hw::Machine::new(hw::MachineConfig::with_cpu(CpuModel::I8086, 25_000_000));
+    let mut dos = Dos::new(dos::DosConfig::new(mount.clone())).expect("mount");
+    dos.install(&mut m);
+    dos.load(&mut m, &image, "C:\\CTRLC.COM", b"")
+        .expect("loads");
+    dos.type_text(b"\x03x\x03");
+    let exit = dos.run(&mut m, 25_000_000);
+    let out = String::from_utf8_lossy(&dos.take_output()).into_owned();
+    assert_eq!((exit, out.as_str()), (DosExit::Exited(0), "^C\nx^C\n"));
+    let _ = std::fs::remove_dir_all(&mount);
+}
+
+#[test]
+fn ctrl_c_with_dos_s_handler_ends_the_program() {
+    let mount = common::temp_dir("ctrlcdefault");
+    // mov ah,1; int 21h; mov ax,4C01h; int 21h
+    let prog = [0xB4, 0x01, 0xCD, 0x21, 0xB8, 0x01, 0x4C, 0xCD, 0x21];
+    let mut m = hw::Machine::new(hw::MachineConfig::with_cpu(CpuModel::I8086, 25_000_000));
+    let mut dos = Dos::new(dos::DosConfig::new(mount.clone())).expect("mount");
+    dos.install(&mut m);
+    dos.load(&mut m, &prog, "C:\\C.COM", b"").expect("loads");
+    dos.type_text(b"\x03");
+    let exit = dos.run(&mut m, 25_000_000);
+    let out = String::from_utf8_lossy(&dos.take_output()).into_owned();
+    assert_eq!((exit, out.as_str()), (DosExit::Exited(0), "^C\n"));
+    let _ = std::fs::remove_dir_all(&mount);
+}
