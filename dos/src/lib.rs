@@ -15,9 +15,12 @@
 //! All guest file access goes through [`drive`], the sandbox of drive C:.
 
 pub mod bios;
+pub mod dosdata;
 pub mod drive;
 pub mod ems;
+pub mod exepack;
 pub mod int21;
+pub mod int2f;
 pub mod loader;
 pub mod mcb;
 pub mod mem;
@@ -61,7 +64,7 @@ impl DosConfig {
             env: vec![
                 "COMSPEC=C:\\COMMAND.COM".into(),
                 "PATH=C:\\".into(),
-                "PROMPT=$P$G".into(),
+                "PROMPT=$p$g".into(),
             ],
         }
     }
@@ -136,12 +139,17 @@ pub struct Dos {
     break_flag: bool,
     verify: bool,
     ext_error: u16,
+    /// Class, action and locus a program set with 5D0Ah for this error
+    /// code.
+    ext_detail: Option<(u16, u8, u8, u8)>,
     clock_offset: i64,
     searches: int21::dirs::Searches,
     xms: Option<xms::Xms>,
     ems: Option<ems::Ems>,
     mouse: bios::int33::Mouse,
     wait_until: Option<u64>,
+    /// SS:SP of the INT 21h frame while a program's INT 23h handler runs.
+    break_frame: Option<(u16, u16)>,
     line: Vec<u8>,
     input: std::collections::VecDeque<u8>,
     con_pending: std::collections::VecDeque<u8>,
@@ -175,12 +183,14 @@ impl Dos {
             break_flag: false,
             verify: false,
             ext_error: 0,
+            ext_detail: None,
             clock_offset: 0,
             searches: Default::default(),
             xms: None,
             ems: None,
             mouse: Default::default(),
             wait_until: None,
+            break_frame: None,
             line: Vec::new(),
             input: Default::default(),
             con_pending: Default::default(),
@@ -225,8 +235,8 @@ impl Dos {
             (0x26, (rom::SEG, rom::DISK_STUB)),
         ];
         for v in [
-            0x00, 0x06, 0x10, 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x1A, 0x20, 0x21, 0x27,
-            0x29, 0x2F, 0x33,
+            0x00, 0x06, 0x10, 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x1A, 0x20, 0x21, 0x22,
+            0x23, 0x24, 0x27, 0x28, 0x29, 0x2A, 0x2F, 0x33,
         ] {
             vectors.push((v, trap(v)));
         }
@@ -238,10 +248,7 @@ impl Dos {
             wr16(m, v as u32 * 4 + 2, seg);
         }
         bios::bda::init(m);
-        // DOS data: InDOS and critical-error flags, the List of Lists with
-        // the first MCB before it.
-        write_bytes(m, DOS_SEG, 0, &[0; 0x40]);
-        wr16(m, lin(DOS_SEG, LOL_OFF - 2), FIRST_MCB);
+        dosdata::install(m, self.cfg.ems);
         let conv_top = (m.config().conventional_kib.min(640) * 64) as u16;
         self.arena = Arena::init(m, FIRST_MCB, conv_top);
         self.create_shell(m);
@@ -275,9 +282,9 @@ impl Dos {
             parent: psp,
             tail: b"",
             vectors: [
-                (rom::SEG, rom::VEC_BASE + 0x20),
-                (rom::SEG, rom::VEC_BASE + 0x20),
-                (rom::SEG, rom::VEC_BASE + 0x20),
+                (rom::SEG, rom::VEC_BASE + 0x22),
+                (rom::SEG, rom::VEC_BASE + 0x23),
+                (rom::SEG, rom::VEC_BASE + 0x24),
             ],
             jft: [
                 0, 0, 0, 1, 2, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
@@ -303,6 +310,7 @@ impl Dos {
         dos_path: &str,
         tail: &[u8],
     ) -> Result<(), LoadError> {
+        dosdata::set_current_dir(m, &self.drive.cwd_string());
         let env_seg = rd_env(m, self.shell_psp);
         let env_src = loader::env_strings(m, env_seg);
         let jft = self.inherit_jft(m, self.shell_psp);
@@ -333,7 +341,7 @@ impl Dos {
         Ok(())
     }
 
-    fn current_vectors(&self, m: &mut Machine) -> [(u16, u16); 3] {
+    pub(crate) fn current_vectors(&self, m: &mut Machine) -> [(u16, u16); 3] {
         let v = |m: &mut Machine, n: u32| (mem::rd16(m, n * 4 + 2), mem::rd16(m, n * 4));
         [v(m, 0x22), v(m, 0x23), v(m, 0x24)]
     }
@@ -438,6 +446,7 @@ impl Dos {
                 }
                 Flow::Continue
             }
+            Some(Trap::Sub(rom::SUB_BREAK)) => self.ctrl_c_return(m),
             Some(Trap::Sub(rom::SUB_MOUSE)) => {
                 bios::int33::dispatch(self, m);
                 Flow::Continue
@@ -516,6 +525,21 @@ impl Dos {
                 self.feed_input(m);
                 int21::service(self, m)
             }
+            // The default INT 22h target (reached by a jump, not an INT),
+            // and the default Ctrl-C handler: DOS ends the program (type 1
+            // for Ctrl-C).
+            0x22 => self.terminate(m, 0, 0),
+            0x23 => self.terminate(m, 0, 1),
+            // The default critical-error handler: COMMAND.COM would ask
+            // "Abort, Retry, Fail?"; with no one to ask, Fail (AL = 03h).
+            0x24 => {
+                m.set_al(3);
+                Flow::Continue
+            }
+            // DOS idle (INT 28h) and the network/critical-section hooks
+            // (INT 2Ah; AH = 00h, the installation check, keeps AH = 00h:
+            // no network) have no one behind them: IRET.
+            0x28 | 0x2A => Flow::Continue,
             0x27 => {
                 let paras = (m.dx() as u32).div_ceil(16).max(0x10) as u16;
                 self.tsr(m, paras, 0)
@@ -541,20 +565,6 @@ impl Dos {
                 Flow::Continue
             }
             _ => Flow::Continue,
-        }
-    }
-
-    /// INT 2Fh: XMS installation check and entry point, Windows/DPMI checks
-    /// answer "not present".
-    fn int2f(&mut self, m: &mut Machine) {
-        match m.ax() {
-            0x4300 if self.xms.is_some() => m.set_al(0x80),
-            0x4310 if self.xms.is_some() => {
-                m.set_es(rom::SEG);
-                m.set_bx(rom::XMS_ENTRY);
-            }
-            0x1680 => m.set_al(0x80), // idle: not supported
-            _ => {}
         }
     }
 
@@ -634,7 +644,7 @@ impl Dos {
         mem::fail(m, code);
     }
 
-    fn inherit_jft(&mut self, m: &mut Machine, parent: u16) -> [u8; 20] {
+    pub(crate) fn inherit_jft(&mut self, m: &mut Machine, parent: u16) -> [u8; 20] {
         let mut jft = [0xFFu8; 20];
         for (i, slot) in jft.iter_mut().enumerate() {
             let s = int21::files::jft_get(m, parent, i as u16);
@@ -653,7 +663,8 @@ impl Dos {
     pub fn terminate(&mut self, m: &mut Machine, code: u8, kind: u8) -> Flow {
         let psp = self.psp;
         if kind != 3 {
-            for h in 0..20 {
+            let handles = mem::rd16(m, lin(psp, 0x32));
+            for h in 0..handles {
                 if let Some(s) = int21::files::jft_get(m, psp, h) {
                     self.sft.close(s, self.now_seconds(m));
                 }

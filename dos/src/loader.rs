@@ -39,12 +39,27 @@ pub struct PspInit<'a> {
     pub jft: [u8; 20],
 }
 
-/// Parses a file name into FCB form (drive, 11-byte blank-padded name);
-/// returns (drive number 0 = default, name, drive valid, bytes consumed).
+/// Parses a file name into FCB form (drive, 11-byte blank-padded name)
+/// as INT 21h 29h does with AL bit 0 set (leading separators skipped, as
+/// DOS parses the PSP's FCBs); returns (drive number 0 = default, name,
+/// drive valid, bytes consumed).
 pub fn parse_fcb_name(s: &[u8]) -> (u8, [u8; 11], bool, usize) {
+    parse_fcb_name_with(s, true)
+}
+
+/// [`parse_fcb_name`] with the choice of INT 21h 29h's AL bit 0: without
+/// it only blanks are skipped before the name, and a separator (`:` `;`
+/// `,` `=` `+`) there ends it empty.
+pub fn parse_fcb_name_with(s: &[u8], skip_separators: bool) -> (u8, [u8; 11], bool, usize) {
     let mut i = 0;
-    while i < s.len() && matches!(s[i], b' ' | b'\t' | b',' | b';' | b'=' | b'+') {
+    while i < s.len() && matches!(s[i], b' ' | b'\t') {
         i += 1;
+    }
+    if skip_separators && i < s.len() && matches!(s[i], b':' | b',' | b';' | b'=' | b'+') {
+        i += 1;
+        while i < s.len() && matches!(s[i], b' ' | b'\t') {
+            i += 1;
+        }
     }
     let mut drive = 0u8;
     let mut valid = true;
@@ -93,6 +108,10 @@ pub fn parse_fcb_name(s: &[u8]) -> (u8, [u8; 11], bool, usize) {
     (drive, name, valid, i)
 }
 
+/// The PSP's CP/M far call target (segment, offset), as MS-DOS 5 writes
+/// it: linear 1000C0h, which is 000C0h with A20 off.
+pub const CPM_CALL: (u16, u16) = (0xF01D, 0xFEF0);
+
 /// Writes a PSP at `psp` for a block ending at `end` (exclusive).
 pub fn build_psp(m: &mut Machine, psp: u16, end: u16, env: u16, init: &PspInit) -> u16 {
     let a = lin(psp, 0);
@@ -101,10 +120,12 @@ pub fn build_psp(m: &mut Machine, psp: u16, end: u16, env: u16, init: &PspInit) 
     }
     write_bytes(m, psp, 0, &[0xCD, 0x20]);
     wr16(m, a + 2, end);
-    // CP/M call: far call to a RETF in ROM.
+    // CP/M call: CALL F01D:FEF0, i.e. 0000:00C0 with A20 off (the far
+    // jump into DOS's CP/M entry), FFFF:00D0 with it on; the offset word
+    // at 06h is the "bytes available in the segment" CP/M programs read.
     wr8(m, a + 5, 0x9A);
-    wr16(m, a + 6, crate::rom::RETF);
-    wr16(m, a + 8, crate::rom::SEG);
+    wr16(m, a + 6, CPM_CALL.1);
+    wr16(m, a + 8, CPM_CALL.0);
     for (i, (seg, off)) in init.vectors.iter().enumerate() {
         wr16(m, a + 0x0A + 4 * i as u32, *off);
         wr16(m, a + 0x0C + 4 * i as u32, *seg);
@@ -298,7 +319,7 @@ fn place(
                 psp + 0x10
             };
             place_image(m, file, *image_start, *image_len, load, load, relocs);
-            Loaded {
+            let mut l = Loaded {
                 psp,
                 env: env_seg,
                 cs: h.cs.wrapping_add(load),
@@ -306,10 +327,39 @@ fn place(
                 ss: h.ss.wrapping_add(load),
                 sp: h.sp,
                 ax,
+            };
+            // MS-DOS 5 unpacks an EXEPACK program loaded in the first
+            // 64 KiB itself: its stub's segment arithmetic fails there.
+            if load < 0x1000 {
+                let placed = crate::mem::read_bytes_linear(m, lin(load, 0), *image_len);
+                if let Some(u) = crate::exepack::unpack(&placed, h.cs, h.ip) {
+                    let fits = lin(load, 0) as usize + u.image.len() <= lin(end, 0) as usize;
+                    if fits {
+                        unpacked_into(m, &u, load, &mut l);
+                    }
+                }
             }
+            l
         }
     };
     Ok(l)
+}
+
+/// Places an unpacked EXEPACK image at `load` and points the entry at its
+/// real start.
+fn unpacked_into(m: &mut Machine, u: &crate::exepack::Unpacked, load: u16, l: &mut Loaded) {
+    let base = lin(load, 0);
+    for (i, &b) in u.image.iter().enumerate() {
+        m.poke8(base + i as u32, b);
+    }
+    for &r in &u.relocs {
+        let v = rd16(m, base + r);
+        wr16(m, base + r, v.wrapping_add(load));
+    }
+    l.cs = u.cs.wrapping_add(load);
+    l.ip = u.ip;
+    l.ss = u.ss.wrapping_add(load);
+    l.sp = u.sp;
 }
 
 /// INT 21h 4B03h: loads an overlay at `seg` with relocation factor
@@ -342,5 +392,10 @@ mod tests {
         let (d, n, v, _) = parse_fcb_name(b"a:*.t?t");
         assert_eq!((d, v), (1, false));
         assert_eq!(&n, b"????????T?T");
+        // One leading separator is skipped with bit 0, none without.
+        let (_, n, _, _) = parse_fcb_name(b" , x.y");
+        assert_eq!(&n, b"X       Y  ");
+        let (_, n, _, used) = parse_fcb_name_with(b" , x.y", false);
+        assert_eq!((&n, used), (b"           ", 1));
     }
 }

@@ -60,6 +60,11 @@ pub fn read_bytes(m: &mut Machine, seg: u16, off: u16, n: usize) -> Vec<u8> {
         .collect()
 }
 
+/// Reads `n` bytes from linear address `a` on.
+pub fn read_bytes_linear(m: &mut Machine, a: u32, n: usize) -> Vec<u8> {
+    (0..n as u32).map(|i| rd8(m, a + i)).collect()
+}
+
 /// Writes bytes at `seg:off` (offsets wrap within the segment).
 pub fn write_bytes(m: &mut Machine, seg: u16, off: u16, data: &[u8]) {
     for (i, &b) in data.iter().enumerate() {

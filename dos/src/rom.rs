@@ -37,7 +37,7 @@
 //!   blocking service (INT 16h, INT 21h, INT 15h) that has nothing yet: the
 //!   CPU sleeps until an interrupt, then the service runs again.
 //! - INT 25h/26h at F000:E450: `call disk; retf`.
-//! - F000:E4F0: `retf`, the target of the PSP's CP/M call.
+//! - F000:E4F0: `retf` (the EMMXXXX0 device header's entries).
 
 use hw::Machine;
 
@@ -65,6 +65,9 @@ pub const SUB_KEY_REPLY: u16 = 5;
 /// Subroutine trap: the RTC interrupt (event wait count, alarm; AH = 1
 /// when INT 4Ah is due).
 pub const SUB_RTC: u16 = 6;
+/// Return address of a program's INT 23h handler called by DOS on Ctrl-C
+/// (reached by IRET or RETF, not by a CALL).
+pub const SUB_BREAK: u16 = 7;
 /// The mouse event dispatcher called from INT 08h.
 pub const MOUSE_DISPATCH: u16 = 0xE480;
 /// The far pointer (in ROM, written by the driver) of the INT 33h 0Ch

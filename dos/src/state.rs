@@ -30,8 +30,10 @@ use crate::Dos;
 
 /// The file's first bytes.
 pub const MAGIC: &[u8; 8] = b"TANDEMSS";
-/// The format version this build writes and reads.
-pub const VERSION: u32 = 1;
+/// The format version this build writes and reads (2: the DOS state has
+/// the extended error detail of 5D0Ah and the binary-mode bit of each
+/// open device).
+pub const VERSION: u32 = 2;
 const HEADER: usize = 24;
 
 /// Facts about the run that saved the state.
@@ -222,6 +224,7 @@ pub(crate) mod sft_entries {
         mode: u8,
         written: bool,
         set_time: Option<i64>,
+        raw: bool,
     }
 
     fn relative(host: &Path) -> PathBuf {
@@ -250,6 +253,7 @@ pub(crate) mod sft_entries {
                     mode: e.mode,
                     written: e.written,
                     set_time: e.set_time,
+                    raw: e.raw,
                 })
             })
             .collect();
@@ -297,6 +301,7 @@ pub(crate) mod sft_entries {
                 host,
                 written: e.written,
                 set_time: e.set_time,
+                raw: e.raw,
             }));
         }
         Ok(out)

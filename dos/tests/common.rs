@@ -42,3 +42,38 @@ pub fn run(
     let out = String::from_utf8_lossy(&dos.take_output()).into_owned();
     (exit, out, dos, m)
 }
+
+/// A machine with DOS installed and a program loaded as C:\`name` (not
+/// run), for tests that call services directly.
+pub fn loaded(
+    model: CpuModel,
+    mount: &Path,
+    name: &str,
+    image: &[u8],
+    tail: &str,
+) -> (Dos, Machine) {
+    let mut m = Machine::new(MachineConfig::with_cpu(model, 25_000_000));
+    let mut dos = Dos::new(DosConfig::new(mount.to_path_buf())).expect("mount");
+    dos.install(&mut m);
+    dos.load(&mut m, image, &format!("C:\\{name}"), tail.as_bytes())
+        .expect("program loads");
+    (dos, m)
+}
+
+/// Calls software interrupt `int`'s service with the registers as they
+/// are, as the program's `INT` would reach it (a frame on the stack),
+/// and returns the carry flag the service put in the frame.
+pub fn int(dos: &mut Dos, m: &mut Machine, int: u8) -> bool {
+    use dos::mem::{lin, rd16, wr16, Regs};
+    let (ss, sp) = (m.ss(), m.sp());
+    let sp2 = sp.wrapping_sub(6);
+    wr16(m, lin(ss, sp2), 0x1234);
+    wr16(m, lin(ss, sp2.wrapping_add(2)), m.cs());
+    wr16(m, lin(ss, sp2.wrapping_add(4)), 0x0202);
+    m.cpu.regs.set_reg16(emu::Reg16::SP, sp2);
+    let flow = dos.service(m, 0xFE000 + int as u32);
+    assert_eq!(flow, dos::Flow::Continue, "INT {int:02X}h service");
+    let flags = rd16(m, lin(ss, sp2.wrapping_add(4)));
+    m.cpu.regs.set_reg16(emu::Reg16::SP, sp);
+    flags & 1 != 0
+}

@@ -61,17 +61,18 @@ fn runs_are_deterministic() {
 #[test]
 fn unimplemented_functions_warn_once_and_return_error_1() {
     let mount = common::temp_dir("unimpl");
-    // Two INT 21h AX=0F00h (FCB open, not implemented), then exit with AL
+    // Two INT 21h AX=7300h (Windows 95's FAT32 functions, not in MS-DOS
+    // 5/6 and not implemented), then exit with AL
     // (the error code when carry is set, FFh otherwise).
     let prog = [
-        0xB8, 0x00, 0x0F, 0xCD, 0x21, 0xB8, 0x00, 0x0F, 0xCD, 0x21, 0x72, 0x02, 0xB0, 0xFF, 0xB4,
+        0xB8, 0x00, 0x73, 0xCD, 0x21, 0xB8, 0x00, 0x73, 0xCD, 0x21, 0x72, 0x02, 0xB0, 0xFF, 0xB4,
         0x4C, 0xCD, 0x21,
     ];
     let (exit, _, dos, _) = common::run(CpuModel::I8086, &mount, "U.COM", &prog, "", 1);
     assert_eq!(exit, DosExit::Exited(1));
     assert_eq!(dos.warnings.len(), 1, "{:?}", dos.warnings);
     assert!(
-        dos.warnings[0].contains("INT 21h AH=0Fh"),
+        dos.warnings[0].contains("INT 21h AH=73h"),
         "{:?}",
         dos.warnings
     );

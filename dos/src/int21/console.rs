@@ -8,7 +8,72 @@ use crate::mem::{self, lin, rd8, wr8, Regs};
 use crate::{rom, Dos, Flow};
 use hw::Machine;
 
+/// Ctrl-C.
+const CTRL_C: u8 = 0x03;
+
+/// How far a line being typed has come.
+enum Line {
+    /// Enter ended it.
+    Done,
+    /// More keys are needed.
+    More,
+    /// Ctrl-C was typed.
+    Break,
+}
+
 impl Dos {
+    /// Ctrl-C read by a function that checks for it (01h, 08h, 0Ah, a
+    /// cooked read from CON): DOS echoes "^C" and a new line and issues
+    /// INT 23h with the caller's registers. DOS's own handler ends the
+    /// program; a program's handler runs as guest code, with a frame that
+    /// returns to [`rom::SUB_BREAK`]: if it returns with IRET (or RETF
+    /// and carry clear) the INT 21h function starts again, with RETF and
+    /// carry set the program ends (MS-DOS Programmer's Reference, INT
+    /// 23h).
+    pub(crate) fn ctrl_c(&mut self, m: &mut Machine) -> Flow {
+        self.line.clear();
+        self.con_str(m, b"^C\r\n");
+        let off = mem::rd16(m, 0x23 * 4);
+        let seg = mem::rd16(m, 0x23 * 4 + 2);
+        if (seg, off) == (rom::SEG, rom::VEC_BASE + 0x23) {
+            return self.terminate(m, 0, 1);
+        }
+        let (ss, sp) = (m.ss(), m.sp());
+        let flags = mem::rd16(m, lin(ss, sp.wrapping_add(4)));
+        let new_sp = sp.wrapping_sub(6);
+        mem::wr16(m, lin(ss, new_sp), rom::SUB_BASE + rom::SUB_BREAK);
+        mem::wr16(m, lin(ss, new_sp.wrapping_add(2)), rom::SEG);
+        mem::wr16(m, lin(ss, new_sp.wrapping_add(4)), flags);
+        self.break_frame = Some((ss, sp));
+        let r = &mut m.cpu.regs;
+        r.set_reg16(emu::Reg16::SP, new_sp);
+        r.set_sreg(emu::SegReg::CS, seg);
+        r.ip = off as u32;
+        r.flags &= !(emu::flags::IF | emu::flags::TF);
+        Flow::Continue
+    }
+
+    /// A program's INT 23h handler returned (to [`rom::SUB_BREAK`]): with
+    /// IRET the stack is back at the INT 21h frame; with RETF the FLAGS
+    /// word is still on it (dropped here), and carry set in the flags the
+    /// handler returned with asks DOS to end the program.
+    pub(crate) fn ctrl_c_return(&mut self, m: &mut Machine) -> Flow {
+        let (ss, sp) = (m.ss(), m.sp());
+        if let Some((fss, fsp)) = self.break_frame.take() {
+            if ss == fss && sp == fsp.wrapping_sub(2) {
+                // RETF: the carry the handler returned with decides.
+                m.cpu.regs.set_reg16(emu::Reg16::SP, fsp);
+                if m.cpu.regs.flags & emu::flags::CF != 0 {
+                    return self.terminate(m, 0, 1);
+                }
+            }
+        }
+        // Start the INT 21h function again.
+        m.cpu.regs.set_sreg(emu::SegReg::CS, rom::SEG);
+        m.cpu.regs.ip = (rom::VEC_BASE + 0x21) as u32;
+        Flow::Continue
+    }
+
     /// Sends the CPU to the idle loop of `vector`: it sleeps until an
     /// interrupt and then calls the service again with the same registers.
     pub(crate) fn wait(&mut self, m: &mut Machine, vector: u8) -> Flow {
@@ -21,6 +86,8 @@ impl Dos {
     pub(crate) fn int21_console(&mut self, m: &mut Machine, ah: u8) -> Flow {
         match ah {
             0x01 | 0x07 | 0x08 => match pop_key(m) {
+                // 01h and 08h check for Ctrl-C; 07h does not.
+                Some(k) if k as u8 == CTRL_C && ah != 0x07 => return self.ctrl_c(m),
                 Some(k) => {
                     let c = k as u8;
                     if ah == 0x01 {
@@ -86,15 +153,15 @@ impl Dos {
         Flow::Continue
     }
 
-    /// Edits the line in `self.line` with the keys available; true when
-    /// Enter ended it.
-    fn edit_line(&mut self, m: &mut Machine, max: usize) -> bool {
+    /// Edits the line in `self.line` with the keys available.
+    fn edit_line(&mut self, m: &mut Machine, max: usize) -> Line {
         while let Some(k) = pop_key(m) {
             match k as u8 {
                 b'\r' => {
                     self.con_out(m, b'\r');
-                    return true;
+                    return Line::Done;
                 }
+                CTRL_C => return Line::Break,
                 8 => {
                     if self.line.pop().is_some() {
                         self.con_str(m, b"\x08 \x08");
@@ -111,7 +178,7 @@ impl Dos {
                 }
             }
         }
-        false
+        Line::More
     }
 
     fn buffered_input(&mut self, m: &mut Machine) -> Flow {
@@ -120,8 +187,10 @@ impl Dos {
         if max == 0 {
             return Flow::Continue;
         }
-        if !self.edit_line(m, max) {
-            return self.wait(m, 0x21);
+        match self.edit_line(m, max) {
+            Line::Done => {}
+            Line::More => return self.wait(m, 0x21),
+            Line::Break => return self.ctrl_c(m),
         }
         let line = std::mem::take(&mut self.line);
         wr8(m, lin(ds, dx.wrapping_add(1)), line.len() as u8);
@@ -134,8 +203,10 @@ impl Dos {
     /// bytes at a time.
     pub(crate) fn con_read(&mut self, m: &mut Machine, n: u16, seg: u16, off: u16) -> Flow {
         if self.con_pending.is_empty() {
-            if !self.edit_line(m, 128) {
-                return self.wait(m, 0x21);
+            match self.edit_line(m, 128) {
+                Line::Done => {}
+                Line::More => return self.wait(m, 0x21),
+                Line::Break => return self.ctrl_c(m),
             }
             self.con_out(m, b'\n');
             let mut line = std::mem::take(&mut self.line);
@@ -148,6 +219,28 @@ impl Dos {
             wr8(m, lin(seg, off.wrapping_add(i as u16)), b);
         }
         m.set_ax(k as u16);
+        mem::set_cf(m, false);
+        Flow::Continue
+    }
+
+    /// A read from CON in binary mode: the keys typed so far (waiting for
+    /// the first), without echo or line editing.
+    pub(crate) fn con_read_raw(&mut self, m: &mut Machine, n: u16, seg: u16, off: u16) -> Flow {
+        if n == 0 {
+            m.set_ax(0);
+            mem::set_cf(m, false);
+            return Flow::Continue;
+        }
+        if peek_key(m).is_none() {
+            return self.wait(m, 0x21);
+        }
+        let mut k = 0u16;
+        while k < n {
+            let Some(key) = pop_key(m) else { break };
+            wr8(m, lin(seg, off.wrapping_add(k)), key as u8);
+            k += 1;
+        }
+        m.set_ax(k);
         mem::set_cf(m, false);
         Flow::Continue
     }

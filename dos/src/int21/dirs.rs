@@ -132,7 +132,9 @@ impl Dos {
             }
             0x3B => {
                 let p = self.path_dsdx(m);
-                self.drive.chdir(&p).map(|_| None)
+                let r = self.drive.chdir(&p).map(|_| None);
+                crate::dosdata::set_current_dir(m, &self.drive.cwd_string());
+                r
             }
             0x47 => {
                 if !matches!(m.dl(), 0 | 3) {

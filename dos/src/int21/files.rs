@@ -46,6 +46,9 @@ pub struct Entry {
     pub written: bool,
     /// A time set with 57h01h to apply on close (seconds since 1970).
     pub set_time: Option<i64>,
+    /// A device in binary (raw) mode (IOCTL 4401h bit 5): reads from CON
+    /// return keys as they come, without line editing or echo.
+    pub raw: bool,
 }
 
 /// The system file table.
@@ -76,6 +79,7 @@ impl Sft {
                 host: None,
                 written: false,
                 set_time: None,
+                raw: false,
             });
         }
     }
@@ -240,6 +244,7 @@ impl Dos {
                 host: None,
                 written: false,
                 set_time: None,
+                raw: false,
             },
             Resolved::Path { host, exists, .. } => {
                 if exists && host.is_dir() {
@@ -274,13 +279,14 @@ impl Dos {
                     host: Some(host),
                     written: create.is_some(),
                     set_time: None,
+                    raw: false,
                 }
             }
         };
         self.new_handle(m, entry)
     }
 
-    fn handle(&mut self, m: &mut Machine, h: u16) -> Result<u8, u16> {
+    pub(crate) fn handle(&mut self, m: &mut Machine, h: u16) -> Result<u8, u16> {
         let s = jft_get(m, self.psp, h).ok_or(ERR_HANDLE)?;
         self.sft.get(s).ok_or(ERR_HANDLE)?;
         Ok(s)
@@ -408,6 +414,10 @@ impl Dos {
                 Ok(buf)
             }
             Some(Kind::Device(Device::Con)) => {
+                let raw = self.sft.get(s).map(|e| e.raw).unwrap_or(false);
+                if raw {
+                    return self.con_read_raw(m, n, seg, off);
+                }
                 return self.con_read(m, n, seg, off);
             }
             Some(Kind::Device(_)) => Ok(Vec::new()),
@@ -603,79 +613,5 @@ impl Dos {
         };
         m.set_cx(result);
         Ok(h)
-    }
-
-    /// INT 21h 44h IOCTL: 00h get device information, 01h set it, 06h/07h
-    /// input/output status, 08h removable, 0Eh logical drive map.
-    pub(crate) fn ioctl(&mut self, m: &mut Machine) -> Flow {
-        let al = m.al();
-        let r: Result<u16, u16> = match al {
-            0x00 | 0x01 | 0x06 | 0x07 => {
-                let h = m.bx();
-                match self.handle(m, h) {
-                    Err(e) => Err(e),
-                    Ok(s) => {
-                        let e = self.sft.get(s);
-                        let info = match e.map(|e| &e.kind) {
-                            Some(Kind::Device(d)) => {
-                                let bits = match d {
-                                    Device::Con => 0x80D3,
-                                    Device::Nul => 0x8084,
-                                    Device::Clock => 0x8088,
-                                    _ => 0x80C0,
-                                };
-                                Some(bits)
-                            }
-                            Some(Kind::File(_)) => None,
-                            None => None,
-                        };
-                        match al {
-                            0x00 => {
-                                let v = info.unwrap_or(2); // drive C:, not written
-                                m.set_dx(v);
-                                Ok(v)
-                            }
-                            0x01 => Ok(m.ax()),
-                            0x06 => {
-                                let ready = match info {
-                                    Some(0x80D3) => crate::bios::int16::peek_key(m).is_some(),
-                                    Some(_) => false,
-                                    None => true,
-                                };
-                                Ok((m.ax() & 0xFF00) | if ready { 0xFF } else { 0 })
-                            }
-                            _ => Ok((m.ax() & 0xFF00) | 0xFF),
-                        }
-                    }
-                }
-            }
-            0x08 => match m.bl() {
-                0 | 3 => Ok(1), // fixed
-                _ => Err(0x0F),
-            },
-            0x09 => match m.bl() {
-                0 | 3 => {
-                    m.set_dx(0);
-                    Ok(m.ax())
-                }
-                _ => Err(0x0F),
-            },
-            0x0E => match m.bl() {
-                0 | 3 => Ok(m.ax() & 0xFF00),
-                _ => Err(0x0F),
-            },
-            _ => {
-                self.unimplemented(0x21, 0x44, al);
-                Err(1)
-            }
-        };
-        match r {
-            Ok(ax) => {
-                m.set_ax(ax);
-                mem::set_cf(m, false);
-            }
-            Err(e) => self.fail(m, e),
-        }
-        Flow::Continue
     }
 }

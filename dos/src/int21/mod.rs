@@ -1,16 +1,24 @@
 //! INT 21h, the DOS function dispatcher. Functions are grouped by area:
-//! [`console`] (01h-0Ch), [`files`] (handles), [`dirs`] (directories,
-//! searches, drives, DTA), [`process`] (EXEC, termination, memory); the
-//! rest (vectors, version, date and time, flags, country, errors) is here.
+//! [`console`] (01h-0Ch), [`fcb`] (file control blocks), [`files`]
+//! (handles), [`ioctl`] (44h), [`dirs`] (directories, searches, DTA),
+//! [`disk`] (drive C:'s description), [`country`] (38h, 63h, 65h, 66h),
+//! [`truename`] (60h), [`process`] (EXEC, termination, memory, PSPs); the
+//! rest (vectors, version, date and time, flags, errors, locking, the
+//! network answers) is here.
 //! An unimplemented function logs one warning naming AH/AL and returns
 //! carry with error 1 (invalid function).
 
 pub mod console;
+pub mod country;
 pub mod dirs;
+pub mod disk;
+pub mod fcb;
 pub mod files;
+pub mod ioctl;
 pub mod process;
+pub mod truename;
 
-use crate::loader::parse_fcb_name;
+use crate::loader::parse_fcb_name_with;
 use crate::mem::{self, lin, rd16, wr16, wr8, write_bytes, Regs};
 use crate::{Dos, Flow, DOS_SEG, INDOS_OFF, LOL_OFF};
 use hw::Machine;
@@ -27,16 +35,28 @@ pub fn service(dos: &mut Dos, m: &mut Machine) -> Flow {
         m.ds(),
         m.es()
     );
+    // DOS keeps the caller's stack (after its register pushes) in the PSP
+    // on every call.
+    let psp = dos.current_psp();
+    if psp != 0 {
+        let sp = m.sp().wrapping_sub(18);
+        wr16(m, lin(psp, 0x2E), sp);
+        wr16(m, lin(psp, 0x30), m.ss());
+    }
     match ah {
         0x01..=0x0C => dos.int21_console(m, ah),
-        0x0E | 0x19 | 0x1A | 0x2F | 0x36 | 0x39..=0x3B | 0x47 | 0x4E | 0x4F => {
-            dos.int21_dirs(m, ah)
-        }
+        0x0E | 0x19 | 0x1A | 0x2F | 0x39..=0x3B | 0x47 | 0x4E | 0x4F => dos.int21_dirs(m, ah),
+        0x0F..=0x17 | 0x21..=0x24 | 0x27 | 0x28 => dos.int21_fcb(m, ah),
+        0x1B | 0x1C | 0x1F | 0x32 | 0x36 | 0x53 | 0x69 => dos.int21_disk(m, ah),
+        0x38 | 0x63 | 0x65 | 0x66 => dos.int21_country(m, ah),
+        0x60 => dos.int21_truename(m),
         0x3C..=0x43 | 0x45 | 0x46 | 0x56 | 0x57 | 0x5A | 0x5B | 0x68 | 0x6A | 0x6C => {
             dos.int21_files(m, ah)
         }
         0x44 => dos.ioctl(m),
-        0x00 | 0x31 | 0x48..=0x4D | 0x50 | 0x51 | 0x58 | 0x62 => dos.int21_process(m, ah),
+        0x00 | 0x26 | 0x31 | 0x48..=0x4D | 0x50 | 0x51 | 0x55 | 0x58 | 0x62 | 0x67 => {
+            dos.int21_process(m, ah)
+        }
         _ => {
             dos.int21_misc(m, ah);
             Flow::Continue
@@ -109,11 +129,19 @@ impl Dos {
             0x2E => self.verify = m.al() & 1 != 0,
             0x54 => m.set_al(self.verify as u8),
             0x30 => {
-                // MS-DOS 5.00, OEM Microsoft; AL = 00h also for AL = 01h.
+                // MS-DOS 5.00, OEM Microsoft (BH = FFh); with AL = 01h BH
+                // is the version flag instead: 00h, DOS neither in ROM nor
+                // in the HMA.
+                let bh = if m.al() == 1 { 0 } else { 0xFF };
                 m.set_ax(0x0005);
-                m.set_bx(0xFF00);
+                m.set_bx((bh as u16) << 8);
                 m.set_cx(0);
             }
+            // Unused functions that return AL = 00h in MS-DOS 5 (6Bh was
+            // OS/2's IFS ioctl, 61h never used); 64h sets an internal
+            // flag.
+            0x61 | 0x6B => m.set_al(0),
+            0x64 => {}
             0x33 => match m.al() {
                 0x00 => m.set_dl(self.break_flag as u8),
                 0x01 => self.break_flag = m.dl() & 1 != 0,
@@ -122,6 +150,8 @@ impl Dos {
                     self.break_flag = m.dl() & 1 != 0;
                     m.set_dl(old);
                 }
+                // 05h: boot drive C:. (03h/04h, DOS 4.0's code page
+                // switching state, are gone in MS-DOS 5: AL = FFh.)
                 0x05 => m.set_dl(3),
                 0x06 => {
                     m.set_bx(0x0005);
@@ -138,67 +168,35 @@ impl Dos {
                     m.set_al(0);
                     m.set_dl(b'/');
                 }
+                // Setting the switch character is ignored (MS-DOS 5+);
+                // AVAILDEV: "/DEV/" optional.
+                0x01 | 0x03 => m.set_al(0),
+                0x02 => {
+                    m.set_al(0);
+                    m.set_dl(0xFF);
+                }
                 _ => m.set_al(0xFF),
             },
-            0x38 => {
-                // United States: date format 0 (m/d/y), "$", "," thousands,
-                // "." decimal, "/" date, ":" time, 12-hour clock.
-                let (ds, dx) = (m.ds(), m.dx());
-                let mut info = [0u8; 34];
-                info[2] = b'$';
-                info[7] = b',';
-                info[9] = b'.';
-                info[11] = b'-';
-                info[13] = b':';
-                info[16] = 2;
-                info[18..22].copy_from_slice(&[0xF0, 0x04, 0x00, 0xF0]);
-                info[22] = b',';
-                if m.al() == 0 {
-                    write_bytes(m, ds, dx, &info);
-                    m.set_bx(1);
-                    mem::set_cf(m, false);
-                } else {
-                    self.fail(m, 2);
-                }
-            }
             0x52 => {
                 m.set_es(DOS_SEG);
                 m.set_bx(LOL_OFF);
             }
             0x59 => {
                 let code = self.ext_error;
-                m.set_ax(code);
-                let (class, action, locus) = match code {
-                    2 | 3 => (8, 3, 2),
-                    4 | 8 => (1, 4, 1),
-                    5 => (3, 3, 2),
-                    _ => (7, 4, 1),
+                let (class, action, locus) = match self.ext_detail {
+                    Some((c, class, action, locus)) if c == code => (class, action, locus),
+                    _ => error_class(code),
                 };
+                m.set_ax(code);
                 m.set_bh(class);
                 m.set_bl(action);
                 m.set_ch(locus);
             }
-            0x63 => {
-                // No DBCS lead bytes: DS:SI -> an empty table.
-                m.set_ds(DOS_SEG);
-                m.set_si(0x0030);
-                m.set_al(0);
-            }
-            0x66 => {
-                if m.al() == 1 {
-                    m.set_bx(437);
-                    m.set_dx(437);
-                }
-                mem::set_cf(m, false);
-            }
-            0x67 => {
-                if m.bx() <= 20 {
-                    mem::set_cf(m, false);
-                } else {
-                    self.unimplemented(0x21, 0x67, 0);
-                    self.fail(m, 8);
-                }
-            }
+            // CP/M compatibility functions that do nothing in MS-DOS.
+            0x18 | 0x1D | 0x1E | 0x20 => m.set_al(0),
+            0x5C => self.lock(m),
+            0x5D => self.server_call(m),
+            0x5E | 0x5F => self.network(m, ah),
             0x71 => {
                 // Long file names are a Windows 95 extension: unsupported.
                 m.set_ax(0x7100);
@@ -216,9 +214,9 @@ impl Dos {
     fn parse_filename(&mut self, m: &mut Machine) {
         let (ds, si) = (m.ds(), m.si());
         let src = mem::read_bytes(m, ds, si, 128);
-        let (drive, name, valid, used) = parse_fcb_name(&src);
-        let (es, di) = (m.es(), m.di());
         let flags = m.al();
+        let (drive, name, valid, used) = parse_fcb_name_with(&src, flags & 1 != 0);
+        let (es, di) = (m.es(), m.di());
         if drive != 0 || flags & 2 == 0 {
             wr8(m, lin(es, di), drive);
         }
@@ -240,5 +238,99 @@ impl Dos {
         } else {
             0
         });
+    }
+
+    /// 5Ch: lock (AL = 00h) or unlock (01h) a region of a handle's file.
+    /// The drive has one user and no SHARE: every lock succeeds.
+    fn lock(&mut self, m: &mut Machine) {
+        let (al, h) = (m.al(), m.bx());
+        if al > 1 {
+            self.fail(m, 1);
+            return;
+        }
+        match self.handle(m, h) {
+            Ok(_) => mem::set_cf(m, false),
+            Err(e) => self.fail(m, e),
+        }
+    }
+
+    /// 5Dh: the server call family. 06h gives the swappable data area
+    /// (tandem's holds the critical-error and InDOS flags), 0Ah sets the
+    /// extended error from a parameter list; 07h-09h (network printing)
+    /// and 0Bh find no network.
+    fn server_call(&mut self, m: &mut Machine) {
+        match m.al() {
+            0x06 => {
+                m.set_ds(DOS_SEG);
+                m.set_si(INDOS_OFF - 1);
+                m.set_cx(2);
+                m.set_dx(2);
+                mem::set_cf(m, false);
+            }
+            0x0A => {
+                // DS:DX -> AX, BX, CX, DX, SI, DI, DS, ES, reserved,
+                // computer id, PSP: the error code is AX; class BH,
+                // action BL, locus CH.
+                let (ds, dx) = (m.ds(), m.dx());
+                let ax = rd16(m, lin(ds, dx));
+                let bx = rd16(m, lin(ds, dx.wrapping_add(2)));
+                let cx = rd16(m, lin(ds, dx.wrapping_add(4)));
+                self.ext_error = ax;
+                self.ext_detail = Some((ax, (bx >> 8) as u8, bx as u8, (cx >> 8) as u8));
+            }
+            0x07..=0x09 => self.fail(m, 1),
+            al => {
+                self.unimplemented(0x21, 0x5D, al);
+                self.fail(m, 1);
+            }
+        }
+    }
+
+    /// 5Eh/5Fh: networking, answered as MS-DOS without a redirector: the
+    /// machine name is not set (5E00h CH = 0) and may be set; 5F07h/08h
+    /// enable or disable a drive (only C: exists); everything else that
+    /// needs the network fails with "invalid function", as DOS does when
+    /// no redirector takes the call.
+    fn network(&mut self, m: &mut Machine, ah: u8) {
+        match (ah, m.al()) {
+            (0x5E, 0x00) => {
+                m.set_cx(0);
+                mem::set_cf(m, false);
+            }
+            (0x5E, 0x01) => mem::set_cf(m, false),
+            (0x5F, 0x07 | 0x08) => {
+                if m.dl() == 2 {
+                    mem::set_cf(m, false);
+                } else {
+                    self.fail(m, crate::drive::ERR_DRIVE);
+                }
+            }
+            (0x5E, 0x02..=0x05) | (0x5F, 0x00..=0x06) => self.fail(m, 1),
+            (_, al) => {
+                self.unimplemented(0x21, ah, al);
+                self.fail(m, 1);
+            }
+        }
+    }
+}
+
+/// Class, suggested action and locus of an extended error code (INT 21h
+/// 59h; Ralf Brown's tables #01680-#01683).
+pub fn error_class(code: u16) -> (u8, u8, u8) {
+    match code {
+        0 => (0, 0, 0),
+        1 => (7, 4, 1),                   // invalid function: application error
+        2 | 3 | 0x0F | 0x12 => (8, 3, 2), // not found, user, block device
+        4 => (1, 4, 1),                   // too many files: out of resource
+        5 | 0x10 | 0x13 => (3, 3, 2),     // access denied: authorization
+        6 | 0x0C | 0x0D => (7, 4, 1),     // bad handle/access code/data
+        7 => (7, 5, 5),                   // arena trashed: immediate abort, memory
+        8 => (1, 4, 5),                   // insufficient memory
+        9 => (7, 4, 5),                   // bad memory block
+        0x0A | 0x0B => (9, 3, 1),         // bad environment or format
+        0x11 => (0x0D, 3, 2),             // not the same device
+        0x20 | 0x21 => (0x0A, 2, 2),      // sharing/lock violation: retry later
+        0x50 => (0x0C, 3, 2),             // file exists
+        _ => (0x0D, 4, 1),                // unknown
     }
 }

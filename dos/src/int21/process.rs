@@ -62,6 +62,9 @@ impl Dos {
                 mem::set_cf(m, false);
             }
             0x50 => self.psp = m.bx(),
+            0x26 => self.new_psp(m),
+            0x55 => self.child_psp(m),
+            0x67 => self.handle_count(m),
             0x51 | 0x62 => m.set_bx(self.psp),
             0x58 => match m.al() {
                 0x00 => {
@@ -73,19 +76,28 @@ impl Dos {
                     m.set_ax(v);
                     mem::set_cf(m, false);
                 }
-                0x01 => {
-                    self.strategy = match m.bl() & 0x3F {
-                        1 => Strategy::Best,
-                        2.. => Strategy::Last,
-                        _ => Strategy::First,
-                    };
-                    mem::set_cf(m, false);
-                }
+                // BL bits 6-7 (UMBs first/only) do not matter without
+                // UMBs; a fit other than 0-2 is an invalid function.
+                0x01 => match (m.bh(), m.bl() & 0x3F) {
+                    (0, fit @ 0..=2) => {
+                        self.strategy = match fit {
+                            1 => Strategy::Best,
+                            2 => Strategy::Last,
+                            _ => Strategy::First,
+                        };
+                        mem::set_cf(m, false);
+                    }
+                    _ => self.fail(m, 1),
+                },
                 0x02 => {
                     m.set_al(0); // no UMBs linked
                     mem::set_cf(m, false);
                 }
-                0x03 => mem::set_cf(m, false),
+                // No UMBs (HIMEM without EMM386, no DOS=UMB): unlinking is
+                // accepted, linking fails as in MS-DOS.
+                0x03 if m.bx() == 0 => mem::set_cf(m, false),
+                0x03 if m.bx() == 1 => self.fail(m, 1),
+                0x03 => self.fail(m, 1),
                 al => {
                     self.unimplemented(0x21, 0x58, al);
                     self.fail(m, 1);
@@ -123,6 +135,22 @@ impl Dos {
     /// INT 21h 4Bh: AL = 00h load and execute, 01h load only, 03h overlay.
     fn exec(&mut self, m: &mut Machine) -> Flow {
         let al = m.al();
+        if al == 0x05 {
+            // Set execution state (DOS 5+, after 4B01h): DS:DX -> a
+            // structure whose first word must be 0. DOS only records it.
+            let reserved = rd16(m, lin(m.ds(), m.dx()));
+            if reserved == 0 {
+                mem::set_cf(m, false);
+            } else {
+                self.fail(m, 1);
+            }
+            return Flow::Continue;
+        }
+        if !matches!(al, 0x00 | 0x01 | 0x03) {
+            self.unimplemented(0x21, 0x4B, al);
+            self.fail(m, 1);
+            return Flow::Continue;
+        }
         let path = self.path_dsdx(m);
         let (es, bx) = (m.es(), m.bx());
         let file = match self.read_program(&path) {
@@ -231,5 +259,78 @@ impl Dos {
         });
         self.start(m, &l);
         Flow::Continue
+    }
+
+    /// 26h: copies the current PSP to DX:0000 and puts the current INT
+    /// 22h-24h vectors in it (the DOS 1 way to start a process).
+    fn new_psp(&mut self, m: &mut Machine) {
+        let seg = m.dx();
+        let psp = read_bytes(m, self.psp, 0, 0x100);
+        mem::write_bytes(m, seg, 0, &psp);
+        for (i, (vs, vo)) in self.current_vectors(m).into_iter().enumerate() {
+            wr16(m, lin(seg, 0x0A + 4 * i as u16), vo);
+            wr16(m, lin(seg, 0x0C + 4 * i as u16), vs);
+        }
+    }
+
+    /// 55h: builds a child PSP at DX with SI its top of memory: the
+    /// current process is its parent, handles are inherited, and it
+    /// becomes the current PSP (as MS-DOS 5 does).
+    fn child_psp(&mut self, m: &mut Machine) {
+        let (seg, top) = (m.dx(), m.si());
+        let jft = self.inherit_jft(m, self.psp);
+        let env = rd16(m, lin(self.psp, 0x2C));
+        let init = PspInit {
+            parent: self.psp,
+            tail: b"",
+            vectors: self.current_vectors(m),
+            jft,
+        };
+        loader::build_psp(m, seg, top, env, &init);
+        self.psp = seg;
+        mem::set_cf(m, false);
+    }
+
+    /// 67h: sets the number of handles of the current process. More than
+    /// 20 moves the job file table into a block of memory the process
+    /// owns (its open handles copied, the rest closed); 20 or fewer moves
+    /// it back into the PSP.
+    fn handle_count(&mut self, m: &mut Machine) {
+        let want = m.bx();
+        let psp = self.psp;
+        let size = rd16(m, lin(psp, 0x32));
+        let (off, seg) = (rd16(m, lin(psp, 0x34)), rd16(m, lin(psp, 0x36)));
+        let old: Vec<u8> = read_bytes(m, seg, off, size as usize);
+        let n = want.max(20);
+        // Open handles beyond the new size: too many open files.
+        if old.iter().skip(n as usize).any(|&s| s != 0xFF) {
+            self.fail(m, super::files::ERR_TOO_MANY);
+            return;
+        }
+        let mut table = vec![0xFFu8; n as usize];
+        let keep = old.len().min(n as usize);
+        table[..keep].copy_from_slice(&old[..keep]);
+        let (new_seg, new_off) = if n <= 20 {
+            (psp, 0x18)
+        } else if n == size && (seg, off) != (psp, 0x18) {
+            mem::set_cf(m, false);
+            return;
+        } else {
+            match self.arena.alloc(m, n.div_ceil(16), psp, self.strategy) {
+                Ok(b) => (b, 0),
+                Err((e, _)) => {
+                    self.fail(m, e);
+                    return;
+                }
+            }
+        };
+        mem::write_bytes(m, new_seg, new_off, &table);
+        if (seg, off) != (psp, 0x18) && (seg, off) != (new_seg, new_off) {
+            let _ = self.arena.free(m, seg);
+        }
+        wr16(m, lin(psp, 0x32), n);
+        wr16(m, lin(psp, 0x34), new_off);
+        wr16(m, lin(psp, 0x36), new_seg);
+        mem::set_cf(m, false);
     }
 }
