@@ -74,10 +74,6 @@ pub const RETF: u16 = 0xE4F0;
 pub const EMS_SEG: u16 = 0xFDF0;
 /// See [`EMS_SEG`].
 pub const EMS_OFF: u16 = 0x0167;
-/// The 8x16 font (256 characters) for INT 10h 1130h.
-pub const FONT16: u16 = 0xA000;
-/// The 8x8 font (256 characters).
-pub const FONT8: u16 = 0x9800;
 /// The configuration table for INT 15h C0h.
 pub const CONFIG_TABLE: u16 = 0xE6F5;
 
@@ -172,18 +168,8 @@ pub fn install(m: &mut Machine) {
         .mem
         .write_image(((EMS_SEG as u32) << 4) + 0x0A, b"EMMXXXX0");
 
-    // Fonts: 8x16 from the VGA's font, 8x8 by taking every other line.
-    let mut f16 = Vec::with_capacity(4096);
-    let mut f8 = Vec::with_capacity(2048);
-    for ch in 0..=255u8 {
-        let g = hw::vga::font::glyph(ch);
-        f16.extend_from_slice(&g[..16]);
-        for y in 0..8 {
-            f8.push(g[2 * y] | g[2 * y + 1]);
-        }
-    }
-    m.bus.mem.write_image(base + FONT16 as u32, &f16);
-    m.bus.mem.write_image(base + FONT8 as u32, &f8);
+    // The video BIOS tables (fonts, parameters, functionality).
+    crate::bios::video::tables::install(m);
 
     // INT 15h C0h: an AT-class model byte FCh, submodel 01h; feature byte 1
     // bit 5 (RTC), bit 6 (second 8259), bit 4 (INT 15h 4Fh intercept).
