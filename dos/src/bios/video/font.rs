@@ -130,7 +130,7 @@ pub(super) fn service(dos: &mut Dos, m: &mut Machine) {
             set_far_ptr(m, 0x43 * 4, es, bp);
             set_graphics_rows(m, h);
         }
-        0x22 | 0x23 | 0x24 => {
+        0x22..=0x24 => {
             let (off, h) = match al {
                 0x22 => (tables::FONT14, 14),
                 0x23 => (tables::FONT8, 8),

@@ -230,6 +230,7 @@ pub(super) fn save_restore(dos: &mut Dos, m: &mut Machine) {
                 }
             }
             m.set_bx(n.div_ceil(64));
+            m.set_al(0x1C);
         }
         0x01 => {
             let mut off = HEADER;
