@@ -21,7 +21,10 @@ const BUF: u16 = 0x5000;
 
 impl Bios {
     fn new() -> Bios {
-        let dir = common::temp_dir("video");
+        // One folder per machine: the tests run in parallel.
+        static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let dir = common::temp_dir(&format!("video{n}"));
         let mut m = Machine::new(MachineConfig::with_cpu(CpuModel::I386, 25_000_000));
         let mut dos = Dos::new(DosConfig::new(dir)).expect("mount");
         dos.install(&mut m);
@@ -623,4 +626,30 @@ fn text_scroll_and_pages() {
     assert_eq!(pos, 0x1000 + 10 * 80 + 11);
     b.int10(0x0E5A, 0, 0, 0);
     assert_eq!(b.peek(0xB8000 + 0x2000 + (10 * 80 + 11) * 2), 0x5A);
+}
+
+/// roms/dos/video.asm: INT 10h from guest code (through the vector and the
+/// stub ROM), results drawn in mode 13h by the BIOS teletype.
+#[test]
+fn video_com_in_guest_code() {
+    let mount = common::temp_dir("videocom");
+    let image = std::fs::read(common::roms_dir().join("dos/video.com")).expect("video.com");
+    let (exit, out, _dos, mut m) = common::run(CpuModel::I386, &mount, "VIDEO.COM", &image, "", 10);
+    assert_eq!(exit, dos::DosExit::Exited(0), "output:\n{out}");
+    for name in ["pix12", "pix13", "glyph", "dac", "state"] {
+        assert!(out.contains(&format!("OK {name}\n")), "{name}: {out}");
+    }
+    // The result lines are on the mode 13h screen: "O" of row 0 in white.
+    m.bus.vga.vertical_retrace_start();
+    let f = m.render();
+    assert_eq!((f.width, f.height), (320, 200));
+    let o = &font::FONT_8X8[b'O' as usize * 8..][..8];
+    for (y, row) in o.iter().enumerate() {
+        for x in 0..8 {
+            let on = row >> (7 - x) & 1 != 0;
+            let want = if on { [255, 255, 255] } else { [0, 0, 0] };
+            assert_eq!(f.pixel(x, y), want, "({x},{y})");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&mount);
 }

@@ -226,8 +226,13 @@ pub fn service(dos: &mut Dos, m: &mut Machine) {
         0x1A => state::display_combination(dos, m),
         0x1B => state::functionality(dos, m),
         0x1C => state::save_restore(dos, m),
-        // No VESA BIOS extension: AL stays 4Fh's complement (not 4Fh).
-        0x4F => m.set_ax(0x0100),
+        // No VESA BIOS extension: AL = 00h ("function not supported"),
+        // and -v lists that the program asked.
+        0x4F => {
+            let al = m.al();
+            dos.unimplemented(0x10, 0x4F, al);
+            m.set_ax(0x0100);
+        }
         _ => {
             let al = m.al();
             dos.unimplemented(0x10, ah, al);
