@@ -653,3 +653,56 @@ fn video_com_in_guest_code() {
     }
     let _ = std::fs::remove_dir_all(&mount);
 }
+
+/// A program's own save pointer table: the dynamic save area gets the
+/// palette, the graphics font override becomes INT 43h, and a parameter
+/// table of its own is what the mode set loads.
+#[test]
+fn save_pointer_table_in_ram() {
+    let mut b = Bios::new();
+    // Copy the ROM's table to BUF:0000 and point 40:A8h at it.
+    let (soff, sseg) = (b.peek16(0x4A8), b.peek16(0x4AA));
+    let rom: Vec<u8> = (0..28).map(|i| b.peek(lin(sseg, soff) + i)).collect();
+    b.set_buf(0, &rom);
+    // Entry 1: dynamic save area at BUF:0100h.
+    b.set_buf(4, &[0x00, 0x01, BUF as u8, (BUF >> 8) as u8]);
+    // Entry 3: graphics font override at BUF:0200h for mode 12h: 60 rows,
+    // 8 bytes per character, font at BUF:0300h.
+    b.set_buf(12, &[0x00, 0x02, BUF as u8, (BUF >> 8) as u8]);
+    b.set_buf(
+        0x200,
+        &[
+            60,
+            8,
+            0,
+            0x00,
+            0x03,
+            BUF as u8,
+            (BUF >> 8) as u8,
+            0x12,
+            0xFF,
+        ],
+    );
+    wr8(&mut b.m, 0x4A8, 0);
+    wr8(&mut b.m, 0x4A9, 0);
+    wr8(&mut b.m, 0x4AA, BUF as u8);
+    wr8(&mut b.m, 0x4AB, (BUF >> 8) as u8);
+    b.mode(0x12);
+    let ar: Vec<u8> = b.m.bus.vga.attr.regs[..16].to_vec();
+    for (i, &v) in ar.iter().enumerate() {
+        assert_eq!(b.buf(0x100 + i as u16), v, "saved palette register {i}");
+    }
+    b.int10(0x1000, 0x2B03, 0, 0);
+    assert_eq!(b.buf(0x103), 0x2B);
+    assert_eq!(b.peek(0x484), 59);
+    assert_eq!(b.peek16(0x485), 8);
+    assert_eq!((b.peek16(0x10C), b.peek16(0x10E)), (0x0300, BUF));
+    // Entry 0: a parameter table whose mode 13h entry is 30 columns.
+    let (poff, pseg) = (b.peek16(lin(sseg, soff)), b.peek16(lin(sseg, soff) + 2));
+    let table: Vec<u8> = (0..29 * 64).map(|i| b.peek(lin(pseg, poff) + i)).collect();
+    b.set_buf(0x1000, &table);
+    b.set_buf(0x1000 + 0x1C * 64, &[30]);
+    b.set_buf(0, &[0x00, 0x10, BUF as u8, (BUF >> 8) as u8]);
+    b.mode(0x13);
+    assert_eq!(b.peek16(0x44A), 30);
+}

@@ -14,7 +14,7 @@ use hw::Machine;
 
 /// Loads `count` characters from `first` of `height` rows (bytes at
 /// linear `src`) into block `block`.
-fn load(m: &mut Machine, block: u8, first: u8, count: usize, height: usize, src: u32) {
+pub(super) fn load(m: &mut Machine, block: u8, first: u8, count: usize, height: usize, src: u32) {
     let data: Vec<u8> = (0..count * height)
         .map(|i| rd8(m, src.wrapping_add(i as u32)))
         .collect();
@@ -31,7 +31,7 @@ fn load_rom(m: &mut Machine, block: u8, height: u8) {
 /// The 1xh recalculation for a font of `h` lines: the character height
 /// (CR09), the cursor (CR0A/0B), and as many
 /// rows as fit in the displayed scan lines, which become rows x h (CR12).
-fn recalc(m: &mut Machine, h: u8) {
+pub(super) fn recalc(m: &mut Machine, h: u8) {
     if model(m) != Model::Text || h == 0 {
         return;
     }

@@ -203,6 +203,29 @@ pub(crate) fn set_far_ptr(m: &mut Machine, a: u32, seg: u16, off: u16) {
     wr16(m, a + 2, seg);
 }
 
+/// Entry `i` of the video save pointer table (0 parameter table, 1
+/// dynamic save area, 2 alphanumeric font override, 3 graphics font
+/// override, 4 secondary table), as a linear address, or None when it is
+/// a null pointer.
+pub(crate) fn save_entry(m: &mut Machine, i: u32) -> Option<u32> {
+    let (s, o) = far_ptr(m, bda::SAVE_PTR);
+    let (seg, off) = far_ptr(m, crate::mem::lin(s, o) + 4 * i);
+    (seg != 0 || off != 0).then(|| crate::mem::lin(seg, off))
+}
+
+/// Keeps palette register `idx` (0-15, 17h = 16 for the overscan) in the
+/// dynamic save area when a program set one up (save pointer entry 1).
+pub(crate) fn save_palette(m: &mut Machine, idx: u8, v: u8) {
+    let slot = match idx {
+        0..=15 => idx as u32,
+        0x11 => 16,
+        _ => return,
+    };
+    if let Some(a) = save_entry(m, 1) {
+        crate::mem::wr8(m, a + slot, v);
+    }
+}
+
 /// Services INT 10h.
 pub fn service(dos: &mut Dos, m: &mut Machine) {
     let ah = m.ah();

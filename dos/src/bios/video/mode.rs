@@ -112,6 +112,7 @@ pub(super) fn set_mode(dos: &mut Dos, m: &mut Machine) {
     };
     set_far_ptr(m, 0x43 * 4, tables::SEG, f);
     text::set_cursor(m, 0, 0, 0);
+    overrides(m, md, &p);
     // AL on return (Phoenix and AMI BIOSes; some programs look): 20h for
     // modes above 7, 3Fh for mode 6, 30h otherwise.
     m.set_al(match md {
@@ -119,6 +120,56 @@ pub(super) fn set_mode(dos: &mut Dos, m: &mut Machine) {
         6 => 0x3F,
         _ => 0x30,
     });
+}
+
+/// What the save pointer table asks of a mode set (IBM's "Video Save
+/// Pointer Table"): the palette registers and overscan go to the dynamic
+/// save area; the alphanumeric font override (height, block, count, first
+/// character, font pointer, rows, modes ending in FFh) loads its font in
+/// the text modes it lists; the graphics font override (rows, bytes per
+/// character, font pointer, modes) becomes INT 43h in its modes.
+fn overrides(m: &mut Machine, md: u8, p: &ModeParams) {
+    let lists = |m: &mut Machine, a: u32| {
+        (0..32u32)
+            .map(|i| rd8(m, a + i))
+            .take_while(|&v| v != 0xFF)
+            .any(|v| v == md)
+    };
+    for i in 0..16u8 {
+        super::save_palette(m, i, p.attr[i as usize]);
+    }
+    super::save_palette(m, 0x11, p.attr[0x11]);
+    if p.text() {
+        if let Some(a) = super::save_entry(m, 2) {
+            if lists(m, a + 11) {
+                let (h, block) = (rd8(m, a), rd8(m, a + 1));
+                let count = crate::mem::rd16(m, a + 2) as usize;
+                let first = rd8(m, a + 4);
+                let (seg, off) = far_ptr(m, a + 6);
+                let count = count.min(256 - first as usize);
+                super::font::load(
+                    m,
+                    block,
+                    first,
+                    count,
+                    h as usize,
+                    crate::mem::lin(seg, off),
+                );
+                if block == 0 {
+                    super::font::recalc(m, h);
+                }
+            }
+        }
+    } else if let Some(a) = super::save_entry(m, 3) {
+        if lists(m, a + 7) {
+            let rows = rd8(m, a);
+            let height = crate::mem::rd16(m, a + 1);
+            let (seg, off) = far_ptr(m, a + 3);
+            set_far_ptr(m, 0x43 * 4, seg, off);
+            wr8(m, bda::ROWS, rows.saturating_sub(1));
+            wr16(m, bda::CHAR_HEIGHT, height);
+        }
+    }
 }
 
 /// INT 10h 0Fh: AL = mode (bit 7 = memory kept at the mode set), AH =

@@ -1,7 +1,7 @@
 //! INT 10h 0Bh (CGA colour palette) and 10h (attribute palette and DAC),
 //! through the attribute controller (3C0h/3C1h) and DAC ports.
 
-use super::{attr_read, attr_write, bda, model, Model};
+use super::{attr_read, attr_write, bda, model, save_palette, Model};
 use crate::mem::{lin, rd8, wr8, Regs};
 use crate::Dos;
 use hw::vga::tables::grey;
@@ -68,18 +68,22 @@ pub(super) fn service(dos: &mut Dos, m: &mut Machine) {
             let (i, v) = (m.bl(), m.bh());
             if i <= 0x14 {
                 attr_write(m, i, v);
+                save_palette(m, i, v);
             }
         }
         // Overscan (border) colour: BH.
         0x01 => {
             let v = m.bh();
             attr_write(m, 0x11, v);
+            save_palette(m, 0x11, v);
         }
         // All 16 palette registers and the overscan from ES:DX.
         0x02 => {
             for i in 0..17u16 {
                 let v = rd8(m, lin(es, dx.wrapping_add(i)));
-                attr_write(m, if i == 16 { 0x11 } else { i as u8 }, v);
+                let idx = if i == 16 { 0x11 } else { i as u8 };
+                attr_write(m, idx, v);
+                save_palette(m, idx, v);
             }
         }
         // BL = 0: attribute bit 7 is background intensity; 1: blink.

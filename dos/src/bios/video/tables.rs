@@ -62,9 +62,10 @@ pub const DCC_VGA_COLOR: u8 = 0x0B;
 /// The static functionality table: modes 00h-07h, 0Dh-13h; 200, 350 and
 /// 400 scan lines in text modes; 8 font blocks, 2 active; every palette,
 /// font, cursor emulation and summing function; save/restore state,
-/// blink/intensity and display combination; no save pointer overrides.
+/// blink/intensity and display combination; of the save pointer table,
+/// the dynamic save area and the two font overrides.
 pub const STATIC_FUNCTIONALITY: [u8; 16] = [
-    0xFF, 0xE0, 0x0F, 0x00, 0x00, 0x00, 0x00, 0x07, 0x08, 0x02, 0xFF, 0x0E, 0x00, 0x00, 0x00, 0x00,
+    0xFF, 0xE0, 0x0F, 0x00, 0x00, 0x00, 0x00, 0x07, 0x08, 0x02, 0xFF, 0x0E, 0x00, 0x00, 0x0E, 0x00,
 ];
 
 /// Writes the tables into the ROM area.
