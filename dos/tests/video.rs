@@ -535,10 +535,16 @@ fn alternate_select() {
     assert_eq!((b.m.dh(), b.m.ch(), b.m.cl()), (3, 1, 2));
 }
 
-/// 1Ah and 1Bh.
+/// 1Ah and 1Bh; the option ROM header a detection routine finds.
 #[test]
 fn display_combination_and_state_information() {
     let mut b = Bios::new();
+    assert_eq!((b.peek(0xC0000), b.peek(0xC0001)), (0x55, 0xAA));
+    let len = b.peek(0xC0002) as u32 * 512;
+    let sum = (0..len).fold(0u8, |a, i| a.wrapping_add(b.m.peek8(0xC0000 + i)));
+    assert_eq!(sum, 0, "option ROM checksum");
+    let ibm: Vec<u8> = (0..3).map(|i| b.peek(0xC001E + i)).collect();
+    assert_eq!(ibm, b"IBM");
     b.int10(0x1A00, 0, 0, 0);
     assert_eq!((b.m.al(), b.m.bl(), b.m.bh()), (0x1A, 0x08, 0x00));
     b.int10(0x1A01, 0x0207, 0, 0);

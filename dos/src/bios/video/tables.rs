@@ -4,7 +4,7 @@
 //! the video save pointer table (40:A8h points at it) with its secondary
 //! table and the display combination code table, the static
 //! functionality table (INT 10h 1Bh), and the empty 9-dot alternate font
-//! tables.
+//! tables, and the option ROM header at C000:0000.
 
 use hw::vga::{font, PARAMS, PARAM_SIZE};
 use hw::Machine;
@@ -68,8 +68,25 @@ pub const STATIC_FUNCTIONALITY: [u8; 16] = [
     0xFF, 0xE0, 0x0F, 0x00, 0x00, 0x00, 0x00, 0x07, 0x08, 0x02, 0xFF, 0x0E, 0x00, 0x00, 0x0E, 0x00,
 ];
 
+/// The video BIOS's option ROM header at C000:0000 (2 KiB): the 55h AAh
+/// signature, its size in 512-byte blocks, an initialisation entry that
+/// returns at once (the BIOS is already set up), "IBM" at offset 1Eh where
+/// programs look for an IBM-compatible EGA/VGA BIOS, a name, and the
+/// checksum byte that makes the bytes sum to 0.
+pub fn option_rom() -> Vec<u8> {
+    let mut rom = vec![0u8; 0x800];
+    rom[..4].copy_from_slice(&[0x55, 0xAA, 0x04, 0xCB]);
+    rom[0x1E..0x21].copy_from_slice(b"IBM");
+    let name = b"tandem VGA BIOS (INT 10h in the emulator)";
+    rom[0x40..0x40 + name.len()].copy_from_slice(name);
+    let sum = rom.iter().fold(0u8, |a, &b| a.wrapping_add(b));
+    rom[0x7FF] = sum.wrapping_neg();
+    rom
+}
+
 /// Writes the tables into the ROM area.
 pub fn install(m: &mut Machine) {
+    m.load_rom(0xC0000, &option_rom());
     let at = |off: u16| 0xF0000 + off as u32;
     m.bus.mem.write_image(at(FONT8), font::FONT_8X8);
     m.bus.mem.write_image(at(PC_FONT8), &font::FONT_8X8[..1024]);
