@@ -132,6 +132,14 @@ fn mode_set_programs_every_standard_mode() {
         assert_eq!(b.m.bh(), 0);
         let f = b.frame();
         assert_eq!((f.width, f.height), size, "resolution of mode {mode:02X}");
+        // 70 Hz for the 200/350/400-line modes, 60 Hz for 480 lines.
+        let (n, d) = b.m.bus.vga.timing().refresh();
+        let hz = n as f64 / d as f64;
+        let want = if size.1 == 480 { 59.94 } else { 70.09 };
+        assert!(
+            (hz - want).abs() < 0.1,
+            "mode {mode:02X} refreshes at {hz} Hz"
+        );
     }
     // Text modes: the cursor shape as INT 10h 03h reports it is the CGA
     // underline, emulated on lines 13-14 of the 16-line cells.
