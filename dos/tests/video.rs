@@ -720,3 +720,27 @@ fn save_pointer_table_in_ram() {
     b.mode(0x13);
     assert_eq!(b.peek16(0x44A), 30);
 }
+
+/// Mode 07h: monochrome text at B0000h, the CRTC at 3B4h.
+#[test]
+fn monochrome_text_mode() {
+    let mut b = Bios::new();
+    b.mode(0x07);
+    b.int10(0x0200, 0, 0, 0x0203);
+    b.int10(0x094D, 0x0070, 2, 0);
+    assert_eq!(
+        (
+            b.peek(0xB0000 + (2 * 80 + 3) * 2),
+            b.peek(0xB0000 + (2 * 80 + 3) * 2 + 1)
+        ),
+        (0x4D, 0x70)
+    );
+    assert_eq!(b.peek(0xB0000 + (2 * 80 + 4) * 2), 0x4D);
+    b.int10(0x0800, 0, 0, 0);
+    assert_eq!(b.m.ax(), 0x704D);
+    let c = &b.m.bus.vga.crtc.regs;
+    assert_eq!((c[0x0E] as u16) << 8 | c[0x0F] as u16, 2 * 80 + 3);
+    // Reverse video (70h): the cell's background is the bright grey.
+    let f = b.frame();
+    assert_eq!(f.pixel(3 * 9 + 8, 2 * 16), [0xAA, 0xAA, 0xAA]);
+}
