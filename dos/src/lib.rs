@@ -225,12 +225,13 @@ impl Dos {
         rom::install(m);
         m.set_trap_range(Some(rom::TRAP_RANGE));
         let trap = |v: u8| (rom::SEG, rom::VEC_BASE + v as u16);
+        use bios::video::tables as video;
         let mut vectors: Vec<(u8, (u16, u16))> = vec![
             (0x08, (rom::SEG, rom::INT08)),
             (0x09, (rom::SEG, rom::INT09)),
             (0x70, (rom::SEG, rom::INT70)),
-            (0x1F, (rom::SEG, rom::FONT8 + 0x400)),
-            (0x43, (rom::SEG, rom::FONT16)),
+            (0x1F, (video::SEG, video::FONT8 + 0x400)),
+            (0x43, (video::SEG, video::FONT8)),
             (0x25, (rom::SEG, rom::DISK_STUB)),
             (0x26, (rom::SEG, rom::DISK_STUB)),
         ];
@@ -482,7 +483,7 @@ impl Dos {
                 Flow::Stop(format!("invalid opcode (INT 6) at {cs:04X}:{ip:04X}"))
             }
             0x10 => {
-                bios::int10::service(self, m);
+                bios::video::service(self, m);
                 Flow::Continue
             }
             // INT 11h and 12h answer what the BIOS data area holds, so a
@@ -592,7 +593,7 @@ impl Dos {
     /// Writes a character to the console: the text screen and the host's
     /// stdout buffer.
     pub fn con_out(&mut self, m: &mut Machine, c: u8) {
-        bios::int10::tty(m, c, None);
+        bios::video::tty(m, c, None);
         self.emit(c);
     }
 

@@ -96,16 +96,6 @@ pub const RETF: u16 = 0xE4F0;
 pub const EMS_SEG: u16 = 0xFDF0;
 /// See [`EMS_SEG`].
 pub const EMS_OFF: u16 = 0x0167;
-/// The 8x16 font (256 characters) for INT 10h 1130h.
-pub const FONT16: u16 = 0xA000;
-/// The 8x8 font (256 characters).
-pub const FONT8: u16 = 0x9800;
-/// The video parameter table (29 entries of 64 bytes, VGA order; entries
-/// 18h, 1Bh and 1Ch for modes 03h, 12h, 13h).
-pub const VIDEO_PARAMS: u16 = 0xD000;
-/// The video save pointer table (7 far pointers, the first to
-/// [`VIDEO_PARAMS`]) that 40:A8h points at.
-pub const SAVE_POINTERS: u16 = 0xD740;
 /// The configuration table for INT 15h C0h.
 pub const CONFIG_TABLE: u16 = 0xE6F5;
 
@@ -251,31 +241,9 @@ pub fn install(m: &mut Machine) {
         .mem
         .write_image(((EMS_SEG as u32) << 4) + 0x0A, b"EMMXXXX0");
 
-    // Fonts: 8x16 from the VGA's font, 8x8 by taking every other line.
-    let mut f16 = Vec::with_capacity(4096);
-    let mut f8 = Vec::with_capacity(2048);
-    for ch in 0..=255u8 {
-        let g = hw::vga::font::glyph(ch);
-        f16.extend_from_slice(&g[..16]);
-        for y in 0..8 {
-            f8.push(g[2 * y] | g[2 * y + 1]);
-        }
-    }
-    m.bus.mem.write_image(base + FONT16 as u32, &f16);
-    m.bus.mem.write_image(base + FONT8 as u32, &f8);
+    // The video BIOS tables (fonts, parameters, functionality).
+    crate::bios::video::tables::install(m);
 
-    // The video parameter and save pointer tables.
-    let mut params = vec![0u8; 29 * 64];
-    for (entry, mode) in [(0x18, 0x03), (0x1B, 0x12), (0x1C, 0x13)] {
-        if let Some(e) = hw::vga::parameter_entry(mode) {
-            params[entry * 64..entry * 64 + 64].copy_from_slice(&e);
-        }
-    }
-    m.bus.mem.write_image(base + VIDEO_PARAMS as u32, &params);
-    let mut save = vec![0u8; 28];
-    save[..2].copy_from_slice(&VIDEO_PARAMS.to_le_bytes());
-    save[2..4].copy_from_slice(&SEG.to_le_bytes());
-    m.bus.mem.write_image(base + SAVE_POINTERS as u32, &save);
     let table = config_table(m.cpu.model);
     m.bus.mem.write_image(base + CONFIG_TABLE as u32, &table);
     // The BIOS date and the model byte at F000:FFF5 and FFFE.

@@ -36,7 +36,7 @@ pub fn init(m: &mut Machine) {
     wr16(m, 0x44A, 80);
     wr16(m, 0x44C, 0x1000);
     wr16(m, 0x44E, 0);
-    wr16(m, 0x460, 0x0E0F);
+    wr16(m, 0x460, 0x0607);
     wr8(m, 0x462, 0);
     wr16(m, 0x463, 0x3D4);
     wr8(m, 0x465, 0x29);
@@ -46,9 +46,10 @@ pub fn init(m: &mut Machine) {
     wr8(m, 0x487, 0x60);
     wr8(m, 0x488, 0x09);
     wr8(m, 0x489, 0x11);
-    // 40:A8h: the video save pointer table in ROM.
-    wr16(m, 0x4A8, crate::rom::SAVE_POINTERS);
-    wr16(m, 0x4AA, crate::rom::SEG);
+    wr8(m, 0x48A, crate::bios::video::tables::DCC_VGA_COLOR);
+    // The video save pointer table.
+    wr16(m, 0x4A8, crate::bios::video::tables::SAVE_TABLE);
+    wr16(m, 0x4AA, crate::bios::video::tables::SEG);
     // Time of day from the RTC's start.
     let s = m.config().rtc_start;
     let secs = (s.hour * 3600 + s.minute * 60 + s.second) as u64;

@@ -26,6 +26,7 @@ pub use dac::Dac;
 pub use graphics::GraphicsController;
 pub use render::Frame;
 pub use sequencer::Sequencer;
+pub use tables::{DacTable, ModeParams, ScanLines, PARAMS, PARAM_SIZE};
 
 use crate::scheduler::ClockRatio;
 
@@ -422,50 +423,83 @@ impl Vga {
 
     // ---- mode sets ----
 
-    /// Programs a standard mode's registers, DAC and memory as the video
-    /// BIOS does (modes 03h, 12h, 13h), at cycle `now`. Returns false for a
-    /// mode we have no table for (nothing changes then).
-    pub fn set_mode(&mut self, mode: u8, now: u64) -> bool {
-        let Some(t) = tables::MODES.iter().find(|m| m.mode == mode) else {
-            return false;
-        };
-        self.misc = t.misc;
-        self.seq.regs = t.seq;
-        self.crtc.regs = t.crtc;
-        self.gc.regs = t.gc;
-        self.attr.regs = t.attr;
+    /// Loads a parameter table entry into the registers (misc output,
+    /// sequencer, CRTC, graphics and attribute controllers; AR14 = 0) at
+    /// cycle `now`, as the video BIOS's mode set does; the display
+    /// restarts with the new timing.
+    pub fn load_params(&mut self, p: &ModeParams, now: u64) {
+        self.misc = p.misc;
+        self.seq.regs[0] = 0x03;
+        self.seq.regs[1..5].copy_from_slice(&p.seq);
+        self.crtc.regs = p.crtc;
+        self.gc.regs = p.gc;
+        self.attr.regs[..20].copy_from_slice(&p.attr);
+        self.attr.regs[20] = 0;
         self.attr.index = 0x20;
         self.attr.flip_flop = false;
-        self.dac.pel_mask = 0xFF;
-        if mode == 0x13 {
-            for (i, e) in tables::default_256_palette().iter().enumerate() {
-                self.dac.entries[i] = *e;
-            }
-        } else {
-            for i in 0..64 {
-                let b = |lo: u8, hi: u8| ((i >> lo & 1) * 42 + (i >> hi & 1) * 21) as u8;
-                self.dac.entries[i] = [b(2, 5), b(1, 4), b(0, 3)];
-            }
-            for e in &mut self.dac.entries[64..] {
-                *e = [0; 3];
-            }
-        }
-        self.planes.fill(0);
-        if t.text {
-            // Blank cells are space on light grey on black; the font goes
-            // to plane 2 at map 0 (32 bytes per character).
+        self.latched_start = 0;
+        self.latched_panning = 0;
+        self.retime(now);
+    }
+
+    /// Clears display memory as a mode set does: text modes get blank
+    /// cells (space, attribute 07h) in planes 0/1, graphics modes zeros.
+    /// Plane 2 (the fonts) is left alone in text modes.
+    pub fn clear_memory(&mut self, text: bool) {
+        if text {
             for i in (0..PLANE_SIZE).step_by(2) {
                 self.planes[i] = 0x20;
+                self.planes[i + 1] = 0x20;
                 self.planes[PLANE_SIZE + i] = 0x07;
+                self.planes[PLANE_SIZE + i + 1] = 0x07;
             }
-            for c in 0..256 {
-                let g = font::glyph(c as u8);
-                let at = 2 * PLANE_SIZE + c * 32;
-                self.planes[at..at + 16].copy_from_slice(g);
+        } else {
+            self.planes.fill(0);
+        }
+    }
+
+    /// Writes `count` glyphs of `height` bytes from `glyphs`, starting at
+    /// character `first`, into font map `map` (0-7) of plane 2 (32 bytes
+    /// per character; rows past `height` are cleared).
+    pub fn load_font(&mut self, map: u8, first: u8, count: usize, height: usize, glyphs: &[u8]) {
+        let (n, h) = (map as usize & 7, height.min(32));
+        let base = 2 * PLANE_SIZE + (n & 3) * 0x4000 + (n >> 2) * 0x2000;
+        for i in 0..count {
+            let c = first as usize + i;
+            if c > 255 {
+                break;
+            }
+            let at = base + c * 32;
+            for row in 0..32 {
+                self.planes[at + row] = if row < h {
+                    glyphs.get(i * height + row).copied().unwrap_or(0)
+                } else {
+                    0
+                };
             }
         }
-        self.latched_start = 0;
-        self.retime(now);
+    }
+
+    /// Programs standard mode `mode` (00h-07h, 0Dh-13h; text modes with
+    /// 400 lines) as the video BIOS does at power-on: registers, the
+    /// default DAC, cleared memory and, in text modes, the ROM font of the
+    /// mode's character height in map 0. Returns false for any other mode
+    /// (nothing changes then).
+    pub fn set_mode(&mut self, mode: u8, now: u64) -> bool {
+        let Some(p) = tables::param_index(mode, ScanLines::L400).and_then(|i| PARAMS[i]) else {
+            return false;
+        };
+        self.load_params(&p, now);
+        self.dac.pel_mask = 0xFF;
+        let table = DacTable::for_mode(mode, &p).entries();
+        for (i, e) in self.dac.entries.iter_mut().enumerate() {
+            *e = table.get(i).copied().unwrap_or([0; 3]);
+        }
+        self.clear_memory(p.text());
+        if p.text() {
+            let h = p.char_height as usize;
+            self.load_font(0, 0, 256, h, font::font(p.char_height));
+        }
         true
     }
 
@@ -475,8 +509,7 @@ impl Vga {
     }
 }
 
-mod tables;
-pub use tables::parameter_entry;
+pub mod tables;
 
 #[cfg(test)]
 mod tests;

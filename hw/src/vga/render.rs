@@ -53,7 +53,12 @@ pub fn render(vga: &Vga) -> Frame {
     if !graphics {
         return render_text(vga);
     }
-    let scan_rep = if c.double_scan() { 2 } else { 1 } * c.char_height() as usize;
+    // CR17 bits 0/1 clear (CGA/Hercules compatibility): row scan counter
+    // bits 0/1 replace address bits 13/14, so each scan line of a
+    // character row shows its own memory (the CGA's interleaved lines).
+    let cga_lines = c.regs[0x17] & 0x03 != 0x03;
+    let ch = c.char_height() as usize;
+    let scan_rep = if c.double_scan() { 2 } else { 1 } * if cga_lines { 1 } else { ch };
     let rows = (c.v_display() as usize).div_ceil(scan_rep).max(1);
     let shift256 = vga.gc.shift256();
     let width = if shift256 { cols * 4 } else { cols * 8 };
@@ -73,8 +78,15 @@ pub fn render(vga: &Vga) -> Frame {
             row_start = 0;
             split = true;
         }
+        let sl = if cga_lines { y % ch } else { 0 };
         for col in 0..cols {
-            let a = c.map_address(row_start + col as u32);
+            let mut a = c.map_address(row_start + col as u32);
+            if c.regs[0x17] & 0x01 == 0 {
+                a = a & !0x2000 | (sl & 1) << 13;
+            }
+            if c.regs[0x17] & 0x02 == 0 {
+                a = a & !0x4000 | (sl >> 1 & 1) << 14;
+            }
             if shift256 {
                 for p in 0..4 {
                     let v = plane(p, a);
@@ -100,7 +112,9 @@ pub fn render(vga: &Vga) -> Frame {
                 }
             }
         }
-        row_start = row_start.wrapping_add(step);
+        if !cga_lines || sl == ch - 1 {
+            row_start = row_start.wrapping_add(step);
+        }
     }
     f
 }
