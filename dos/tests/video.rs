@@ -744,3 +744,17 @@ fn monochrome_text_mode() {
     let f = b.frame();
     assert_eq!(f.pixel(3 * 9 + 8, 2 * 16), [0xAA, 0xAA, 0xAA]);
 }
+
+/// An IBM VGA has no VESA BIOS extension: INT 10h AH=4Fh returns with the
+/// registers as they were (AL is not 4Fh, so a program takes VBE as
+/// absent), and it is the machine's answer, not a missing service.
+#[test]
+fn vesa_calls_find_no_vbe() {
+    let mut b = Bios::new();
+    for ax in [0x4F00u16, 0x4F01, 0x4F02, 0x4F05] {
+        b.int10(ax, 0x0101, 0, 0);
+        assert_eq!(b.m.ax(), ax, "AX after {ax:04X}h");
+        assert_ne!(b.m.al(), 0x4F);
+    }
+    assert!(b.dos.warnings.is_empty(), "{:?}", b.dos.warnings);
+}

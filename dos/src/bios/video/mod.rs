@@ -249,13 +249,15 @@ pub fn service(dos: &mut Dos, m: &mut Machine) {
         0x1A => state::display_combination(dos, m),
         0x1B => state::functionality(dos, m),
         0x1C => state::save_restore(dos, m),
-        // No VESA BIOS extension: AL = 00h ("function not supported"),
-        // and -v lists that the program asked.
-        0x4F => {
-            let al = m.al();
-            dos.unimplemented(0x10, 0x4F, al);
-            m.set_ax(0x0100);
-        }
+        // The VESA BIOS extension: this is an IBM VGA, which has none. Its
+        // BIOS returns from a function it does not know with the registers
+        // as they were, so AL is not 4Fh and the program takes VBE as
+        // absent (VBE 1.2/2.0, "Supplemental VGA BIOS Functions": AL = 4Fh
+        // means supported). The machine's answer, not a missing service.
+        0x4F => log::info!(
+            "INT 10h AX={:04X}h: a VESA BIOS call; this VGA has no VBE",
+            m.ax()
+        ),
         _ => {
             let al = m.al();
             dos.unimplemented(0x10, ah, al);
