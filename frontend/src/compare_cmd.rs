@@ -18,10 +18,10 @@ use std::process::ExitCode;
 use clap::Args;
 use dos::DosExit;
 use emu::{ExecAt, HookAction, HookEvent, HookKind};
-use hw::kbc::Key;
 use models::compare::{Divergence, LockStep};
 use models::{GuestMemory, Placement, Profile};
 
+use crate::press::{self, Press};
 use crate::session::{self, input_error, GmMachine, Session};
 
 /// Arguments of `tandem compare`.
@@ -44,9 +44,8 @@ pub struct CompareArgs {
     #[arg(long, value_name = "FILE")]
     reference: Option<PathBuf>,
 
-    /// Press a key at an emulated time: SECONDS:KEY with KEY a scan code in
-    /// hexadecimal or one of p, esc, space, enter; repeatable.
-    #[arg(long = "press", value_name = "S:KEY")]
+    /// Press a key at an emulated time: SECONDS:KEY (e.g. 1.5:p); repeatable.
+    #[arg(long = "press", value_name = "S:KEY", long_help = crate::press::LONG_HELP)]
     presses: Vec<String>,
 
     /// Instructions shown before a divergence.
@@ -59,23 +58,6 @@ pub struct CompareArgs {
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
-}
-
-fn parse_press(s: &str, hz: u64) -> Result<(u64, Key), String> {
-    let bad = || format!("--press '{s}': expected SECONDS:KEY");
-    let (t, k) = s.split_once(':').ok_or_else(bad)?;
-    let secs: f64 = t.parse().map_err(|_| bad())?;
-    if !(0.0..1e6).contains(&secs) {
-        return Err(bad());
-    }
-    let key = match k.to_ascii_lowercase().as_str() {
-        "p" => Key::new(0x19),
-        "esc" => Key::ESC,
-        "space" => Key::SPACE,
-        "enter" => Key::ENTER,
-        h => Key::new(u8::from_str_radix(h, 16).map_err(|_| bad())?),
-    };
-    Ok(((secs * hz as f64) as u64, key))
 }
 
 /// One run of the program with the frame hook: returns the divergence (if
@@ -93,7 +75,7 @@ impl Run<'_> {
         image: &[u8],
         name: &str,
         gm: &GmMachine,
-        presses: &[(u64, Key)],
+        presses: &[Press],
     ) -> Result<(Session, Placement), String> {
         let mut s = Session::start(image, name, None, gm, b"")?;
         let at = s.place(self.profile, name)?;
@@ -103,9 +85,10 @@ impl Run<'_> {
                 self.profile.name
             )
         })?;
-        for &(t, k) in presses {
-            s.m.key(t, k, true);
-            s.m.key(t + gm.cpu_hz() / 20, k, false);
+        for p in presses {
+            for (cycle, key, down) in p.events(gm.cpu_hz(), 0) {
+                s.m.key(cycle, key, down);
+            }
         }
         let h = s.m.cpu.hooks_mut();
         h.add(
@@ -221,7 +204,7 @@ fn last_instructions(
     image: &[u8],
     name: &str,
     gm: &GmMachine,
-    presses: &[(u64, Key)],
+    presses: &[Press],
     frame: u64,
     n: usize,
 ) -> Result<(String, Vec<String>), String> {
@@ -288,7 +271,7 @@ pub fn run(args: &CompareArgs) -> ExitCode {
     let (profile, image, name, ref_at) = (&g.profile, &g.image, &g.name, g.ref_at);
     let reference = &g.reference;
     let hz = args.machine.cpu_hz();
-    let presses: Vec<(u64, Key)> = match args.presses.iter().map(|p| parse_press(p, hz)).collect() {
+    let presses = match press::parse_all(&args.presses) {
         Ok(v) => v,
         Err(e) => return input_error("compare", e),
     };

@@ -12,6 +12,7 @@ mod compare_cmd;
 mod debug;
 mod machine_opts;
 mod play;
+mod press;
 mod run_cmd;
 mod savestate;
 mod session;

@@ -67,6 +67,7 @@ Examples:
   tandem run                                 the built-in replica demo in a window
   tandem run --headless --frames 70 --screenshot shot.png
   tandem run GAME.EXE --mount ~/dos/game --record play.jsonl
+  tandem run --headless --seconds 8 --press 2:y --press 3:enter GAME.EXE
   tandem run GAME.EXE --mount ~/dos/game --replay play.jsonl --state-hash")]
 pub struct RunArgs {
     /// CPU model: 8086, 286 or 386 [default: 8086; 386 for the built-in
@@ -115,6 +116,11 @@ pub struct RunArgs {
     /// (`--seconds` counts from where the saving run stopped).
     #[arg(long, value_name = "FILE")]
     load_state: Option<PathBuf>,
+
+    /// Press a key at an emulated time: SECONDS:KEY (e.g. 2.5:space,
+    /// 3:enter, 4:f10); repeatable. Recorded by --record like typed keys.
+    #[arg(long = "press", value_name = "S:KEY", long_help = crate::press::LONG_HELP)]
+    presses: Vec<String>,
 
     /// Record the input (keys, mouse) with the emulated cycle of each event
     /// to FILE (JSON lines).
@@ -257,6 +263,10 @@ fn have_display() -> bool {
 
 /// Sets the run up: program, mount, machine, DOS, record and replay.
 fn prepare(args: &RunArgs, headless: bool) -> Result<Run, ExitCode> {
+    let presses = crate::press::parse_all(&args.presses).map_err(|e| {
+        eprintln!("tandem run: error: {e}");
+        ExitCode::from(EXIT_BAD_INPUT)
+    })?;
     // The replay's header names the machine unless the options do.
     let replay = match &args.replay {
         None => None,
@@ -380,6 +390,19 @@ fn prepare(args: &RunArgs, headless: bool) -> Result<Run, ExitCode> {
     if let Some((_, events)) = replay {
         session.set_replay(events);
     }
+    // Scripted keys count from the start, like --seconds (from the saving
+    // run's end for a resumed one).
+    session.schedule(presses.iter().flat_map(|p| {
+        p.events(cpu_hz, origin)
+            .map(|(cycle, key, down)| record::Event {
+                cycle,
+                input: Input::Key {
+                    code: key.code,
+                    ext: key.extended,
+                    down,
+                },
+            })
+    }));
     if let Some(p) = &args.record {
         let f = std::fs::File::create(p).map_err(|e| bad(p.display(), e))?;
         let header = Header {

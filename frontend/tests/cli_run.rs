@@ -220,3 +220,98 @@ fn the_replica_runs_and_quits_on_esc() {
     ]);
     assert_eq!(o.status.code(), Some(124), "{o:?}");
 }
+
+/// A .COM program with its own INT 9 handler: it reads the first byte the
+/// keyboard controller delivers on port 60h and exits with it.
+fn int9_program(dir: &Path) -> PathBuf {
+    let prog: Vec<u8> = vec![
+        0xB8, 0x09, 0x25, // mov ax,2509h
+        0xBA, 0x16, 0x01, // mov dx,handler
+        0xCD, 0x21, // int 21h
+        0x80, 0x3E, 0x2B, 0x01, 0x00, // wait: cmp byte [key],0
+        0x74, 0xF9, // jz wait
+        0xA0, 0x2B, 0x01, // mov al,[key]
+        0xB4, 0x4C, // mov ah,4Ch
+        0xCD, 0x21, // int 21h
+        0x50, // handler: push ax
+        0xE4, 0x60, // in al,60h
+        0x2E, 0x80, 0x3E, 0x2B, 0x01, 0x00, // cmp byte [cs:key],0
+        0x75, 0x04, // jnz skip
+        0x2E, 0xA2, 0x2B, 0x01, // mov [cs:key],al
+        0xB0, 0x20, // skip: mov al,20h
+        0xE6, 0x20, // out 20h,al
+        0x58, // pop ax
+        0xCF, // iret
+        0x00, // key: db 0
+    ];
+    let p = dir.join("INT9.COM");
+    std::fs::write(&p, prog).expect("write");
+    p
+}
+
+#[test]
+fn a_pressed_key_reaches_port_60h_at_its_emulated_time() {
+    let dir = temp_dir("press");
+    let p = int9_program(&dir);
+    let p = p.to_str().expect("path");
+    // Before 1.5 s nothing arrives; after, the make code of A (1Eh).
+    let o = tandem(&["--headless", "--seconds", "1.45", "--press", "1.5:a", p]);
+    assert_eq!(o.status.code(), Some(124), "{o:?}");
+    let o = tandem(&["--headless", "--seconds", "1.55", "--press", "1.5:A", p]);
+    assert_eq!(o.status.code(), Some(0x1E), "{o:?}");
+    // Grey keys arrive with their E0h prefix; hex codes name keys too.
+    let o = tandem(&["--headless", "--seconds", "3", "--press", "1:up", p]);
+    assert_eq!(o.status.code(), Some(0xE0), "{o:?}");
+    let o = tandem(&["--headless", "--seconds", "3", "--press", "1:0x44", p]);
+    assert_eq!(o.status.code(), Some(0x44), "{o:?}");
+    // The earliest of several presses comes first, whatever the order given.
+    let o = tandem(&[
+        "--headless",
+        "--seconds",
+        "3",
+        "--press",
+        "2:f10",
+        "--press",
+        "1:enter",
+        p,
+    ]);
+    assert_eq!(o.status.code(), Some(0x1C), "{o:?}");
+    // A record keeps the press at its cycle (8086 at 4.772727 MHz), and its
+    // replay reaches the same end.
+    let rec = dir.join("press.jsonl");
+    let o = tandem(&[
+        "--headless",
+        "--seconds",
+        "3",
+        "--press",
+        "1:space",
+        "--record",
+        rec.to_str().expect("path"),
+        p,
+    ]);
+    assert_eq!(o.status.code(), Some(0x39), "{o:?}");
+    let r = std::fs::read_to_string(&rec).expect("record");
+    assert!(
+        r.contains(r#"{"cycle":4772727,"key":{"code":57,"ext":false,"down":true}}"#),
+        "{r}"
+    );
+    let o = tandem(&["--headless", "--replay", rec.to_str().expect("path"), p]);
+    assert_eq!(o.status.code(), Some(0x39), "{o:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_bad_press_exits_2_with_one_line() {
+    let hello = roms().join("hello.com");
+    for (spec, what) in [
+        ("1:nokey", "unknown key 'nokey'"),
+        ("soon:a", "'soon' is not a time"),
+        ("2", "expected SECONDS:KEY"),
+    ] {
+        let o = tandem(&["--headless", "--press", spec, hello.to_str().expect("path")]);
+        assert_eq!(o.status.code(), Some(2), "{spec}: {o:?}");
+        let err = text(&o.stderr);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(spec) && err.contains(what), "{err}");
+    }
+}

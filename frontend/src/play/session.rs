@@ -57,6 +57,17 @@ impl Session {
         self.replay = events.into();
     }
 
+    /// Adds scripted events (`--press`) to those delivered at their
+    /// cycles, merged in cycle order after the ones already there at the
+    /// same cycle; like replayed ones they are recorded when delivered.
+    pub fn schedule(&mut self, events: impl IntoIterator<Item = Event>) {
+        let mut all: Vec<Event> = self.replay.drain(..).collect();
+        all.extend(events);
+        // A stable sort keeps the given order of events at one cycle.
+        all.sort_by_key(|e| e.cycle);
+        self.replay = all.into();
+    }
+
     /// Records every event delivered from now on.
     pub fn set_recorder(&mut self, r: Recorder) {
         self.recorder = Some(r);
