@@ -155,6 +155,12 @@ impl Vga {
         self.latched_start
     }
 
+    /// The pel panning (AR13 bits 3-0) latched at the last vertical
+    /// retrace.
+    pub fn latched_panning(&self) -> u8 {
+        self.latched_panning
+    }
+
     fn compute_timing(&self) -> Timing {
         let mut dot_hz = if self.misc >> 2 & 3 == 1 {
             DOT_28
@@ -465,6 +471,7 @@ impl Vga {
             }
         }
         self.latched_start = 0;
+        self.latched_panning = self.attr.panning();
         self.retime(now);
         true
     }
