@@ -31,7 +31,7 @@ use crate::Dos;
 /// The file's first bytes.
 pub const MAGIC: &[u8; 8] = b"TANDEMSS";
 /// The format version this build writes and reads.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 const HEADER: usize = 24;
 
 /// Facts about the run that saved the state.

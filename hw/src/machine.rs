@@ -24,6 +24,7 @@ use crate::cmos::{Cmos, DateTime};
 use crate::hash::Fnv64;
 use crate::kbc::{Kbc, Key};
 use crate::memory::{Memory, Region};
+use crate::opl2::Opl2;
 use crate::option_rom::{self, OptionRom};
 use crate::pic::Pics;
 use crate::pit::Pit;
@@ -128,6 +129,8 @@ pub struct PcBus {
     pub cmos: Cmos,
     /// Port 61h and the speaker.
     pub ppi: Ppi,
+    /// The AdLib's YM3812 (388h/389h).
+    pub opl: Opl2,
     /// Timed events.
     pub sched: Scheduler,
     /// Bytes written to port E9h.
@@ -259,6 +262,10 @@ impl PcBus {
             }
             0x92 => (self.mem.port92_a20() as u8) << 1,
             0xE9 => 0xE9,
+            0x388 => {
+                self.opl.advance_to(now);
+                self.opl.status()
+            }
             0x3B0..=0x3DF => self.vga.io_read(port, now),
             _ => {
                 self.note_unhandled(port);
@@ -302,6 +309,11 @@ impl PcBus {
                 self.cmos.write_data(v);
                 self.pics.set_irq(8, self.cmos.irq8());
                 self.sched.set(Event::Rtc, self.cmos.next_event());
+            }
+            0x388 => self.opl.write_index(v),
+            0x389 => {
+                self.opl.advance_to(now);
+                self.opl.write_data(v);
             }
             0x92 => {
                 self.mem.set_port92_a20(v & 2 != 0);
@@ -433,6 +445,7 @@ impl Machine {
                 config.extended_kib,
             ),
             ppi: Ppi::default(),
+            opl: Opl2::new(cpu_hz),
             sched: Scheduler::new(),
             debug_out: Vec::new(),
             step_start: 0,
@@ -792,6 +805,7 @@ impl Machine {
         b.kbc.hash(&mut h);
         b.cmos.hash(&mut h);
         b.ppi.hash(&mut h);
+        b.opl.hash(&mut h);
         b.sched.hash(&mut h);
         b.debug_out.hash(&mut h);
         h.finish()

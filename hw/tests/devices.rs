@@ -45,6 +45,11 @@ fn kbc_program_with_timed_keys() {
 }
 
 #[test]
+fn adlib_detection_program() {
+    assert_eq!(run("adlib"), "s1=06 s2=C6 r=06 t2a=06 t2b=A6\n");
+}
+
+#[test]
 fn cmos_program() {
     let mut m = common::machine_with(MachineConfig::default(), "cmos");
     let out = common::run_program(&mut m, 4 * 4_772_727);
