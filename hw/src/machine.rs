@@ -141,6 +141,8 @@ pub struct PcBus {
     step_half: u64,
     /// Half-clocks per data byte (the lower bound of the bus's speed).
     half_per_byte: u64,
+    /// Wait states of one 8-bit I/O transfer on the ISA bus.
+    io_waits: u32,
     /// The latest "now" the devices were brought to.
     now_max: u64,
     frame_ready: bool,
@@ -387,6 +389,33 @@ impl Bus for PcBus {
         self.step_half += self.half_per_byte;
         0
     }
+
+    /// Every device sits on the ISA bus, whose 8-bit I/O cycle is slower
+    /// than a 286's or 386's own; tandem's debug port E9h is not a device.
+    #[inline]
+    fn io_wait_states(&mut self, port: u16) -> u32 {
+        if port == 0xE9 {
+            return 0;
+        }
+        self.step_half += 2 * self.io_waits as u64;
+        self.io_waits
+    }
+}
+
+/// The ISA bus clock (IEEE P996: 8.33 MHz at most).
+const ISA_HZ: u64 = 8_333_333;
+
+/// Wait states a 286 or 386 spends in one 8-bit I/O transfer on the ISA
+/// bus: the AT's 8-bit cycle lasts 6 bus clocks (4 wait states, IEEE P996
+/// and the IBM AT Technical Reference's "I/O channel" timing), i.e. 720 ns
+/// at 8.33 MHz, of which the CPU's own 2-clock bus cycle is already in its
+/// instruction timing. The 8086 model (a PC/XT) keeps its calibrated
+/// timing: the XT's one I/O wait state is not modelled.
+pub fn isa_io_wait_states(model: CpuModel, cpu_hz: u64) -> u32 {
+    match model {
+        CpuModel::I8086 => 0,
+        CpuModel::I286 | CpuModel::I386 => ((6 * cpu_hz).div_ceil(ISA_HZ)).saturating_sub(2) as u32,
+    }
 }
 
 /// The PC: CPU, bus and devices.
@@ -432,6 +461,7 @@ impl Machine {
             CpuModel::I286 => 2,
             CpuModel::I386 => 1,
         };
+        let io_waits = isa_io_wait_states(config.cpu_model, cpu_hz);
         let mut bus = PcBus {
             mem,
             vga: Vga::new(cpu_hz),
@@ -451,6 +481,7 @@ impl Machine {
             step_start: 0,
             step_half: 0,
             half_per_byte,
+            io_waits,
             now_max: 0,
             frame_ready: false,
             reset_requested: false,

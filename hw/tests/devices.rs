@@ -50,6 +50,28 @@ fn adlib_detection_program() {
 }
 
 #[test]
+fn adlib_detection_on_a_fast_386_counts_isa_io_time() {
+    // 100 status reads must outlast the 80 us timer step on a 33 MHz 386
+    // too: each 8-bit ISA I/O cycle lasts 720 ns, not the CPU's 2 clocks.
+    assert_eq!(
+        hw::machine::isa_io_wait_states(CpuModel::I386, 33_000_000),
+        22
+    );
+    assert_eq!(
+        hw::machine::isa_io_wait_states(CpuModel::I286, 12_000_000),
+        7
+    );
+    assert_eq!(
+        hw::machine::isa_io_wait_states(CpuModel::I8086, 4_772_727),
+        0
+    );
+    let cfg = MachineConfig::with_cpu(CpuModel::I386, 33_000_000);
+    let mut m = common::machine_with(cfg, "adlib");
+    let out = common::run_program(&mut m, 50_000_000);
+    assert_eq!(out, "s1=06 s2=C6 r=06 t2a=06 t2b=A6\n");
+}
+
+#[test]
 fn cmos_program() {
     let mut m = common::machine_with(MachineConfig::default(), "cmos");
     let out = common::run_program(&mut m, 4 * 4_772_727);
