@@ -30,10 +30,10 @@ use crate::Dos;
 
 /// The file's first bytes.
 pub const MAGIC: &[u8; 8] = b"TANDEMSS";
-/// The format version this build writes and reads (2: the DOS state has
-/// the extended error detail of 5D0Ah and the binary-mode bit of each
-/// open device).
-pub const VERSION: u32 = 2;
+/// The format version this build writes and reads (3: the DOS state has
+/// the extended error detail of 5D0Ah and the binary-mode bit of each open
+/// device; the bus has the OPL2's state).
+pub const VERSION: u32 = 3;
 const HEADER: usize = 24;
 
 /// Facts about the run that saved the state.

@@ -50,6 +50,12 @@ pub trait Bus {
     fn mem_wait_states(&mut self, _addr: u32) -> u32 {
         0
     }
+    /// Wait states (extra clocks) that the addressed device inserts into
+    /// one byte of an I/O transfer (a word or doubleword at an 8-bit port
+    /// takes one transfer per byte). Zero by default.
+    fn io_wait_states(&mut self, _port: u16) -> u32 {
+        0
+    }
 }
 
 /// A flat memory with no devices: every port reads FFh and writes are

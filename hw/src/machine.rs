@@ -24,6 +24,7 @@ use crate::cmos::{Cmos, DateTime};
 use crate::hash::Fnv64;
 use crate::kbc::{Kbc, Key};
 use crate::memory::{Memory, Region};
+use crate::opl2::Opl2;
 use crate::option_rom::{self, OptionRom};
 use crate::pic::Pics;
 use crate::pit::Pit;
@@ -47,6 +48,12 @@ pub struct MachineConfig {
     pub extended_kib: u32,
     /// The RTC's date and time at cycle 0.
     pub rtc_start: DateTime,
+    /// An AdLib card: the YM3812's registers, timers and status at
+    /// 388h/389h (no sound synthesis yet). Off by default, so a program
+    /// that probes for an AdLib gets the answer of a PC without one (the
+    /// ports float at FFh) rather than finding a card that plays nothing.
+    #[serde(default)]
+    pub adlib: bool,
 }
 
 impl Default for MachineConfig {
@@ -58,6 +65,7 @@ impl Default for MachineConfig {
             conventional_kib: 640,
             extended_kib: 0,
             rtc_start: DateTime::default(),
+            adlib: false,
         }
     }
 }
@@ -128,6 +136,10 @@ pub struct PcBus {
     pub cmos: Cmos,
     /// Port 61h and the speaker.
     pub ppi: Ppi,
+    /// The AdLib's YM3812 (388h/389h).
+    pub opl: Opl2,
+    /// Whether the OPL answers at 388h/389h ([`MachineConfig::adlib`]).
+    adlib: bool,
     /// Timed events.
     pub sched: Scheduler,
     /// Bytes written to port E9h.
@@ -138,6 +150,8 @@ pub struct PcBus {
     step_half: u64,
     /// Half-clocks per data byte (the lower bound of the bus's speed).
     half_per_byte: u64,
+    /// Wait states of one 8-bit I/O transfer on the ISA bus.
+    io_waits: u32,
     /// The latest "now" the devices were brought to.
     now_max: u64,
     frame_ready: bool,
@@ -259,6 +273,10 @@ impl PcBus {
             }
             0x92 => (self.mem.port92_a20() as u8) << 1,
             0xE9 => 0xE9,
+            0x388 if self.adlib => {
+                self.opl.advance_to(now);
+                self.opl.status()
+            }
             0x3B0..=0x3DF => self.vga.io_read(port, now),
             _ => {
                 self.note_unhandled(port);
@@ -302,6 +320,11 @@ impl PcBus {
                 self.cmos.write_data(v);
                 self.pics.set_irq(8, self.cmos.irq8());
                 self.sched.set(Event::Rtc, self.cmos.next_event());
+            }
+            0x388 if self.adlib => self.opl.write_index(v),
+            0x389 if self.adlib => {
+                self.opl.advance_to(now);
+                self.opl.write_data(v);
             }
             0x92 => {
                 self.mem.set_port92_a20(v & 2 != 0);
@@ -375,6 +398,33 @@ impl Bus for PcBus {
         self.step_half += self.half_per_byte;
         0
     }
+
+    /// Every device sits on the ISA bus, whose 8-bit I/O cycle is slower
+    /// than a 286's or 386's own; tandem's debug port E9h is not a device.
+    #[inline]
+    fn io_wait_states(&mut self, port: u16) -> u32 {
+        if port == 0xE9 {
+            return 0;
+        }
+        self.step_half += 2 * self.io_waits as u64;
+        self.io_waits
+    }
+}
+
+/// The ISA bus clock (IEEE P996: 8.33 MHz at most).
+const ISA_HZ: u64 = 8_333_333;
+
+/// Wait states a 286 or 386 spends in one 8-bit I/O transfer on the ISA
+/// bus: the AT's 8-bit cycle lasts 6 bus clocks (4 wait states, IEEE P996
+/// and the IBM AT Technical Reference's "I/O channel" timing), i.e. 720 ns
+/// at 8.33 MHz, of which the CPU's own 2-clock bus cycle is already in its
+/// instruction timing. The 8086 model (a PC/XT) keeps its calibrated
+/// timing: the XT's one I/O wait state is not modelled.
+pub fn isa_io_wait_states(model: CpuModel, cpu_hz: u64) -> u32 {
+    match model {
+        CpuModel::I8086 => 0,
+        CpuModel::I286 | CpuModel::I386 => ((6 * cpu_hz).div_ceil(ISA_HZ)).saturating_sub(2) as u32,
+    }
 }
 
 /// The PC: CPU, bus and devices.
@@ -420,6 +470,7 @@ impl Machine {
             CpuModel::I286 => 2,
             CpuModel::I386 => 1,
         };
+        let io_waits = isa_io_wait_states(config.cpu_model, cpu_hz);
         let mut bus = PcBus {
             mem,
             vga: Vga::new(cpu_hz),
@@ -433,11 +484,14 @@ impl Machine {
                 config.extended_kib,
             ),
             ppi: Ppi::default(),
+            opl: Opl2::new(cpu_hz),
+            adlib: config.adlib,
             sched: Scheduler::new(),
             debug_out: Vec::new(),
             step_start: 0,
             step_half: 0,
             half_per_byte,
+            io_waits,
             now_max: 0,
             frame_ready: false,
             reset_requested: false,
@@ -792,6 +846,7 @@ impl Machine {
         b.kbc.hash(&mut h);
         b.cmos.hash(&mut h);
         b.ppi.hash(&mut h);
+        b.opl.hash(&mut h);
         b.sched.hash(&mut h);
         b.debug_out.hash(&mut h);
         h.finish()

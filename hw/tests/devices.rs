@@ -8,7 +8,11 @@ use hw::kbc::Key;
 use hw::{Machine, MachineConfig};
 
 fn run(name: &str) -> String {
-    let mut m = common::machine_with(MachineConfig::default(), name);
+    run_with(MachineConfig::default(), name)
+}
+
+fn run_with(cfg: MachineConfig, name: &str) -> String {
+    let mut m = common::machine_with(cfg, name);
     common::run_program(&mut m, 50_000_000)
 }
 
@@ -42,6 +46,44 @@ fn kbc_program_with_timed_keys() {
         "st=55 it=00 cb=45 cb=44 echo=EE id=FAAB41 op=C1 a20=C3 keys=1E9EE048E0C8\n"
     );
     assert!(m.bus.mem.a20());
+}
+
+fn with_adlib(mut cfg: MachineConfig) -> MachineConfig {
+    cfg.adlib = true;
+    cfg
+}
+
+#[test]
+fn adlib_detection_program() {
+    assert_eq!(
+        run_with(with_adlib(MachineConfig::default()), "adlib"),
+        "s1=06 s2=C6 r=06 t2a=06 t2b=A6\n"
+    );
+    // Without the card (the default) the ports float: every status read
+    // is FFh, which the detection rejects.
+    assert_eq!(run("adlib"), "s1=FF s2=FF r=FF t2a=FF t2b=FF\n");
+}
+
+#[test]
+fn adlib_detection_on_a_fast_386_counts_isa_io_time() {
+    // 100 status reads must outlast the 80 us timer step on a 33 MHz 386
+    // too: each 8-bit ISA I/O cycle lasts 720 ns, not the CPU's 2 clocks.
+    assert_eq!(
+        hw::machine::isa_io_wait_states(CpuModel::I386, 33_000_000),
+        22
+    );
+    assert_eq!(
+        hw::machine::isa_io_wait_states(CpuModel::I286, 12_000_000),
+        7
+    );
+    assert_eq!(
+        hw::machine::isa_io_wait_states(CpuModel::I8086, 4_772_727),
+        0
+    );
+    let cfg = with_adlib(MachineConfig::with_cpu(CpuModel::I386, 33_000_000));
+    let mut m = common::machine_with(cfg, "adlib");
+    let out = common::run_program(&mut m, 50_000_000);
+    assert_eq!(out, "s1=06 s2=C6 r=06 t2a=06 t2b=A6\n");
 }
 
 #[test]

@@ -445,14 +445,15 @@ impl BusUnit {
         self.t = TState::T3;
     }
 
-    /// Wait states READY inserts in the current cycle (memory and code
-    /// cycles; the suite's I/O has none).
+    /// Wait states READY inserts in the current cycle (memory, code and
+    /// I/O cycles; the suite's bus inserts none).
     #[inline(always)]
     fn wait_states<B: Bus>(&self, bus: &mut B) -> u32 {
         match self.cur.status {
             BusStatus::Memr | BusStatus::Memw | BusStatus::Code => {
                 bus.mem_wait_states(self.cur.addr)
             }
+            BusStatus::Ior | BusStatus::Iow => bus.io_wait_states(self.cur.addr as u16),
             _ => 0,
         }
     }

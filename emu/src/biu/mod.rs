@@ -233,6 +233,15 @@ impl Cpu {
         Ok(v)
     }
 
+    /// Adds the wait states the devices insert into an I/O transfer of
+    /// `size` at `port`, one byte transfer each.
+    #[inline]
+    fn io_waits<B: Bus>(&mut self, bus: &mut B, port: u16, size: Size) {
+        for i in 0..size.bits() / 8 {
+            self.step_cycles += bus.io_wait_states(port.wrapping_add(i as u16));
+        }
+    }
+
     /// Reads a port of `size`; a word at an odd port takes two bus cycles.
     pub(crate) fn port_in<B: Bus>(&mut self, bus: &mut B, port: u16, size: Size) -> u32 {
         let v = self.port_in_raw(bus, port, size);
@@ -246,6 +255,7 @@ impl Cpu {
         if self.x.is_some() && size != Size::Dword {
             return self.x_io(bus, BusStatus::Ior, port, size == Size::Word, 0) as u32;
         }
+        self.io_waits(bus, port, size);
         match size {
             Size::Byte => bus.io_read8(port) as u32,
             Size::Word => {
@@ -270,6 +280,7 @@ impl Cpu {
             self.x_io(bus, BusStatus::Iow, port, size == Size::Word, v as u16);
             return;
         }
+        self.io_waits(bus, port, size);
         match size {
             Size::Byte => bus.io_write8(port, v as u8),
             Size::Word => {

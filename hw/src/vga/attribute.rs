@@ -64,6 +64,13 @@ impl AttributeController {
         self.regs[0x10] & 0x40 != 0
     }
 
+    /// AR10 bit 5: pixel panning mode. A line compare match turns the pel
+    /// panning off for the rest of the frame, so a split-screen status
+    /// window stays put while the area above it scrolls.
+    pub fn pixel_pan_mode(&self) -> bool {
+        self.regs[0x10] & 0x20 != 0
+    }
+
     /// AR13 bits 3-0: horizontal pel panning.
     pub fn panning(&self) -> u8 {
         self.regs[0x13] & 0x0F
@@ -81,5 +88,26 @@ impl AttributeController {
             p & 0x3F
         };
         low | (cs & 0x0C) << 4
+    }
+}
+
+/// The pixels a pel panning value `p` (AR13) shifts the picture left, for
+/// characters `dots` pixels wide (8 or 9), or for 256-colour output
+/// (`pel_width8`, 4 pixels per character clock). IBM VGA Technical
+/// Reference, "Horizontal PEL Panning Register": 9-dot text shifts p + 1
+/// (8 shifts 0), 8-dot modes p, 256-colour modes p / 2 (odd values are
+/// undefined there and taken as the even value below).
+pub fn pel_shift(p: u8, dots: usize, pel_width8: bool) -> usize {
+    let p = (p & 0x0F) as usize;
+    if pel_width8 {
+        (p & 7) / 2
+    } else if dots == 9 {
+        if p >= 8 {
+            0
+        } else {
+            p + 1
+        }
+    } else {
+        p & 7
     }
 }

@@ -149,4 +149,9 @@ impl Crtc {
     pub fn preset_row_scan(&self) -> u32 {
         (self.regs[8] & 0x1F) as u32
     }
+
+    /// CR08 bits 6-5: byte panning, characters added to the start address.
+    pub fn byte_panning(&self) -> u32 {
+        (self.regs[8] >> 5 & 3) as u32
+    }
 }

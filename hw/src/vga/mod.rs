@@ -156,6 +156,12 @@ impl Vga {
         self.latched_start
     }
 
+    /// The pel panning (AR13 bits 3-0) latched at the last vertical
+    /// retrace.
+    pub fn latched_panning(&self) -> u8 {
+        self.latched_panning
+    }
+
     fn compute_timing(&self) -> Timing {
         let mut dot_hz = if self.misc >> 2 & 3 == 1 {
             DOT_28
@@ -500,6 +506,7 @@ impl Vga {
             let h = p.char_height as usize;
             self.load_font(0, 0, 256, h, font::font(p.char_height));
         }
+        self.latched_panning = self.attr.panning();
         true
     }
 

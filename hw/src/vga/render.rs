@@ -1,12 +1,17 @@
 //! Turns the VGA's state into an RGB frame, the way the CRTC scans memory:
-//! the memory address counter starts at the latched start address, steps
-//! once per character clock, and advances by 2 x offset per character
-//! row; the line compare register resets it to 0 (split screen).
+//! the memory address counter starts at the latched start address plus the
+//! byte panning (CR08), steps once per character clock, and advances by
+//! 2 x offset per character row; the line compare register resets it to 0
+//! (split screen). Each line then goes through the pel panner (AR13,
+//! latched at vertical retrace), which shifts it left by up to one
+//! character; with AR10 bit 5 set the lines below the split are not
+//! panned. Text modes start the first row at the preset row scan (CR08).
 //!
 //! The frame has the mode's logical resolution: 320x200 for mode 13h,
 //! 320x240 for the usual mode X, 720x400 for 80x25 text, 640x480 for 12h
 //! (double-scanned and repeated scan lines are shown once).
 
+use super::attribute::pel_shift;
 use super::Vga;
 use super::PLANE_SIZE;
 
@@ -61,15 +66,22 @@ pub fn render(vga: &Vga) -> Frame {
     let scan_rep = if c.double_scan() { 2 } else { 1 } * if cga_lines { 1 } else { ch };
     let rows = (c.v_display() as usize).div_ceil(scan_rep).max(1);
     let shift256 = vga.gc.shift256();
-    let width = if shift256 { cols * 4 } else { cols * 8 };
+    // Pixels per character clock.
+    let ppc = if shift256 { 4 } else { 8 };
+    let width = cols * ppc;
     let mut f = Frame::new(width, rows);
     if vga.seq.screen_off() || !vga.attr.video_enabled() {
         return f;
     }
     let line_compare = c.line_compare() as usize;
-    let mut row_start = vga.latched_start() as u32;
+    // Byte panning moves the start by whole characters; the pel panner
+    // then shifts each line left by up to a character, so one more
+    // character is fetched at the right edge.
+    let mut row_start = vga.latched_start() as u32 + c.byte_panning();
+    let pan = pel_shift(vga.latched_panning(), 8, vga.attr.pel_width8());
     let step = 2 * c.offset();
     let plane = |p: usize, a: usize| vga.planes[p * PLANE_SIZE + a];
+    let mut line = vec![[0u8; 3]; (cols + 1) * ppc];
     let mut split = false;
     for y in 0..rows {
         // The line compare is in scan lines: the rows after it show memory
@@ -79,7 +91,7 @@ pub fn render(vga: &Vga) -> Frame {
             split = true;
         }
         let sl = if cga_lines { y % ch } else { 0 };
-        for col in 0..cols {
+        for col in 0..=cols {
             let mut a = c.map_address(row_start + col as u32);
             if c.regs[0x17] & 0x01 == 0 {
                 a = a & !0x2000 | (sl & 1) << 13;
@@ -87,30 +99,38 @@ pub fn render(vga: &Vga) -> Frame {
             if c.regs[0x17] & 0x02 == 0 {
                 a = a & !0x4000 | (sl >> 1 & 1) << 14;
             }
+            let px = &mut line[col * ppc..(col + 1) * ppc];
             if shift256 {
-                for p in 0..4 {
-                    let v = plane(p, a);
-                    f.put(col * 4 + p, y, vga.dac.rgb(v));
+                for (p, o) in px.iter_mut().enumerate() {
+                    *o = vga.dac.rgb(plane(p, a));
                 }
             } else if vga.gc.shift_interleave() {
                 // CGA 4-colour: planes 0 and 1 give 2 bits per pixel.
                 let (b0, b1) = (plane(0, a), plane(1, a));
-                for i in 0..8 {
+                for (i, o) in px.iter_mut().enumerate() {
                     let src = if i < 4 { b0 } else { b1 };
                     let v = src >> (6 - 2 * (i % 4)) & 3;
-                    f.put(col * 8 + i, y, vga.dac.rgb(vga.attr.lookup(v)));
+                    *o = vga.dac.rgb(vga.attr.lookup(v));
                 }
             } else {
                 let b = [plane(0, a), plane(1, a), plane(2, a), plane(3, a)];
-                for i in 0..8 {
+                for (i, o) in px.iter_mut().enumerate() {
                     let bit = 7 - i;
                     let v = (b[0] >> bit & 1)
                         | (b[1] >> bit & 1) << 1
                         | (b[2] >> bit & 1) << 2
                         | (b[3] >> bit & 1) << 3;
-                    f.put(col * 8 + i, y, vga.dac.rgb(vga.attr.lookup(v)));
+                    *o = vga.dac.rgb(vga.attr.lookup(v));
                 }
             }
+        }
+        let shift = if split && vga.attr.pixel_pan_mode() {
+            0
+        } else {
+            pan
+        };
+        for (x, px) in line[shift..shift + width].iter().enumerate() {
+            f.put(x, y, *px);
         }
         if !cga_lines || sl == ch - 1 {
             row_start = row_start.wrapping_add(step);
@@ -119,12 +139,16 @@ pub fn render(vga: &Vga) -> Frame {
     f
 }
 
+/// Renders a text mode one scan line at a time: the row scan counter starts
+/// at the preset row scan (CR08) on the first character row and at 0 after
+/// a line compare match, where memory restarts at address 0.
 fn render_text(vga: &Vga) -> Frame {
     let c = &vga.crtc;
     let cols = c.h_display() as usize;
     let cw = if vga.seq.dot8() { 8 } else { 9 };
     let ch = c.char_height() as usize;
-    let lines = c.v_display() as usize / if c.double_scan() { 2 } else { 1 };
+    let dbl = if c.double_scan() { 2 } else { 1 };
+    let lines = c.v_display() as usize / dbl;
     let mut f = Frame::new(cols * cw, lines.max(1));
     if vga.seq.screen_off() || !vga.attr.video_enabled() {
         return f;
@@ -137,10 +161,20 @@ fn render_text(vga: &Vga) -> Frame {
     let cursor_visible = cur_on && frames & 16 == 0;
     let blink_on = frames & 32 == 0;
     let step = 2 * c.offset();
-    let mut row_start = vga.latched_start() as u32;
-    let rows = lines.div_ceil(ch);
-    for row in 0..rows {
-        for col in 0..cols {
+    let line_compare = c.line_compare() as usize;
+    let pan = pel_shift(vga.latched_panning(), cw, false);
+    let mut line = vec![[0u8; 3]; (cols + 1) * cw];
+    // The memory address of the current character row and its scan line.
+    let mut row_start = vga.latched_start() as u32 + c.byte_panning();
+    let mut sl = c.preset_row_scan() as usize;
+    let mut split = false;
+    for y in 0..lines {
+        if !split && y * dbl > line_compare {
+            row_start = 0;
+            sl = 0;
+            split = true;
+        }
+        for col in 0..=cols {
             let ma = row_start + col as u32;
             let a = c.map_address(ma);
             let code = vga.planes[a];
@@ -156,33 +190,43 @@ fn render_text(vga: &Vga) -> Frame {
             }
             let fgc = vga.dac.rgb(vga.attr.lookup(fg));
             let bgc = vga.dac.rgb(vga.attr.lookup(bg));
-            for sl in 0..ch {
-                let y = row * ch + sl;
-                if y >= lines {
-                    break;
-                }
-                let mut bits =
-                    vga.planes[2 * PLANE_SIZE + (font_base + code as usize * 32 + sl) % PLANE_SIZE];
-                if cursor_visible
-                    && ma as u16 == cursor
-                    && (sl as u8) >= cur_start
-                    && (sl as u8) <= cur_end
-                {
-                    bits = 0xFF;
-                }
-                for x in 0..cw {
-                    let on = if x < 8 {
-                        bits >> (7 - x) & 1 != 0
-                    } else {
-                        // The ninth column repeats the eighth for the line
-                        // graphics characters C0h-DFh.
-                        vga.attr.line_graphics() && (0xC0..=0xDF).contains(&code) && bits & 1 != 0
-                    };
-                    f.put(col * cw + x, y, if on { fgc } else { bgc });
-                }
+            // Scan lines past the 32 a font holds show blank.
+            let mut bits = if sl < 32 {
+                vga.planes[2 * PLANE_SIZE + (font_base + code as usize * 32 + sl) % PLANE_SIZE]
+            } else {
+                0
+            };
+            if cursor_visible
+                && ma as u16 == cursor
+                && (sl as u8) >= cur_start
+                && (sl as u8) <= cur_end
+            {
+                bits = 0xFF;
+            }
+            for (x, o) in line[col * cw..(col + 1) * cw].iter_mut().enumerate() {
+                let on = if x < 8 {
+                    bits >> (7 - x) & 1 != 0
+                } else {
+                    // The ninth column repeats the eighth for the line
+                    // graphics characters C0h-DFh.
+                    vga.attr.line_graphics() && (0xC0..=0xDF).contains(&code) && bits & 1 != 0
+                };
+                *o = if on { fgc } else { bgc };
             }
         }
-        row_start = row_start.wrapping_add(step);
+        let shift = if split && vga.attr.pixel_pan_mode() {
+            0
+        } else {
+            pan
+        };
+        for (x, px) in line[shift..shift + cols * cw].iter().enumerate() {
+            f.put(x, y, *px);
+        }
+        sl += 1;
+        if sl >= ch {
+            sl = 0;
+            row_start = row_start.wrapping_add(step);
+        }
     }
     f
 }

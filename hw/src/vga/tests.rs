@@ -230,3 +230,143 @@ fn attribute_flip_flop_resets_on_status_read() {
     assert_eq!(v.attr.regs[0x11], 0x2A);
     assert_eq!(v.io_read(0x3C1, 0), 0x2A);
 }
+
+/// Writes attribute controller register `i` (with PAS set, so the display
+/// stays on).
+fn attr(v: &mut Vga, i: u8, val: u8) {
+    v.io_read(0x3DA, 0);
+    out(v, 0x3C0, 0x20 | i);
+    out(v, 0x3C0, val);
+}
+
+/// Sets the line compare (CR18, CR07 bit 4, CR09 bit 6) to `n`.
+fn line_compare(v: &mut Vga, n: u16) {
+    let (o, m) = (v.crtc.regs[7], v.crtc.regs[9]);
+    crtc(v, 0x18, n as u8);
+    crtc(v, 0x07, (o & !0x10) | ((n >> 8) as u8 & 1) << 4);
+    crtc(v, 0x09, (m & !0x40) | ((n >> 9) as u8 & 1) << 6);
+}
+
+/// Mode 13h with pixel values 1, 2, 3... along the first two rows.
+fn mode13_ramp() -> Vga {
+    let mut v = Vga::new(1_000_000);
+    v.set_mode(0x13, 0);
+    for i in 0..640u32 {
+        v.mem_write(0xA0000 + i, (i % 200) as u8 + 1);
+    }
+    v
+}
+
+#[test]
+fn pel_panning_shifts_256_colour_lines_by_half_the_value() {
+    let mut v = mode13_ramp();
+    let unpanned = v.render();
+    attr(&mut v, 0x13, 4); // two pixels in 256-colour mode
+                           // Latched at vertical retrace, like the start address.
+    assert_eq!(v.render(), unpanned);
+    v.vertical_retrace_start();
+    let f = v.render();
+    for x in 0..318 {
+        assert_eq!(f.pixel(x, 0), unpanned.pixel(x + 2, 0), "x {x}");
+    }
+    // The right edge shows the next character's pixels (the start of the
+    // next row in mode 13h's memory layout).
+    assert_eq!(f.pixel(318, 0), unpanned.pixel(0, 1));
+    attr(&mut v, 0x13, 7); // odd values: the even value below
+    v.vertical_retrace_start();
+    assert_eq!(v.render().pixel(0, 0), unpanned.pixel(3, 0));
+}
+
+#[test]
+fn pixel_pan_mode_keeps_the_split_screen_still() {
+    let mut v = mode13_ramp();
+    // Split after scan line 199 (row 100 of 200, lines are doubled).
+    line_compare(&mut v, 199);
+    let unpanned = v.render();
+    assert_eq!(unpanned.pixel(5, 100), unpanned.pixel(5, 0));
+    attr(&mut v, 0x13, 2);
+    v.vertical_retrace_start();
+    let f = v.render();
+    assert_eq!(f.pixel(5, 0), unpanned.pixel(6, 0));
+    assert_eq!(f.pixel(5, 100), unpanned.pixel(6, 0), "AR10 bit 5 clear");
+    attr(&mut v, 0x10, 0x41 | 0x20);
+    let f = v.render();
+    assert_eq!(f.pixel(5, 0), unpanned.pixel(6, 0));
+    assert_eq!(f.pixel(5, 100), unpanned.pixel(5, 0), "AR10 bit 5 set");
+}
+
+/// Mode 03h with "AB" at the top left, light grey on black.
+fn text_ab() -> Vga {
+    let mut v = Vga::new(1_000_000);
+    v.set_mode(0x03, 0);
+    crtc(&mut v, 0x0A, 0x20); // cursor off
+    for (i, c) in [b'A', b'B'].into_iter().enumerate() {
+        v.mem_write(0xB8000 + 2 * i as u32, c);
+    }
+    v
+}
+
+#[test]
+fn text_pel_panning_in_nine_dot_characters() {
+    let mut v = text_ab();
+    let unpanned = v.render();
+    // The BIOS value 8 shifts nothing; 0 shifts one dot, 3 four.
+    assert_eq!(v.latched_panning(), 8);
+    for (p, dots) in [(0u8, 1usize), (3, 4), (7, 8)] {
+        attr(&mut v, 0x13, p);
+        v.vertical_retrace_start();
+        let f = v.render();
+        for y in 0..16 {
+            for x in 0..20 {
+                assert_eq!(
+                    f.pixel(x, y),
+                    unpanned.pixel(x + dots, y),
+                    "p {p} ({x},{y})"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn preset_row_scan_and_byte_panning() {
+    let mut v = text_ab();
+    let plain = v.render();
+    crtc(&mut v, 0x08, 0x03); // preset row scan 3
+    let f = v.render();
+    for y in 0..13 {
+        for x in 0..18 {
+            assert_eq!(f.pixel(x, y), plain.pixel(x, y + 3), "({x},{y})");
+        }
+    }
+    // The second character row starts at its scan line 0.
+    assert_eq!(f.pixel(0, 13), plain.pixel(0, 16));
+    crtc(&mut v, 0x08, 0x20); // byte panning 1: "B" is at the left
+    let f = v.render();
+    for y in 0..16 {
+        for x in 0..9 {
+            assert_eq!(f.pixel(x, y), plain.pixel(x + 9, y), "({x},{y})");
+        }
+    }
+}
+
+#[test]
+fn text_line_compare_restarts_at_address_zero() {
+    let mut v = text_ab();
+    crtc(&mut v, 0x0C, 0x01); // start 100h: the top shows row 3.2
+    v.vertical_retrace_start();
+    let plain = {
+        let mut w = text_ab();
+        w.vertical_retrace_start();
+        w.render()
+    };
+    assert_ne!(v.render().pixel(1, 4), plain.pixel(1, 4));
+    // Split after scan line 31 (the end of the second character row).
+    line_compare(&mut v, 31);
+    let f = v.render();
+    for y in 0..16 {
+        for x in 0..18 {
+            assert_eq!(f.pixel(x, 32 + y), plain.pixel(x, y), "({x},{y})");
+        }
+    }
+}
