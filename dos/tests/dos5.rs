@@ -771,3 +771,34 @@ fn ctrl_c_with_dos_s_handler_ends_the_program() {
     assert_eq!((exit, out.as_str()), (DosExit::Exited(0), "^C\n"));
     let _ = std::fs::remove_dir_all(&mount);
 }
+
+/// A file the program creates and writes carries emulated time only, also
+/// while it is still open: 57h00h on the open handle gives the emulated
+/// date and time, never the host's (a run stays deterministic).
+#[test]
+fn files_written_carry_emulated_time_while_open() {
+    let mount = common::temp_dir("filetime");
+    let (mut dos, mut m) = common::loaded(CpuModel::I386, &mount, "T.COM", STUB, "");
+    let psp = dos.current_psp();
+    write_bytes(&mut m, psp, 0x300, b"NEW.DAT\0");
+    m.set_ds(psp);
+    m.set_dx(0x300);
+    m.set_cx(0);
+    int21(&mut dos, &mut m, 0x3C00);
+    let h = m.ax();
+    // Emulated: the RTC starts on 1 June 1994, 08:00:00.
+    let expect_date = ((1994 - 1980) << 9) | (6 << 5) | 1;
+    for write in [false, true] {
+        if write {
+            m.set_bx(h);
+            m.set_cx(4);
+            m.set_dx(0x300);
+            int21(&mut dos, &mut m, 0x4000);
+            assert_eq!(m.ax(), 4);
+        }
+        m.set_bx(h);
+        int21(&mut dos, &mut m, 0x5700);
+        assert_eq!(m.dx(), expect_date, "date after write={write}");
+        assert_eq!(m.cx() >> 11, 8, "hour after write={write}");
+    }
+}

@@ -272,7 +272,7 @@ impl Dos {
                     match made {
                         Ok(f) => {
                             let now = self.now_seconds(m);
-                            let _ = f.set_modified(system_time(now));
+                            let _ = f.set_modified(super::files::emulated_time(now));
                             (0, now)
                         }
                         Err(_) => return self.fcb_fail(ERR_ACCESS),
@@ -352,7 +352,7 @@ impl Dos {
                         .and_then(|mut f| {
                             f.seek(SeekFrom::Start(pos))?;
                             f.write_all(&data)?;
-                            let _ = f.set_modified(system_time(now));
+                            let _ = f.set_modified(super::files::emulated_time(now));
                             f.metadata()
                         });
                     match r {
@@ -417,7 +417,7 @@ impl Dos {
             .open(&host)
             .and_then(|f| {
                 f.set_len(len)?;
-                f.set_modified(system_time(now))
+                f.set_modified(super::files::emulated_time(now))
             });
         match r {
             Ok(()) => {
@@ -596,10 +596,6 @@ impl Dos {
 }
 
 /// Seconds since 1970 as a host file time.
-fn system_time(secs: i64) -> std::time::SystemTime {
-    std::time::UNIX_EPOCH + std::time::Duration::from_secs(secs.max(0) as u64)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -128,9 +128,7 @@ impl Sft {
             {
                 let t = set_time.or(written.then_some(now));
                 if let Some(t) = t {
-                    let st =
-                        std::time::UNIX_EPOCH + std::time::Duration::from_secs(t.max(0) as u64);
-                    let _ = f.set_modified(st);
+                    let _ = f.set_modified(emulated_time(t));
                 }
             }
         }
@@ -263,13 +261,16 @@ impl Dos {
                         if exists && must_be_new {
                             return Err(ERR_EXISTS);
                         }
-                        std::fs::OpenOptions::new()
+                        let f = std::fs::OpenOptions::new()
                             .read(true)
                             .write(true)
                             .create(true)
                             .truncate(true)
                             .open(&host)
-                            .map_err(|_| ERR_ACCESS)?
+                            .map_err(|_| ERR_ACCESS)?;
+                        // Created now in emulated time, not the host's.
+                        let _ = f.set_modified(emulated_time(self.now_seconds(m)));
+                        f
                     }
                 };
                 Entry {
@@ -440,6 +441,7 @@ impl Dos {
         let (h, n, seg, off) = (m.bx(), m.cx(), m.ds(), m.dx());
         let s = self.handle(m, h)?;
         let data = mem::read_bytes(m, seg, off, n as usize);
+        let now = emulated_time(self.now_seconds(m));
         let e = self.sft.get(s).ok_or(ERR_HANDLE)?;
         if e.mode & 7 == 0 {
             return Err(ERR_ACCESS);
@@ -451,9 +453,14 @@ impl Dos {
                     // Truncate or extend to the current position.
                     let pos = f.stream_position().map_err(|_| ERR_ACCESS)?;
                     f.set_len(pos).map_err(|_| ERR_ACCESS)?;
-                    return Ok(0);
+                } else {
+                    f.write_all(&data).map_err(|_| ERR_ACCESS)?;
                 }
-                f.write_all(&data).map_err(|_| ERR_ACCESS)?;
+                // The host stamped the file with its own clock: give it the
+                // emulated time at once, so a program that looks at the
+                // file before closing it (find first, 57h) sees emulated
+                // time only (a run is deterministic).
+                let _ = f.set_modified(now);
                 Ok(n)
             }
             Kind::Device(Device::Con) => {
@@ -614,4 +621,9 @@ impl Dos {
         m.set_cx(result);
         Ok(h)
     }
+}
+
+/// A host file time for `secs` seconds since 1970 of emulated time.
+pub(crate) fn emulated_time(secs: i64) -> std::time::SystemTime {
+    std::time::UNIX_EPOCH + std::time::Duration::from_secs(secs.max(0) as u64)
 }
