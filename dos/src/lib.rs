@@ -645,6 +645,19 @@ impl Dos {
         mem::fail(m, code);
     }
 
+    /// Ends an INT 21h function that returns AX: AX with carry clear, or
+    /// the error code with carry set.
+    pub(crate) fn finish_ax(&mut self, m: &mut Machine, r: Result<u16, u16>) -> Flow {
+        match r {
+            Ok(ax) => {
+                m.set_ax(ax);
+                mem::set_cf(m, false);
+            }
+            Err(e) => self.fail(m, e),
+        }
+        Flow::Continue
+    }
+
     pub(crate) fn inherit_jft(&mut self, m: &mut Machine, parent: u16) -> [u8; 20] {
         let mut jft = [0xFFu8; 20];
         for (i, slot) in jft.iter_mut().enumerate() {

@@ -376,14 +376,7 @@ impl Dos {
             0x6C => self.extended_open(m),
             _ => unreachable!("dispatched by int21"),
         };
-        match r {
-            Ok(ax) => {
-                m.set_ax(ax);
-                mem::set_cf(m, false);
-            }
-            Err(e) => self.fail(m, e),
-        }
-        Flow::Continue
+        self.finish_ax(m, r)
     }
 
     fn read_handle(&mut self, m: &mut Machine) -> Flow {

@@ -15,7 +15,7 @@ use hw::Machine;
 use crate::drive::{Device, ERR_DRIVE};
 use crate::int21::disk::is_c;
 use crate::int21::files::{Entry, Kind};
-use crate::mem::{self, Regs};
+use crate::mem::Regs;
 use crate::{Dos, Flow};
 
 /// Device information word (4400h) of a character device: bit 7 device,
@@ -53,14 +53,7 @@ impl Dos {
             0x0B => Ok(m.ax()),
             _ => Err(1),
         };
-        match r {
-            Ok(ax) => {
-                m.set_ax(ax);
-                mem::set_cf(m, false);
-            }
-            Err(e) => self.fail(m, e),
-        }
-        Flow::Continue
+        self.finish_ax(m, r)
     }
 
     fn ioctl_handle(&mut self, m: &mut Machine, al: u8) -> Result<u16, u16> {

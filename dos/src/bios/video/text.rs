@@ -156,10 +156,20 @@ fn default_colour(m: &Machine) -> u8 {
 /// console's colour).
 pub fn tty(m: &mut Machine, c: u8, attr: Option<u8>) {
     let page = m.peek8(bda::PAGE);
-    let (mut row, mut col) = cursor(m, page);
+    let (row, col) = cursor(m, page);
+    let (row, col) = tty_step(m, page, (row, col), c, attr);
+    set_cursor(m, page, row, col);
+}
+
+/// One character of teletype output at `(row, col)` of `page`: BEL does
+/// nothing, BS, CR and LF move, anything else is drawn and advances with
+/// a wrap; past the last row the page scrolls up one line. Returns the new
+/// position (the cursor itself is left to the caller: 13h may keep it).
+fn tty_step(m: &mut Machine, page: u8, at: (u8, u8), c: u8, attr: Option<u8>) -> (u8, u8) {
+    let (mut row, mut col) = at;
     let (ncols, nrows) = (cols(m).min(255) as u8, rows(m).min(255) as u8);
     match c {
-        7 => return,
+        7 => return at,
         8 => col = col.saturating_sub(1),
         b'\n' => row = row.saturating_add(1),
         b'\r' => col = 0,
@@ -184,7 +194,7 @@ pub fn tty(m: &mut Machine, c: u8, attr: Option<u8>) {
         scroll(m, page, 1, fill, 0, 0, nrows - 1, ncols - 1, true);
         row = nrows - 1;
     }
-    set_cursor(m, page, row, col);
+    (row, col)
 }
 
 /// INT 10h 01h-03h, 05h-0Ah, 0Eh, 13h.
@@ -279,7 +289,6 @@ fn write_string(dos: &mut Dos, m: &mut Machine) {
     let active = m.peek8(bda::PAGE);
     let (mut row, mut col) = (m.dh(), m.dl());
     let step = if flags & 2 != 0 { 2 } else { 1 };
-    let (ncols, nrows) = (cols(m).min(255) as u8, rows(m).min(255) as u8);
     for i in 0..n {
         let off = bp.wrapping_add(i.wrapping_mul(step));
         let c = mem::rd8(m, lin(es, off));
@@ -288,30 +297,7 @@ fn write_string(dos: &mut Dos, m: &mut Machine) {
         } else {
             attr
         };
-        match c {
-            7 => {}
-            8 => col = col.saturating_sub(1),
-            b'\n' => row = row.saturating_add(1),
-            b'\r' => col = 0,
-            _ => {
-                put_char(m, page, row, col, c, Some(at));
-                col = col.saturating_add(1);
-                if col >= ncols {
-                    col = 0;
-                    row = row.saturating_add(1);
-                }
-            }
-        }
-        if row >= nrows {
-            let fill = if model(m) == Model::Text {
-                let a = cell_addr(m, page, nrows as u16 - 1, 0);
-                mem::rd8(m, a + 1)
-            } else {
-                0
-            };
-            scroll(m, page, 1, fill, 0, 0, nrows - 1, ncols - 1, true);
-            row = nrows - 1;
-        }
+        (row, col) = tty_step(m, page, (row, col), c, Some(at));
         if page == active {
             dos.emit(c);
         }
