@@ -89,6 +89,12 @@ impl Sft {
         self.e.get_mut(i as usize).and_then(|e| e.as_mut())
     }
 
+    /// Whether an entry can be added (checked before a file is created, so
+    /// a full table leaves the host untouched).
+    pub fn has_free(&self) -> bool {
+        self.e.iter().any(|e| e.is_none())
+    }
+
     /// Adds an entry; its index or None when the table is full.
     pub fn add(&mut self, entry: Entry) -> Option<u8> {
         let i = self.e.iter().position(|e| e.is_none())?;
@@ -233,6 +239,12 @@ impl Dos {
         );
         if create.is_none() && access > 2 {
             return Err(ERR_ACCESS_CODE);
+        }
+        // DOS takes a handle and an SFT slot before it looks at the path
+        // (MS-DOS Programmer's Reference, 3Ch/3Dh: error 4): a full table
+        // fails without creating or truncating anything on the host.
+        if jft_free(m, self.psp).is_none() || !self.sft.has_free() {
+            return Err(ERR_TOO_MANY);
         }
         let entry = match self.drive.resolve(path)? {
             Resolved::Device(d) => Entry {
