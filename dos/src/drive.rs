@@ -246,6 +246,35 @@ impl Drive {
         })
     }
 
+    /// The absolute DOS path (`\A\B.TXT`, guest bytes) of components as
+    /// [`Resolved::Path`] gives them.
+    pub fn dos_path(comps: &[String]) -> Vec<u8> {
+        let mut out = Vec::new();
+        for c in comps {
+            out.push(b'\\');
+            out.extend(c.chars().map(|ch| ch as u32 as u8));
+        }
+        if out.is_empty() {
+            out.push(b'\\');
+        }
+        out
+    }
+
+    /// Resolves a path that must be an existing regular file (a file a save
+    /// state says was open): the same sandbox as every guest path, so a
+    /// state cannot name anything outside the mount.
+    pub fn resolve_file(&self, path: &[u8]) -> Result<(PathBuf, Vec<String>), u16> {
+        match self.resolve(path)? {
+            Resolved::Path {
+                host,
+                exists: true,
+                dos,
+            } if host.is_file() => Ok((host, dos)),
+            Resolved::Path { exists: false, .. } => Err(ERR_FILE),
+            _ => Err(ERR_ACCESS),
+        }
+    }
+
     /// Resolves a path that must be an existing directory.
     pub fn resolve_dir(&self, path: &[u8]) -> Result<(PathBuf, Vec<String>), u16> {
         match self.resolve(path)? {

@@ -82,3 +82,90 @@ fn a_create_with_the_handle_table_full_leaves_the_host_alone() {
     assert_eq!(m.ax(), 4);
     assert_eq!(names(&mount).len(), opened, "{:?}", names(&mount));
 }
+
+/// A save state whose open file's saved path (the string that ends with
+/// `marker`) is replaced by `path`: the payload is inflated, edited (the
+/// string's length prefix with it) and sealed again with its checksum.
+fn with_open_path(state: &[u8], marker: &[u8], path: &[u8]) -> Vec<u8> {
+    use std::io::{Read, Write};
+    let mut raw = Vec::new();
+    flate2::read::DeflateDecoder::new(&state[24..])
+        .read_to_end(&mut raw)
+        .expect("inflate");
+    // The last string ending with the marker that has its length before
+    // it (bincode: a u64, then the bytes); guest memory holds it too.
+    let (start, end) = (marker.len()..=raw.len())
+        .rev()
+        .filter(|&e| raw[e - marker.len()..e] == *marker)
+        .find_map(|e| {
+            (8..e - marker.len() + 1)
+                .rev()
+                .find(|&s| {
+                    let len = u64::from_le_bytes(raw[s - 8..s].try_into().expect("8 bytes"));
+                    len == (e - s) as u64
+                })
+                .map(|s| (s, e))
+        })
+        .expect("the open file's path is in the state");
+    let mut edited = raw[..start - 8].to_vec();
+    edited.extend((path.len() as u64).to_le_bytes());
+    edited.extend(path);
+    edited.extend(&raw[end..]);
+    let mut z = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::fast());
+    z.write_all(&edited).expect("deflate");
+    let payload = z.finish().expect("deflate");
+    let mut out = state[..12].to_vec();
+    out.extend((payload.len() as u64).to_le_bytes());
+    out.extend(crc32fast::hash(&payload).to_le_bytes());
+    out.extend(payload);
+    out
+}
+
+#[test]
+fn a_save_state_cannot_reopen_files_outside_the_mount() {
+    let base = common::temp_dir("stateesc");
+    let mount = base.join("mnt");
+    std::fs::create_dir_all(mount.join("SUB")).expect("mkdir");
+    let outside = base.join("OUTSIDE.TXT");
+    std::fs::write(&outside, b"secret").expect("write");
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(&outside, mount.join("LINK.TXT")).expect("symlink");
+    let (mut dos, mut m) = common::loaded(CpuModel::I386, &mount, "T.COM", STUB, "");
+    path(&dos, &mut m, b"SUB\\QQ.TXT");
+    m.set_cx(0);
+    assert!(!int21(&mut dos, &mut m, 0x3C00), "create");
+    let state = dos::state::save(&m, &dos, &dos::state::Meta::default()).expect("save");
+
+    // The state as saved reopens its file under the mount.
+    let snap = dos::state::load(&state, &mount).expect("an honest state loads");
+    drop(snap);
+
+    let abs = outside.to_string_lossy().into_owned();
+    let mut attacks: Vec<Vec<u8>> = vec![
+        b"../OUTSIDE.TXT".to_vec(),
+        b"..\\OUTSIDE.TXT".to_vec(),
+        b"\\..\\OUTSIDE.TXT".to_vec(),
+        b"SUB/../../OUTSIDE.TXT".to_vec(),
+        abs.clone().into_bytes(),
+        format!("C:{abs}").into_bytes(),
+        b"D:\\OUTSIDE.TXT".to_vec(),
+        b"\\SUB".to_vec(),
+        b"\\NUL".to_vec(),
+    ];
+    #[cfg(unix)]
+    attacks.push(b"\\LINK.TXT".to_vec());
+    for attack in &attacks {
+        let crafted = with_open_path(&state, b"QQ.TXT", attack);
+        match dos::state::load(&crafted, &mount) {
+            Err(dos::state::StateError::File(msg)) => {
+                assert!(!msg.contains('\n'), "one line: {msg}")
+            }
+            Err(other) => panic!("{:?}: {other}", String::from_utf8_lossy(attack)),
+            Ok(_) => panic!(
+                "a state naming {:?} was accepted",
+                String::from_utf8_lossy(attack)
+            ),
+        }
+    }
+    assert_eq!(std::fs::read(&outside).expect("read"), b"secret");
+}

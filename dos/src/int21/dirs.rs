@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use crate::drive::{split_83, ERR_ACCESS, ERR_PATH};
+use crate::drive::{split_83, Drive, ERR_ACCESS, ERR_PATH};
 use crate::int21::files::{attributes, dos_time, mtime};
 use crate::mem::{self, lin, rd16, rd8, wr16, wr8, write_bytes, Regs};
 use crate::{Dos, Flow};
@@ -14,9 +14,12 @@ pub const ERR_NO_MORE: u16 = 18;
 
 /// Directories being searched (FindFirst/FindNext); the DTA holds the
 /// index into this list and the position, so searches are re-entrant.
+/// Each directory is kept as DOS components from the root and resolved
+/// through the drive again at each find next (a save state holds no host
+/// path, and a directory that went away just ends the search).
 #[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct Searches {
-    dirs: Vec<(PathBuf, bool)>,
+    dirs: Vec<Vec<String>>,
 }
 
 /// Whether an 11-byte FCB-form name matches an 11-byte pattern.
@@ -175,12 +178,12 @@ impl Dos {
         let (dir, name) = s.split_at(cut);
         let name = if name.is_empty() { "*.*" } else { name };
         let pat = pattern_form(name).ok_or(ERR_PATH)?;
-        let (host, dos) = self.drive.resolve_dir(dir.as_bytes())?;
+        let (_, dos) = self.drive.resolve_dir(dir.as_bytes())?;
         let (dseg, doff) = self.dta;
-        let id = match self.searches.dirs.iter().position(|d| d.0 == host) {
+        let id = match self.searches.dirs.iter().position(|d| *d == dos) {
             Some(i) => i,
             None => {
-                self.searches.dirs.push((host, dos.is_empty()));
+                self.searches.dirs.push(dos);
                 self.searches.dirs.len() - 1
             }
         };
@@ -203,7 +206,12 @@ impl Dos {
         let attr = rd8(m, d(12));
         let id = rd16(m, d(13)) as usize;
         let mut pos = rd16(m, d(15)) as usize;
-        let (host, root) = self.searches.dirs.get(id).cloned().ok_or(ERR_NO_MORE)?;
+        let dos = self.searches.dirs.get(id).ok_or(ERR_NO_MORE)?;
+        let root = dos.is_empty();
+        let (host, _) = self
+            .drive
+            .resolve_dir(&Drive::dos_path(dos))
+            .map_err(|_| ERR_NO_MORE)?;
         if attr == 0x08 {
             // Volume label only.
             if pos == 0 {

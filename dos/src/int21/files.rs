@@ -3,7 +3,6 @@
 //! 57h, 5Ah, 5Bh, 6Ch.
 
 use std::io::{Read, Seek, SeekFrom, Write};
-use std::path::PathBuf;
 
 use crate::drive::{Device, Resolved, ERR_ACCESS, ERR_FILE};
 use crate::mem::{self, lin, rd16, rd8, wr8, Regs};
@@ -40,8 +39,9 @@ pub struct Entry {
     pub refs: u16,
     /// Open mode (access in bits 0-2).
     pub mode: u8,
-    /// Host path of a file.
-    pub host: Option<PathBuf>,
+    /// A file's DOS path as components from drive C:'s root (what a save
+    /// state keeps: never a host path), empty for a device.
+    pub dos: Vec<String>,
     /// Written to since opening (its time is set on close).
     pub written: bool,
     /// A time set with 57h01h to apply on close (seconds since 1970).
@@ -76,7 +76,7 @@ impl Sft {
                 kind: Kind::Device(d),
                 refs,
                 mode: 2,
-                host: None,
+                dos: Vec::new(),
                 written: false,
                 set_time: None,
                 raw: false,
@@ -251,12 +251,12 @@ impl Dos {
                 kind: Kind::Device(d),
                 refs: 1,
                 mode,
-                host: None,
+                dos: Vec::new(),
                 written: false,
                 set_time: None,
                 raw: false,
             },
-            Resolved::Path { host, exists, .. } => {
+            Resolved::Path { host, exists, dos } => {
                 if exists && host.is_dir() {
                     return Err(ERR_ACCESS);
                 }
@@ -289,7 +289,7 @@ impl Dos {
                     kind: Kind::File(f),
                     refs: 1,
                     mode: if create.is_some() { 2 } else { mode },
-                    host: Some(host),
+                    dos,
                     written: create.is_some(),
                     set_time: None,
                     raw: false,
