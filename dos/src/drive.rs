@@ -15,6 +15,9 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::cp437;
+use crate::dosdata::upper_437;
+
 /// DOS error: file not found.
 pub const ERR_FILE: u16 = 2;
 /// DOS error: path not found.
@@ -106,35 +109,54 @@ fn name_char(c: u8) -> bool {
     c.is_ascii_alphanumeric() || NAME_CHARS.contains(&c) || c >= 0x80
 }
 
-/// Splits and validates an 8.3 name (already upper case): Some((base,
-/// ext)) when valid.
+/// Splits and validates an 8.3 name (already upper case; one `char` per
+/// guest byte, see [`dos_upper`]): Some((base, ext)) when valid.
 pub fn split_83(name: &str) -> Option<(&str, &str)> {
     let (base, ext) = match name.split_once('.') {
         Some((b, e)) => (b, e),
         None => (name, ""),
     };
-    let ok = |s: &str, max: usize| s.len() <= max && s.bytes().all(name_char);
+    let ok = |s: &str, max: usize| {
+        s.chars().count() <= max && s.chars().all(|c| (c as u32) < 0x100 && name_char(c as u8))
+    };
     if base.is_empty() || !ok(base, 8) || !ok(ext, 3) {
         return None;
     }
     Some((base, ext))
 }
 
-/// The DOS (upper case) form of a host entry name, if it is a valid 8.3
-/// name; other host files are invisible to the guest.
-pub fn dos_name_of(host: &std::ffi::OsStr) -> Option<String> {
-    let s = host.to_str()?;
-    if !s.is_ascii() {
-        return None;
-    }
-    let up = s.to_ascii_uppercase();
-    split_83(&up).map(|_| up.clone())
+/// Guest name bytes upper-cased with DOS's country case map (CP437: 84h
+/// `ä` becomes 8Eh `Ä`, as INT 21h 6520h does), one `char` per byte
+/// (U+0000-U+00FF stand for the bytes themselves, not for Latin-1).
+pub fn dos_upper(b: &[u8]) -> String {
+    b.iter().map(|&c| upper_437(c) as char).collect()
 }
 
-/// Decodes guest path bytes (CP437 bytes above 7Fh are kept as Latin-1
-/// so they never match a host name).
-fn bytes_to_string(b: &[u8]) -> String {
-    b.iter().map(|&c| c as char).collect()
+/// The guest bytes of a DOS name held one `char` per byte.
+pub fn dos_bytes(s: &str) -> Vec<u8> {
+    s.chars().map(|c| c as u32 as u8).collect()
+}
+
+/// The host file name for a DOS name: each byte as its CP437 character
+/// (8Eh is `Ä`), so the host shows what the guest wrote.
+pub fn host_name(dos: &str) -> String {
+    dos.chars()
+        .map(|c| cp437::to_unicode(c as u32 as u8))
+        .collect()
+}
+
+/// The DOS (upper case) form of a host entry name, if it is a valid 8.3
+/// name written in CP437's characters; other host files are invisible to
+/// the guest.
+pub fn dos_name_of(host: &std::ffi::OsStr) -> Option<String> {
+    let s = host.to_str()?;
+    let bytes = s
+        .chars()
+        .map(cp437::from_unicode)
+        .collect::<Option<Vec<u8>>>()?;
+    let up = dos_upper(&bytes);
+    split_83(&up)?;
+    Some(up)
 }
 
 impl Drive {
@@ -171,7 +193,7 @@ impl Drive {
         if path.len() > MAX_PATH {
             return Err(ERR_PATH);
         }
-        let s = bytes_to_string(path).to_ascii_uppercase();
+        let s = dos_upper(path);
         let mut rest = s.as_str();
         if rest.len() >= 2 && rest.as_bytes()[1] == b':' {
             if rest.as_bytes()[0] != b'C' {
@@ -221,7 +243,7 @@ impl Drive {
             match self.lookup(&host, c) {
                 Some(name) => host.push(name),
                 None if i + 1 == n => {
-                    host.push(c);
+                    host.push(host_name(c));
                     self.check_inside(&host, false)?;
                     return Ok(Resolved::Path {
                         host,

@@ -15,6 +15,7 @@
 //! All guest file access goes through [`drive`], the sandbox of drive C:.
 
 pub mod bios;
+pub mod cp437;
 pub mod dosdata;
 pub mod drive;
 pub mod ems;

@@ -169,3 +169,71 @@ fn a_save_state_cannot_reopen_files_outside_the_mount() {
     }
     assert_eq!(std::fs::read(&outside).expect("read"), b"secret");
 }
+
+#[test]
+fn guest_names_with_cp437_letters_map_to_host_names_and_back() {
+    use dos::mem::{rd8, read_bytes};
+    let (mut dos, mut m, mount) = setup("cp437");
+    let psp = dos.current_psp();
+    // Create SPIEL + 8Eh (Ä) + .SAV and write to it.
+    path(&dos, &mut m, b"SPIEL\x8E.SAV");
+    m.set_cx(0);
+    assert!(!int21(&mut dos, &mut m, 0x3C00), "create");
+    let h = m.ax();
+    write_bytes(&mut m, psp, 0x400, b"saved");
+    m.set_bx(h);
+    m.set_cx(5);
+    m.set_dx(0x400);
+    assert!(!int21(&mut dos, &mut m, 0x4000), "write");
+    m.set_bx(h);
+    assert!(!int21(&mut dos, &mut m, 0x3E00), "close");
+    assert_eq!(
+        names(&mount),
+        ["SPIELÄ.SAV"],
+        "the host sees CP437 as UTF-8"
+    );
+
+    // Reopened by the same bytes, and by the lower-case letter (84h, ä),
+    // which DOS's case map folds to 8Eh.
+    for name in [&b"SPIEL\x8E.SAV"[..], b"spiel\x84.sav"] {
+        path(&dos, &mut m, name);
+        assert!(!int21(&mut dos, &mut m, 0x3D00), "open {name:?}");
+        m.set_bx(m.ax());
+        m.set_cx(16);
+        m.set_dx(0x500);
+        assert!(!int21(&mut dos, &mut m, 0x3F00), "read");
+        assert_eq!(m.ax(), 5);
+        assert_eq!(read_bytes(&mut m, psp, 0x500, 5), b"saved");
+        assert!(!int21(&mut dos, &mut m, 0x3E00), "close");
+    }
+
+    // Found by a search, with the guest's byte in the DTA.
+    m.set_ds(psp);
+    m.set_dx(0x600);
+    assert!(!int21(&mut dos, &mut m, 0x1A00), "set DTA");
+    path(&dos, &mut m, b"SPIEL?.*");
+    m.set_cx(0);
+    assert!(!int21(&mut dos, &mut m, 0x4E00), "find first");
+    let found: Vec<u8> = (0..13)
+        .map(|i| rd8(&mut m, dos::mem::lin(psp, 0x61E + i)))
+        .take_while(|&c| c != 0)
+        .collect();
+    assert_eq!(found, b"SPIEL\x8E.SAV");
+
+    // A host file written in CP437's letters is visible under its DOS name.
+    std::fs::write(mount.join("müll.txt"), b"m").expect("write");
+    path(&dos, &mut m, b"M\x9ALL.TXT");
+    assert!(!int21(&mut dos, &mut m, 0x3D00), "open a host name with ü");
+    m.set_bx(m.ax());
+    assert!(!int21(&mut dos, &mut m, 0x3E00), "close");
+    // A host name outside CP437 stays invisible.
+    std::fs::write(mount.join("€.txt"), b"e").expect("write");
+
+    // Deleted by name.
+    path(&dos, &mut m, b"spiel\x84.SAV");
+    assert!(!int21(&mut dos, &mut m, 0x4100), "delete");
+    path(&dos, &mut m, b"M\x9ALL.TXT");
+    m.set_bx(0);
+    assert!(!int21(&mut dos, &mut m, 0x4100), "delete");
+    assert_eq!(names(&mount), ["€.txt"]);
+}

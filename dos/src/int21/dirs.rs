@@ -38,11 +38,12 @@ pub fn fcb_form(name: &str) -> [u8; 11] {
         Some((b, e)) => (b, e),
         None => (name, ""),
     };
-    for (i, c) in b.bytes().take(8).enumerate() {
-        out[i] = c;
+    // One char per guest byte (see `drive::dos_upper`).
+    for (i, c) in b.chars().take(8).enumerate() {
+        out[i] = c as u32 as u8;
     }
-    for (i, c) in e.bytes().take(3).enumerate() {
-        out[8 + i] = c;
+    for (i, c) in e.chars().take(3).enumerate() {
+        out[8 + i] = c as u32 as u8;
     }
     out
 }
@@ -55,7 +56,7 @@ pub fn pattern_form(p: &str) -> Option<[u8; 11]> {
     };
     let mut out = [b' '; 11];
     let fill = |src: &str, dst: &mut [u8]| -> Option<()> {
-        for (i, c) in src.bytes().enumerate() {
+        for (i, c) in crate::drive::dos_bytes(src).into_iter().enumerate() {
             if c == b'*' {
                 dst[i..].fill(b'?');
                 return Some(());
@@ -143,9 +144,9 @@ impl Dos {
                 if !matches!(m.dl(), 0 | 3) {
                     Err(0x0F)
                 } else {
-                    let s = self.drive.cwd_string();
+                    let s = crate::drive::dos_bytes(&self.drive.cwd_string());
                     let (ds, si) = (m.ds(), m.si());
-                    write_bytes(m, ds, si, s.as_bytes());
+                    write_bytes(m, ds, si, &s);
                     wr8(m, lin(ds, si.wrapping_add(s.len() as u16)), 0);
                     Ok(Some(0x0100))
                 }
@@ -169,16 +170,12 @@ impl Dos {
     fn find_first(&mut self, m: &mut Machine) -> Result<(), u16> {
         let p = self.path_dsdx(m);
         let attr = m.cl();
-        let s: String = p
-            .iter()
-            .map(|&c| c as char)
-            .collect::<String>()
-            .to_ascii_uppercase();
+        let s = crate::drive::dos_upper(&p);
         let cut = s.rfind(['\\', '/', ':']).map(|i| i + 1).unwrap_or(0);
         let (dir, name) = s.split_at(cut);
         let name = if name.is_empty() { "*.*" } else { name };
         let pat = pattern_form(name).ok_or(ERR_PATH)?;
-        let (_, dos) = self.drive.resolve_dir(dir.as_bytes())?;
+        let (_, dos) = self.drive.resolve_dir(&crate::drive::dos_bytes(dir))?;
         let (dseg, doff) = self.dta;
         let id = match self.searches.dirs.iter().position(|d| *d == dos) {
             Some(i) => i,
@@ -268,8 +265,9 @@ impl Dos {
         wr16(m, d(0x16), time);
         wr16(m, d(0x18), date);
         mem::wr32(m, d(0x1A), size);
+        let name = crate::drive::dos_bytes(name);
         for i in 0..13u16 {
-            let c = name.as_bytes().get(i as usize).copied().unwrap_or(0);
+            let c = name.get(i as usize).copied().unwrap_or(0);
             wr8(m, d(0x1E + i), c);
         }
     }

@@ -88,7 +88,7 @@ impl Fcb {
     fn name(&self, m: &mut Machine, at: u16) -> [u8; 11] {
         let mut n = [0u8; 11];
         for (i, b) in n.iter_mut().enumerate() {
-            *b = rd8(m, self.a(at + i as u16)).to_ascii_uppercase();
+            *b = crate::dosdata::upper_437(rd8(m, self.a(at + i as u16)));
         }
         n
     }
@@ -233,7 +233,7 @@ impl Dos {
             return Err(ERR_FILE);
         }
         let name = valid_name(&n).ok_or(ERR_FILE)?;
-        match self.drive.resolve(name.as_bytes())? {
+        match self.drive.resolve(&crate::drive::dos_bytes(&name))? {
             Resolved::Device(d) => Ok((Target::Device(d), true)),
             Resolved::Path { host, exists, .. } => {
                 if exists && host.is_dir() {
@@ -573,7 +573,7 @@ impl Dos {
                 err = ERR_ACCESS;
                 continue;
             };
-            match self.drive.resolve(to.as_bytes()) {
+            match self.drive.resolve(&crate::drive::dos_bytes(&to)) {
                 Ok(Resolved::Path {
                     host: dest,
                     exists: false,
