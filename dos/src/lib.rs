@@ -26,6 +26,7 @@ pub mod loader;
 pub mod mcb;
 pub mod mem;
 pub mod mz;
+pub mod quota;
 pub mod rom;
 pub mod state;
 pub mod xms;
@@ -53,6 +54,8 @@ pub struct DosConfig {
     pub ems: bool,
     /// Environment strings of the shell ("NAME=value").
     pub env: Vec<String>,
+    /// Bytes the guest may add to drive C:'s folder ([`quota`]).
+    pub disk_quota: u64,
 }
 
 impl DosConfig {
@@ -67,6 +70,7 @@ impl DosConfig {
                 "PATH=C:\\".into(),
                 "PROMPT=$p$g".into(),
             ],
+            disk_quota: quota::DEFAULT_QUOTA,
         }
     }
 }
@@ -145,6 +149,8 @@ pub struct Dos {
     ext_detail: Option<(u16, u8, u8, u8)>,
     clock_offset: i64,
     searches: int21::dirs::Searches,
+    /// What the guest has added to drive C: against its limit.
+    pub(crate) quota: quota::Quota,
     xms: Option<xms::Xms>,
     ems: Option<ems::Ems>,
     mouse: bios::int33::Mouse,
@@ -187,6 +193,7 @@ impl Dos {
             ext_detail: None,
             clock_offset: 0,
             searches: Default::default(),
+            quota: quota::Quota::new(cfg.disk_quota),
             xms: None,
             ems: None,
             mouse: Default::default(),

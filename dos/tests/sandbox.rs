@@ -237,3 +237,121 @@ fn guest_names_with_cp437_letters_map_to_host_names_and_back() {
     assert!(!int21(&mut dos, &mut m, 0x4100), "delete");
     assert_eq!(names(&mount), ["€.txt"]);
 }
+
+/// A loaded stub on a drive whose quota is `quota` bytes (None: default).
+fn with_quota(name: &str, quota: Option<u64>) -> (Dos, Machine, std::path::PathBuf) {
+    let mount = common::temp_dir(name);
+    let mut m = Machine::new(hw::MachineConfig::with_cpu(CpuModel::I386, 25_000_000));
+    let mut cfg = dos::DosConfig::new(mount.clone());
+    if let Some(q) = quota {
+        cfg.disk_quota = q;
+    }
+    let mut dos = Dos::new(cfg).expect("mount");
+    dos.install(&mut m);
+    dos.load(&mut m, STUB, "C:\\T.COM", b"").expect("loads");
+    (dos, m, mount)
+}
+
+/// INT 21h 36h for C:: free bytes (AX * BX * CX).
+fn free_bytes(dos: &mut Dos, m: &mut Machine) -> u64 {
+    m.set_dx(3);
+    int21(dos, m, 0x3600);
+    m.ax() as u64 * m.bx() as u64 * m.cx() as u64
+}
+
+/// Writes `n` bytes (CX) at the handle's position: (CF, AX).
+fn write(dos: &mut Dos, m: &mut Machine, h: u16, n: u16) -> (bool, u16) {
+    m.set_bx(h);
+    m.set_cx(n);
+    m.set_ds(dos.current_psp());
+    m.set_dx(0);
+    let cf = int21(dos, m, 0x4000);
+    (cf, m.ax())
+}
+
+fn seek(dos: &mut Dos, m: &mut Machine, h: u16, pos: u32) {
+    m.set_bx(h);
+    m.set_cx((pos >> 16) as u16);
+    m.set_dx(pos as u16);
+    assert!(!int21(dos, m, 0x4200), "seek");
+}
+
+#[test]
+fn the_guest_cannot_write_past_its_disk_quota() {
+    let (mut dos, mut m, mount) = with_quota("quota", Some(64 << 10));
+    assert_eq!(
+        free_bytes(&mut dos, &mut m),
+        64 << 10,
+        "36h shows the quota"
+    );
+    path(&dos, &mut m, b"A.DAT");
+    m.set_cx(0);
+    assert!(!int21(&mut dos, &mut m, 0x3C00), "create");
+    let h = m.ax();
+    assert_eq!(write(&mut dos, &mut m, h, 40000), (false, 40000));
+    // The disk fills: the write is cut short with CF clear, as DOS does.
+    assert_eq!(write(&mut dos, &mut m, h, 40000), (false, 25536));
+    assert_eq!(write(&mut dos, &mut m, h, 1), (false, 0));
+    assert_eq!(free_bytes(&mut dos, &mut m), 0, "36h: the disk is full");
+    // Overwriting old data takes no room.
+    seek(&mut dos, &mut m, h, 0);
+    assert_eq!(write(&mut dos, &mut m, h, 1000), (false, 1000));
+    // A seek far past the end then a write (of bytes, or of 0 bytes to
+    // extend) leaves the file as it is.
+    seek(&mut dos, &mut m, h, 0xFFFF_FFF0);
+    assert_eq!(write(&mut dos, &mut m, h, 16), (false, 0));
+    assert_eq!(write(&mut dos, &mut m, h, 0), (false, 0));
+    assert_eq!(
+        std::fs::metadata(mount.join("A.DAT")).expect("A.DAT").len(),
+        65536
+    );
+    m.set_bx(h);
+    assert!(!int21(&mut dos, &mut m, 0x3E00), "close");
+    // Deleting a file gives its room back.
+    path(&dos, &mut m, b"A.DAT");
+    assert!(!int21(&mut dos, &mut m, 0x4100), "delete");
+    assert_eq!(free_bytes(&mut dos, &mut m), 64 << 10);
+
+    // FCB writes stop at the quota too: AL = 01h (disk full).
+    let psp = dos.current_psp();
+    m.set_ds(psp);
+    m.set_dx(0x200);
+    assert!(!int21(&mut dos, &mut m, 0x1A00), "DTA");
+    let mut fcb = vec![0u8; 37];
+    fcb[1..12].copy_from_slice(b"B       DAT");
+    write_bytes(&mut m, psp, 0x400, &fcb);
+    m.set_dx(0x400);
+    int21(&mut dos, &mut m, 0x1600);
+    assert_eq!(m.al(), 0, "FCB create");
+    // Random block writes of 500 records of 128 bytes from record 0: the
+    // second fills the disk after 12 records.
+    m.set_cx(500);
+    int21(&mut dos, &mut m, 0x2800);
+    assert_eq!((m.al(), m.cx()), (0, 500), "first block");
+    m.set_cx(500);
+    int21(&mut dos, &mut m, 0x2800);
+    assert_eq!(m.al(), 1, "disk full");
+    assert_eq!(m.cx(), 12, "the records that fit");
+    assert_eq!(
+        std::fs::metadata(mount.join("B.DAT")).expect("B.DAT").len(),
+        65536
+    );
+}
+
+#[test]
+fn the_default_quota_stops_a_sparse_file_of_gigabytes() {
+    let (mut dos, mut m, mount) = with_quota("quotadef", None);
+    let free = free_bytes(&mut dos, &mut m);
+    assert!(free > 0 && free <= 1 << 30, "36h: {free} bytes free");
+    path(&dos, &mut m, b"BIG.DAT");
+    m.set_cx(0);
+    assert!(!int21(&mut dos, &mut m, 0x3C00), "create");
+    let h = m.ax();
+    seek(&mut dos, &mut m, h, 0xFFFF_0000);
+    assert_eq!(write(&mut dos, &mut m, h, 0), (false, 0));
+    assert_eq!(write(&mut dos, &mut m, h, 1), (false, 0));
+    let len = std::fs::metadata(mount.join("BIG.DAT"))
+        .expect("BIG.DAT")
+        .len();
+    assert_eq!(len, 0, "the host file stays empty");
+}

@@ -273,6 +273,11 @@ impl Dos {
                         if exists && must_be_new {
                             return Err(ERR_EXISTS);
                         }
+                        let old = if exists {
+                            std::fs::metadata(&host).map(|md| md.len()).unwrap_or(0)
+                        } else {
+                            0
+                        };
                         let f = std::fs::OpenOptions::new()
                             .read(true)
                             .write(true)
@@ -280,6 +285,8 @@ impl Dos {
                             .truncate(true)
                             .open(&host)
                             .map_err(|_| ERR_ACCESS)?;
+                        // Truncating frees the old data's room.
+                        self.quota.resized(old, 0);
                         // Created now in emulated time, not the host's.
                         let _ = f.set_modified(emulated_time(self.now_seconds(m)));
                         f
@@ -332,9 +339,16 @@ impl Dos {
                 match self.drive.resolve(&p) {
                     Ok(Resolved::Path {
                         host, exists: true, ..
-                    }) if host.is_file() => std::fs::remove_file(&host)
-                        .map(|_| m.ax())
-                        .map_err(|_| ERR_ACCESS),
+                    }) if host.is_file() => {
+                        let len = std::fs::metadata(&host).map(|md| md.len()).unwrap_or(0);
+                        match std::fs::remove_file(&host) {
+                            Ok(()) => {
+                                self.quota.resized(len, 0);
+                                Ok(m.ax())
+                            }
+                            Err(_) => Err(ERR_ACCESS),
+                        }
+                    }
                     Ok(Resolved::Path { exists: false, .. }) => Err(ERR_FILE),
                     Ok(_) => Err(ERR_ACCESS),
                     Err(e) => Err(e),
@@ -461,19 +475,32 @@ impl Dos {
         match &mut e.kind {
             Kind::File(f) => {
                 e.written = true;
-                if n == 0 {
-                    // Truncate or extend to the current position.
-                    let pos = f.stream_position().map_err(|_| ERR_ACCESS)?;
-                    f.set_len(pos).map_err(|_| ERR_ACCESS)?;
+                let pos = f.stream_position().map_err(|_| ERR_ACCESS)?;
+                let len = f.metadata().map_err(|_| ERR_ACCESS)?.len();
+                let done = if n == 0 {
+                    // Truncate or extend to the current position; past the
+                    // quota the disk is full and the file stays as it is.
+                    if self.quota.allows(len, pos) {
+                        f.set_len(pos).map_err(|_| ERR_ACCESS)?;
+                        self.quota.resized(len, pos);
+                    }
+                    0
                 } else {
-                    f.write_all(&data).map_err(|_| ERR_ACCESS)?;
-                }
+                    // A full disk cuts the write short (AX < CX, CF
+                    // clear), as DOS does.
+                    let k = self.quota.fit(len, pos, n as u64) as usize;
+                    if k > 0 {
+                        f.write_all(&data[..k]).map_err(|_| ERR_ACCESS)?;
+                        self.quota.resized(len, len.max(pos + k as u64));
+                    }
+                    k as u16
+                };
                 // The host stamped the file with its own clock: give it the
                 // emulated time at once, so a program that looks at the
                 // file before closing it (find first, 57h) sees emulated
                 // time only (a run is deterministic).
                 let _ = f.set_modified(now);
-                Ok(n)
+                Ok(done)
             }
             Kind::Device(Device::Con) => {
                 for &b in &data {
