@@ -95,6 +95,9 @@ pub enum Resolved {
 /// Drive C: the mount root and the current directory.
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Drive {
+    /// Not saved: a save state holds no host path (the resuming run's
+    /// mount becomes the root).
+    #[serde(skip)]
     root: PathBuf,
     /// Current directory as DOS components from the root (upper case).
     cwd: Vec<String>,

@@ -130,8 +130,15 @@ pub fn save(m: &Machine, dos: &Dos, meta: &Meta) -> Result<Vec<u8>, StateError> 
         dos,
     });
     let raw = raw.map_err(|e| StateError::Damaged(e.to_string()))?;
+    seal(&raw)
+}
+
+/// A state file around `raw`, the bincode of a [`Snapshot`]: header,
+/// compressed payload and checksum (tools and tests that edit a state
+/// unwrap it with [`unseal`]).
+pub fn seal(raw: &[u8]) -> Result<Vec<u8>, StateError> {
     let mut z = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::fast());
-    z.write_all(&raw)?;
+    z.write_all(raw)?;
     let payload = z.finish()?;
     let mut out = Vec::with_capacity(HEADER + payload.len());
     out.extend_from_slice(MAGIC);
@@ -145,6 +152,32 @@ pub fn save(m: &Machine, dos: &Dos, meta: &Meta) -> Result<Vec<u8>, StateError> 
 /// Decodes a state; open files are reopened under `mount` (drive C: of
 /// the resuming run), which also becomes the drive's root.
 pub fn load(bytes: &[u8], mount: &Path) -> Result<Snapshot, StateError> {
+    let raw = unseal(bytes)?;
+    let root = mount.canonicalize()?;
+    // Devices are never reopened by name, so EMS does not matter here.
+    let sandbox = Drive::new(&root, false)?;
+    MOUNT.with(|c| *c.borrow_mut() = (Some(sandbox), None));
+    let snap: Result<Snapshot, _> = bincode::deserialize(&raw);
+    let reopen_err = MOUNT.with(|c| std::mem::take(&mut *c.borrow_mut()).1);
+    let mut snap = snap.map_err(|e| StateError::Damaged(e.to_string()))?;
+    if let Some(e) = reopen_err {
+        return Err(StateError::File(e));
+    }
+    // Drive C: is the resuming run's mount, with the saved current
+    // directory.
+    let cwd = snap.dos.drive.cwd_string();
+    let ems = snap.dos.cfg.ems;
+    snap.dos.drive = Drive::new(&root, ems)?;
+    let mut cwd_path = b"\\".to_vec();
+    cwd_path.extend(crate::drive::dos_bytes(&cwd));
+    let _ = snap.dos.drive.chdir(&cwd_path);
+    snap.dos.cfg.mount = root;
+    Ok(snap)
+}
+
+/// The bincode of the [`Snapshot`] in a state file, after checking its
+/// magic, version, length and checksum.
+pub fn unseal(bytes: &[u8]) -> Result<Vec<u8>, StateError> {
     if bytes.len() < MAGIC.len() || &bytes[..MAGIC.len()] != MAGIC {
         return Err(StateError::Foreign);
     }
@@ -175,24 +208,7 @@ pub fn load(bytes: &[u8], mount: &Path) -> Result<Snapshot, StateError> {
     flate2::read::DeflateDecoder::new(payload)
         .read_to_end(&mut raw)
         .map_err(|e| StateError::Damaged(e.to_string()))?;
-    let root = mount.canonicalize()?;
-    // Devices are never reopened by name, so EMS does not matter here.
-    let sandbox = Drive::new(&root, false)?;
-    MOUNT.with(|c| *c.borrow_mut() = (Some(sandbox), None));
-    let snap: Result<Snapshot, _> = bincode::deserialize(&raw);
-    let reopen_err = MOUNT.with(|c| std::mem::take(&mut *c.borrow_mut()).1);
-    let mut snap = snap.map_err(|e| StateError::Damaged(e.to_string()))?;
-    if let Some(e) = reopen_err {
-        return Err(StateError::File(e));
-    }
-    // Drive C: is the resuming run's mount, with the saved current
-    // directory.
-    let cwd = snap.dos.drive.cwd_string();
-    let ems = snap.dos.cfg.ems;
-    snap.dos.drive = Drive::new(&root, ems)?;
-    let _ = snap.dos.drive.chdir(format!("\\{cwd}").as_bytes());
-    snap.dos.cfg.mount = root;
-    Ok(snap)
+    Ok(raw)
 }
 
 /// Reads a state file.

@@ -84,14 +84,10 @@ fn a_create_with_the_handle_table_full_leaves_the_host_alone() {
 }
 
 /// A save state whose open file's saved path (the string that ends with
-/// `marker`) is replaced by `path`: the payload is inflated, edited (the
+/// `marker`) is replaced by `path`: the payload is unsealed, edited (the
 /// string's length prefix with it) and sealed again with its checksum.
 fn with_open_path(state: &[u8], marker: &[u8], path: &[u8]) -> Vec<u8> {
-    use std::io::{Read, Write};
-    let mut raw = Vec::new();
-    flate2::read::DeflateDecoder::new(&state[24..])
-        .read_to_end(&mut raw)
-        .expect("inflate");
+    let raw = dos::state::unseal(state).expect("unseal");
     // The last string ending with the marker that has its length before
     // it (bincode: a u64, then the bytes); guest memory holds it too.
     let (start, end) = (marker.len()..=raw.len())
@@ -111,14 +107,7 @@ fn with_open_path(state: &[u8], marker: &[u8], path: &[u8]) -> Vec<u8> {
     edited.extend((path.len() as u64).to_le_bytes());
     edited.extend(path);
     edited.extend(&raw[end..]);
-    let mut z = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::fast());
-    z.write_all(&edited).expect("deflate");
-    let payload = z.finish().expect("deflate");
-    let mut out = state[..12].to_vec();
-    out.extend((payload.len() as u64).to_le_bytes());
-    out.extend(crc32fast::hash(&payload).to_le_bytes());
-    out.extend(payload);
-    out
+    dos::state::seal(&edited).expect("seal")
 }
 
 #[test]
