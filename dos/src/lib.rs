@@ -45,7 +45,9 @@ pub use crate::mz::{Executable, LoadError};
 /// The DOS configuration.
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct DosConfig {
-    /// The host folder that is drive C:.
+    /// The host folder that is drive C: (not saved in a save state: the
+    /// resuming run's mount takes its place).
+    #[serde(skip)]
     pub mount: PathBuf,
     /// Provide an XMS 3.0 driver (INT 2Fh 43h); never on the 8086, which
     /// has no extended memory.

@@ -125,6 +125,15 @@ fn a_save_state_cannot_reopen_files_outside_the_mount() {
     assert!(!int21(&mut dos, &mut m, 0x3C00), "create");
     let state = dos::state::save(&m, &dos, &dos::state::Meta::default()).expect("save");
 
+    // It holds no host path.
+    let raw = dos::state::unseal(&state).expect("unseal");
+    let host = mount.canonicalize().expect("mount");
+    let host = host.to_string_lossy();
+    assert!(
+        !raw.windows(host.len()).any(|w| w == host.as_bytes()),
+        "the state holds the host path {host}"
+    );
+
     // The state as saved reopens its file under the mount.
     let snap = dos::state::load(&state, &mount).expect("an honest state loads");
     drop(snap);
@@ -208,6 +217,20 @@ fn guest_names_with_cp437_letters_map_to_host_names_and_back() {
         .take_while(|&c| c != 0)
         .collect();
     assert_eq!(found, b"SPIEL\x8E.SAV");
+
+    // An FCB names it too, in either case.
+    let mut fcb = vec![0u8; 37];
+    fcb[1..12].copy_from_slice(b"spiel\x84  sav");
+    write_bytes(&mut m, psp, 0x700, &fcb);
+    m.set_ds(psp);
+    m.set_dx(0x700);
+    int21(&mut dos, &mut m, 0x0F00);
+    assert_eq!(m.al(), 0, "FCB open");
+    assert_eq!(
+        dos::mem::rd32(&mut m, dos::mem::lin(psp, 0x710)),
+        5,
+        "FCB size"
+    );
 
     // A host file written in CP437's letters is visible under its DOS name.
     std::fs::write(mount.join("müll.txt"), b"m").expect("write");
