@@ -260,6 +260,7 @@ impl Dos {
         }
         bios::bda::init(m);
         dosdata::install(m, self.cfg.ems);
+        self.sync_free_clusters(m);
         let conv_top = (m.config().conventional_kib.min(640) * 64) as u16;
         self.arena = Arena::init(m, FIRST_MCB, conv_top);
         self.create_shell(m);

@@ -305,6 +305,11 @@ fn the_guest_cannot_write_past_its_disk_quota() {
     assert_eq!(write(&mut dos, &mut m, h, 40000), (false, 25536));
     assert_eq!(write(&mut dos, &mut m, h, 1), (false, 0));
     assert_eq!(free_bytes(&mut dos, &mut m), 0, "36h: the disk is full");
+    m.set_dx(3);
+    int21(&mut dos, &mut m, 0x3200);
+    let at = dos::mem::lin(m.ds(), m.bx().wrapping_add(0x1F));
+    let dpb_free = dos::mem::rd16(&mut m, at);
+    assert_eq!(dpb_free, 0, "the DPB's free clusters agree");
     // Overwriting old data takes no room.
     seek(&mut dos, &mut m, h, 0);
     assert_eq!(write(&mut dos, &mut m, h, 1000), (false, 1000));

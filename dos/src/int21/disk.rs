@@ -155,11 +155,17 @@ pub fn media_id() -> Vec<u8> {
 }
 
 impl Dos {
-    /// INT 21h 1Bh, 1Ch, 1Fh, 32h, 36h, 53h, 69h.
-    pub(crate) fn int21_disk(&mut self, m: &mut Machine, ah: u8) -> Flow {
-        // The DPB's free count follows the quota (1Fh/32h return it).
+    /// Writes the free clusters the quota leaves into the DPB (1Fh/32h
+    /// and the List of Lists show it) and returns them.
+    pub(crate) fn sync_free_clusters(&mut self, m: &mut Machine) -> u16 {
         let free = free_clusters(self.quota.free());
         mem::wr16(m, lin(DOS_SEG, dosdata::DPB_OFF + DPB_FREE), free);
+        free
+    }
+
+    /// INT 21h 1Bh, 1Ch, 1Fh, 32h, 36h, 53h, 69h.
+    pub(crate) fn int21_disk(&mut self, m: &mut Machine, ah: u8) -> Flow {
+        let free = self.sync_free_clusters(m);
         match ah {
             0x1B | 0x1C => {
                 let dl = if ah == 0x1B { 0 } else { m.dl() };
