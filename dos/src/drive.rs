@@ -10,6 +10,11 @@
 //! that leads outside, or dangles, is refused. DOS device names (CON, NUL,
 //! PRN, AUX, CLOCK$, COMn, LPTn) resolve to devices in any directory.
 //!
+//! Names are CP437 bytes on the guest's side and their Unicode characters
+//! on the host's ([`crate::cp437`]); case folding is DOS's country case
+//! map. Every guest path, whatever its source (a service, an FCB, a save
+//! state's open file), is resolved here.
+//!
 //! Errors are DOS error codes: 2 file not found, 3 path not found, 5 access
 //! denied, 15 invalid drive.
 
