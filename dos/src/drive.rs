@@ -10,10 +10,18 @@
 //! that leads outside, or dangles, is refused. DOS device names (CON, NUL,
 //! PRN, AUX, CLOCK$, COMn, LPTn) resolve to devices in any directory.
 //!
+//! Names are CP437 bytes on the guest's side and their Unicode characters
+//! on the host's ([`crate::cp437`]); case folding is DOS's country case
+//! map. Every guest path, whatever its source (a service, an FCB, a save
+//! state's open file), is resolved here.
+//!
 //! Errors are DOS error codes: 2 file not found, 3 path not found, 5 access
 //! denied, 15 invalid drive.
 
 use std::path::{Path, PathBuf};
+
+use crate::cp437;
+use crate::dosdata::upper_437;
 
 /// DOS error: file not found.
 pub const ERR_FILE: u16 = 2;
@@ -92,6 +100,9 @@ pub enum Resolved {
 /// Drive C: the mount root and the current directory.
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Drive {
+    /// Not saved: a save state holds no host path (the resuming run's
+    /// mount becomes the root).
+    #[serde(skip)]
     root: PathBuf,
     /// Current directory as DOS components from the root (upper case).
     cwd: Vec<String>,
@@ -106,35 +117,54 @@ fn name_char(c: u8) -> bool {
     c.is_ascii_alphanumeric() || NAME_CHARS.contains(&c) || c >= 0x80
 }
 
-/// Splits and validates an 8.3 name (already upper case): Some((base,
-/// ext)) when valid.
+/// Splits and validates an 8.3 name (already upper case; one `char` per
+/// guest byte, see [`dos_upper`]): Some((base, ext)) when valid.
 pub fn split_83(name: &str) -> Option<(&str, &str)> {
     let (base, ext) = match name.split_once('.') {
         Some((b, e)) => (b, e),
         None => (name, ""),
     };
-    let ok = |s: &str, max: usize| s.len() <= max && s.bytes().all(name_char);
+    let ok = |s: &str, max: usize| {
+        s.chars().count() <= max && s.chars().all(|c| (c as u32) < 0x100 && name_char(c as u8))
+    };
     if base.is_empty() || !ok(base, 8) || !ok(ext, 3) {
         return None;
     }
     Some((base, ext))
 }
 
-/// The DOS (upper case) form of a host entry name, if it is a valid 8.3
-/// name; other host files are invisible to the guest.
-pub fn dos_name_of(host: &std::ffi::OsStr) -> Option<String> {
-    let s = host.to_str()?;
-    if !s.is_ascii() {
-        return None;
-    }
-    let up = s.to_ascii_uppercase();
-    split_83(&up).map(|_| up.clone())
+/// Guest name bytes upper-cased with DOS's country case map (CP437: 84h
+/// `ä` becomes 8Eh `Ä`, as INT 21h 6520h does), one `char` per byte
+/// (U+0000-U+00FF stand for the bytes themselves, not for Latin-1).
+pub fn dos_upper(b: &[u8]) -> String {
+    b.iter().map(|&c| upper_437(c) as char).collect()
 }
 
-/// Decodes guest path bytes (CP437 bytes above 7Fh are kept as Latin-1
-/// so they never match a host name).
-fn bytes_to_string(b: &[u8]) -> String {
-    b.iter().map(|&c| c as char).collect()
+/// The guest bytes of a DOS name held one `char` per byte.
+pub fn dos_bytes(s: &str) -> Vec<u8> {
+    s.chars().map(|c| c as u32 as u8).collect()
+}
+
+/// The host file name for a DOS name: each byte as its CP437 character
+/// (8Eh is `Ä`), so the host shows what the guest wrote.
+pub fn host_name(dos: &str) -> String {
+    dos.chars()
+        .map(|c| cp437::to_unicode(c as u32 as u8))
+        .collect()
+}
+
+/// The DOS (upper case) form of a host entry name, if it is a valid 8.3
+/// name written in CP437's characters; other host files are invisible to
+/// the guest.
+pub fn dos_name_of(host: &std::ffi::OsStr) -> Option<String> {
+    let s = host.to_str()?;
+    let bytes = s
+        .chars()
+        .map(cp437::from_unicode)
+        .collect::<Option<Vec<u8>>>()?;
+    let up = dos_upper(&bytes);
+    split_83(&up)?;
+    Some(up)
 }
 
 impl Drive {
@@ -171,7 +201,7 @@ impl Drive {
         if path.len() > MAX_PATH {
             return Err(ERR_PATH);
         }
-        let s = bytes_to_string(path).to_ascii_uppercase();
+        let s = dos_upper(path);
         let mut rest = s.as_str();
         if rest.len() >= 2 && rest.as_bytes()[1] == b':' {
             if rest.as_bytes()[0] != b'C' {
@@ -221,7 +251,7 @@ impl Drive {
             match self.lookup(&host, c) {
                 Some(name) => host.push(name),
                 None if i + 1 == n => {
-                    host.push(c);
+                    host.push(host_name(c));
                     self.check_inside(&host, false)?;
                     return Ok(Resolved::Path {
                         host,
@@ -244,6 +274,35 @@ impl Drive {
             exists: true,
             dos: comps,
         })
+    }
+
+    /// The absolute DOS path (`\A\B.TXT`, guest bytes) of components as
+    /// [`Resolved::Path`] gives them.
+    pub fn dos_path(comps: &[String]) -> Vec<u8> {
+        let mut out = Vec::new();
+        for c in comps {
+            out.push(b'\\');
+            out.extend(c.chars().map(|ch| ch as u32 as u8));
+        }
+        if out.is_empty() {
+            out.push(b'\\');
+        }
+        out
+    }
+
+    /// Resolves a path that must be an existing regular file (a file a save
+    /// state says was open): the same sandbox as every guest path, so a
+    /// state cannot name anything outside the mount.
+    pub fn resolve_file(&self, path: &[u8]) -> Result<(PathBuf, Vec<String>), u16> {
+        match self.resolve(path)? {
+            Resolved::Path {
+                host,
+                exists: true,
+                dos,
+            } if host.is_file() => Ok((host, dos)),
+            Resolved::Path { exists: false, .. } => Err(ERR_FILE),
+            _ => Err(ERR_ACCESS),
+        }
     }
 
     /// Resolves a path that must be an existing directory.

@@ -15,6 +15,7 @@
 //! All guest file access goes through [`drive`], the sandbox of drive C:.
 
 pub mod bios;
+pub mod cp437;
 pub mod dosdata;
 pub mod drive;
 pub mod ems;
@@ -25,6 +26,7 @@ pub mod loader;
 pub mod mcb;
 pub mod mem;
 pub mod mz;
+pub mod quota;
 pub mod rom;
 pub mod state;
 pub mod xms;
@@ -43,7 +45,9 @@ pub use crate::mz::{Executable, LoadError};
 /// The DOS configuration.
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct DosConfig {
-    /// The host folder that is drive C:.
+    /// The host folder that is drive C: (not saved in a save state: the
+    /// resuming run's mount takes its place).
+    #[serde(skip)]
     pub mount: PathBuf,
     /// Provide an XMS 3.0 driver (INT 2Fh 43h); never on the 8086, which
     /// has no extended memory.
@@ -52,6 +56,8 @@ pub struct DosConfig {
     pub ems: bool,
     /// Environment strings of the shell ("NAME=value").
     pub env: Vec<String>,
+    /// Bytes the guest may add to drive C:'s folder ([`quota`]).
+    pub disk_quota: u64,
 }
 
 impl DosConfig {
@@ -66,6 +72,7 @@ impl DosConfig {
                 "PATH=C:\\".into(),
                 "PROMPT=$p$g".into(),
             ],
+            disk_quota: quota::DEFAULT_QUOTA,
         }
     }
 }
@@ -144,6 +151,8 @@ pub struct Dos {
     ext_detail: Option<(u16, u8, u8, u8)>,
     clock_offset: i64,
     searches: int21::dirs::Searches,
+    /// What the guest has added to drive C: against its limit.
+    pub(crate) quota: quota::Quota,
     xms: Option<xms::Xms>,
     ems: Option<ems::Ems>,
     mouse: bios::int33::Mouse,
@@ -186,6 +195,7 @@ impl Dos {
             ext_detail: None,
             clock_offset: 0,
             searches: Default::default(),
+            quota: quota::Quota::new(cfg.disk_quota),
             xms: None,
             ems: None,
             mouse: Default::default(),
@@ -250,6 +260,7 @@ impl Dos {
         }
         bios::bda::init(m);
         dosdata::install(m, self.cfg.ems);
+        self.sync_free_clusters(m);
         let conv_top = (m.config().conventional_kib.min(640) * 64) as u16;
         self.arena = Arena::init(m, FIRST_MCB, conv_top);
         self.create_shell(m);

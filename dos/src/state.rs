@@ -12,28 +12,32 @@
 //! | 20 | 4 | CRC-32 (IEEE) of the payload |
 //! | 24 | ... | payload: deflate-compressed bincode of [`Snapshot`] |
 //!
-//! Open host files are stored by their path relative to drive C:'s root
-//! and their position, and reopened under the mount of the run that loads
-//! the state (so a copied folder works). Hooks (breakpoints) are not
+//! Open files are stored by their DOS path on drive C: (never a host path)
+//! and their position, and reopened through the resuming run's
+//! [`Drive`](crate::drive::Drive), the same sandbox every guest path goes
+//! through (so a copied folder works, and a crafted state naming `..`, an
+//! absolute host path or a symlink out is refused as a damaged state). Hooks (breakpoints) are not
 //! machine state and are not saved; neither is the 8086 cycle-exact bus
 //! unit (a state saved in that mode resumes register-level).
 
 use std::cell::RefCell;
 use std::fmt;
 use std::io::{Read, Seek, SeekFrom, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use hw::Machine;
 use serde::{Deserialize, Serialize};
 
+use crate::drive::Drive;
 use crate::Dos;
 
 /// The file's first bytes.
 pub const MAGIC: &[u8; 8] = b"TANDEMSS";
-/// The format version this build writes and reads (3: the DOS state has
-/// the extended error detail of 5D0Ah and the binary-mode bit of each open
+/// The format version this build writes and reads (4: open files and
+/// searches are kept by DOS path, not host path; 3: the DOS state has the
+/// extended error detail of 5D0Ah and the binary-mode bit of each open
 /// device; the bus has the OPL2's state).
-pub const VERSION: u32 = 3;
+pub const VERSION: u32 = 4;
 const HEADER: usize = 24;
 
 /// Facts about the run that saved the state.
@@ -107,9 +111,9 @@ impl From<std::io::Error> for StateError {
 }
 
 thread_local! {
-    /// Drive C:'s root while a state is written or read (open files are
-    /// stored relative to it), and the first reopen error.
-    static MOUNT: RefCell<(Option<PathBuf>, Option<String>)> = const { RefCell::new((None, None)) };
+    /// Drive C: of the resuming run while a state is read (open files are
+    /// resolved through it), and the first reopen error.
+    static MOUNT: RefCell<(Option<Drive>, Option<String>)> = const { RefCell::new((None, None)) };
 }
 
 /// Encodes a snapshot of `m` and `dos`.
@@ -120,16 +124,21 @@ pub fn save(m: &Machine, dos: &Dos, meta: &Meta) -> Result<Vec<u8>, StateError> 
         machine: &'a Machine,
         dos: &'a Dos,
     }
-    MOUNT.with(|c| *c.borrow_mut() = (Some(dos.drive().root().to_path_buf()), None));
     let raw = bincode::serialize(&SnapshotRef {
         meta,
         machine: m,
         dos,
     });
-    MOUNT.with(|c| *c.borrow_mut() = (None, None));
     let raw = raw.map_err(|e| StateError::Damaged(e.to_string()))?;
+    seal(&raw)
+}
+
+/// A state file around `raw`, the bincode of a [`Snapshot`]: header,
+/// compressed payload and checksum (tools and tests that edit a state
+/// unwrap it with [`unseal`]).
+pub fn seal(raw: &[u8]) -> Result<Vec<u8>, StateError> {
     let mut z = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::fast());
-    z.write_all(&raw)?;
+    z.write_all(raw)?;
     let payload = z.finish()?;
     let mut out = Vec::with_capacity(HEADER + payload.len());
     out.extend_from_slice(MAGIC);
@@ -143,6 +152,32 @@ pub fn save(m: &Machine, dos: &Dos, meta: &Meta) -> Result<Vec<u8>, StateError> 
 /// Decodes a state; open files are reopened under `mount` (drive C: of
 /// the resuming run), which also becomes the drive's root.
 pub fn load(bytes: &[u8], mount: &Path) -> Result<Snapshot, StateError> {
+    let raw = unseal(bytes)?;
+    let root = mount.canonicalize()?;
+    // Devices are never reopened by name, so EMS does not matter here.
+    let sandbox = Drive::new(&root, false)?;
+    MOUNT.with(|c| *c.borrow_mut() = (Some(sandbox), None));
+    let snap: Result<Snapshot, _> = bincode::deserialize(&raw);
+    let reopen_err = MOUNT.with(|c| std::mem::take(&mut *c.borrow_mut()).1);
+    let mut snap = snap.map_err(|e| StateError::Damaged(e.to_string()))?;
+    if let Some(e) = reopen_err {
+        return Err(StateError::File(e));
+    }
+    // Drive C: is the resuming run's mount, with the saved current
+    // directory.
+    let cwd = snap.dos.drive.cwd_string();
+    let ems = snap.dos.cfg.ems;
+    snap.dos.drive = Drive::new(&root, ems)?;
+    let mut cwd_path = b"\\".to_vec();
+    cwd_path.extend(crate::drive::dos_bytes(&cwd));
+    let _ = snap.dos.drive.chdir(&cwd_path);
+    snap.dos.cfg.mount = root;
+    Ok(snap)
+}
+
+/// The bincode of the [`Snapshot`] in a state file, after checking its
+/// magic, version, length and checksum.
+pub fn unseal(bytes: &[u8]) -> Result<Vec<u8>, StateError> {
     if bytes.len() < MAGIC.len() || &bytes[..MAGIC.len()] != MAGIC {
         return Err(StateError::Foreign);
     }
@@ -173,22 +208,7 @@ pub fn load(bytes: &[u8], mount: &Path) -> Result<Snapshot, StateError> {
     flate2::read::DeflateDecoder::new(payload)
         .read_to_end(&mut raw)
         .map_err(|e| StateError::Damaged(e.to_string()))?;
-    let root = mount.canonicalize()?;
-    MOUNT.with(|c| *c.borrow_mut() = (Some(root.clone()), None));
-    let snap: Result<Snapshot, _> = bincode::deserialize(&raw);
-    let reopen_err = MOUNT.with(|c| std::mem::take(&mut *c.borrow_mut()).1);
-    let mut snap = snap.map_err(|e| StateError::Damaged(e.to_string()))?;
-    if let Some(e) = reopen_err {
-        return Err(StateError::File(e));
-    }
-    // Drive C: is the resuming run's mount, with the saved current
-    // directory.
-    let cwd = snap.dos.drive.cwd_string();
-    let ems = snap.dos.cfg.ems;
-    snap.dos.drive = crate::drive::Drive::new(&root, ems)?;
-    let _ = snap.dos.drive.chdir(format!("\\{cwd}").as_bytes());
-    snap.dos.cfg.mount = root;
-    Ok(snap)
+    Ok(raw)
 }
 
 /// Reads a state file.
@@ -204,8 +224,8 @@ pub fn write_file(path: &Path, m: &Machine, dos: &Dos, meta: &Meta) -> Result<()
     Ok(())
 }
 
-/// Serde for the system file table: host files as (path under drive C:,
-/// position), reopened on load.
+/// Serde for the system file table: files as (DOS path on drive C:,
+/// position), reopened on load through the resuming run's drive.
 pub(crate) mod sft_entries {
     use super::*;
     use crate::drive::Device;
@@ -213,7 +233,7 @@ pub(crate) mod sft_entries {
 
     #[derive(Serialize, Deserialize)]
     enum SavedKind {
-        File { path: PathBuf, pos: u64 },
+        File { path: Vec<u8>, pos: u64 },
         Device(Device),
     }
 
@@ -227,13 +247,6 @@ pub(crate) mod sft_entries {
         raw: bool,
     }
 
-    fn relative(host: &Path) -> PathBuf {
-        MOUNT.with(|c| match &c.borrow().0 {
-            Some(root) => host.strip_prefix(root).unwrap_or(host).to_path_buf(),
-            None => host.to_path_buf(),
-        })
-    }
-
     pub fn serialize<S: serde::Serializer>(e: &[Option<Entry>], s: S) -> Result<S::Ok, S::Error> {
         let saved: Vec<Option<SavedEntry>> = e
             .iter()
@@ -244,7 +257,7 @@ pub(crate) mod sft_entries {
                         Kind::File(f) => {
                             let mut f: &std::fs::File = f;
                             SavedKind::File {
-                                path: e.host.as_deref().map(relative).unwrap_or_default(),
+                                path: Drive::dos_path(&e.dos),
                                 pos: f.stream_position().unwrap_or(0),
                             }
                         }
@@ -264,41 +277,31 @@ pub(crate) mod sft_entries {
         d: D,
     ) -> Result<Vec<Option<Entry>>, D::Error> {
         let saved = Vec::<Option<SavedEntry>>::deserialize(d)?;
-        let root = MOUNT.with(|c| c.borrow().0.clone()).unwrap_or_default();
+        let drive = MOUNT.with(|c| c.borrow().0.clone());
         let mut out = Vec::with_capacity(saved.len());
         for e in saved {
             let Some(e) = e else {
                 out.push(None);
                 continue;
             };
-            let (kind, host) = match e.kind {
-                SavedKind::Device(d) => (Kind::Device(d), None),
-                SavedKind::File { path, pos } => {
-                    let host = root.join(&path);
-                    let access = e.mode & 7;
-                    let opened = std::fs::OpenOptions::new()
-                        .read(access != 1)
-                        .write(access != 0)
-                        .open(&host)
-                        .and_then(|mut f| f.seek(SeekFrom::Start(pos)).map(|_| f));
-                    match opened {
-                        Ok(f) => (Kind::File(f), Some(host)),
-                        Err(err) => {
-                            let msg = format!("{}: {err}", host.display());
-                            MOUNT.with(|c| {
-                                c.borrow_mut().1.get_or_insert(msg);
-                            });
-                            out.push(None);
-                            continue;
-                        }
+            let (kind, dos) = match e.kind {
+                SavedKind::Device(d) => (Kind::Device(d), Vec::new()),
+                SavedKind::File { path, pos } => match reopen(drive.as_ref(), &path, e.mode, pos) {
+                    Ok((f, dos)) => (Kind::File(f), dos),
+                    Err(msg) => {
+                        MOUNT.with(|c| {
+                            c.borrow_mut().1.get_or_insert(msg);
+                        });
+                        out.push(None);
+                        continue;
                     }
-                }
+                },
             };
             out.push(Some(Entry {
                 kind,
                 refs: e.refs,
                 mode: e.mode,
-                host,
+                dos,
                 written: e.written,
                 set_time: e.set_time,
                 raw: e.raw,
@@ -306,4 +309,29 @@ pub(crate) mod sft_entries {
         }
         Ok(out)
     }
+}
+
+/// Reopens a file a state says was open: `path` is a DOS path resolved
+/// through the resuming run's drive like any path the guest gives, so it
+/// must name an existing file inside the mount whatever the state holds.
+fn reopen(
+    drive: Option<&Drive>,
+    path: &[u8],
+    mode: u8,
+    pos: u64,
+) -> Result<(std::fs::File, Vec<String>), String> {
+    let shown = String::from_utf8_lossy(path).into_owned();
+    let drive = drive.ok_or_else(|| format!("{shown}: no drive C: to reopen it on"))?;
+    let (host, dos) = drive.resolve_file(path).map_err(|code| match code {
+        crate::drive::ERR_FILE => format!("{shown}: no such file on drive C:"),
+        _ => format!("{shown}: not a file inside drive C: (DOS error {code})"),
+    })?;
+    let access = mode & 7;
+    std::fs::OpenOptions::new()
+        .read(access != 1)
+        .write(access != 0)
+        .open(&host)
+        .and_then(|mut f| f.seek(SeekFrom::Start(pos)).map(|_| f))
+        .map(|f| (f, dos))
+        .map_err(|e| format!("{shown}: {e}"))
 }

@@ -149,6 +149,12 @@ pub struct RunArgs {
     #[arg(long)]
     no_ems: bool,
 
+    /// How many MiB the program may add to drive C:'s folder; past it its
+    /// writes end as on a full disk (INT 21h 36h reports what is left).
+    #[arg(long, value_name = "MIB", default_value_t = dos::quota::DEFAULT_QUOTA >> 20,
+          value_parser = parse_quota)]
+    disk_quota: u64,
+
     /// The DOS program (.EXE or .COM), a host path [default: the built-in
     /// replica].
     #[arg(value_name = "PROGRAM")]
@@ -351,6 +357,7 @@ pub fn prepare(args: &RunArgs, headless: bool, stdin: Stdin) -> Result<Run, Stri
     let mut cfg = DosConfig::new(mount.clone());
     cfg.xms = !args.no_xms;
     cfg.ems = !args.no_ems;
+    cfg.disk_quota = args.disk_quota << 20;
     let mut dos = Dos::new(cfg).map_err(|e| bad(format!("mount {}", mount.display()), e))?;
     let mut m = Machine::new(opts.config());
     let mut origin = 0;
@@ -552,5 +559,13 @@ fn report_unimplemented(warnings: &[String]) {
     );
     for w in warnings {
         eprintln!("  {w}");
+    }
+}
+
+/// `--disk-quota`: whole MiB, 0 (nothing may be written) to 1 TiB.
+fn parse_quota(s: &str) -> Result<u64, String> {
+    match s.parse::<u64>() {
+        Ok(n) if n <= 1 << 20 => Ok(n),
+        _ => Err(format!("{s} is not a size in MiB from 0 to 1048576")),
     }
 }

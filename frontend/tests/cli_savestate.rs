@@ -164,3 +164,74 @@ fn bad_state_files_exit_2_with_one_line() {
     assert_eq!(o.status.code(), Some(2), "{o:?}");
     let _ = std::fs::remove_dir_all(d);
 }
+
+/// `state` with the saved path of its open file (the string ending with
+/// `marker`, after its bincode length) replaced by `path`.
+fn with_open_path(state: &[u8], marker: &[u8], path: &[u8]) -> Vec<u8> {
+    let raw = dos::state::unseal(state).expect("unseal");
+    let (start, end) = (marker.len()..=raw.len())
+        .rev()
+        .filter(|&e| raw[e - marker.len()..e] == *marker)
+        .find_map(|e| {
+            (8..e - marker.len() + 1)
+                .rev()
+                .find(|&s| {
+                    let len = u64::from_le_bytes(raw[s - 8..s].try_into().expect("8 bytes"));
+                    len == (e - s) as u64
+                })
+                .map(|s| (s, e))
+        })
+        .expect("the open file's path is in the state");
+    let mut edited = raw[..start - 8].to_vec();
+    edited.extend((path.len() as u64).to_le_bytes());
+    edited.extend(path);
+    edited.extend(&raw[end..]);
+    dos::state::seal(&edited).expect("seal")
+}
+
+#[test]
+fn a_state_naming_a_file_outside_the_mount_exits_2() {
+    let d = temp_dir("escape");
+    let mnt = d.join("mnt");
+    std::fs::create_dir_all(&mnt).expect("mkdir");
+    std::fs::copy(repo().join("roms/dos/files.com"), mnt.join("files.com")).expect("copy");
+    let outside = d.join("OUT.TXT");
+    std::fs::write(&outside, b"secret").expect("write");
+    let prog = mnt.join("files.com");
+    let prog = prog.to_str().expect("path");
+    let good = d.join("good.state");
+    let o = tandem(&[
+        "--headless",
+        "--cpu",
+        "8086",
+        "--seconds",
+        "2",
+        "--save-state",
+        good.to_str().expect("path"),
+        prog,
+    ]);
+    assert_eq!(o.status.code(), Some(124), "{o:?}");
+    let bytes = std::fs::read(&good).expect("state written");
+    let abs = outside.to_str().expect("path").as_bytes().to_vec();
+    for (i, attack) in [b"..\\OUT.TXT".to_vec(), b"../OUT.TXT".to_vec(), abs]
+        .into_iter()
+        .enumerate()
+    {
+        let bad = d.join(format!("bad{i}.state"));
+        std::fs::write(&bad, with_open_path(&bytes, b"LOG.TXT", &attack)).expect("write");
+        let o = tandem(&[
+            "--headless",
+            "--load-state",
+            bad.to_str().expect("path"),
+            "--seconds",
+            "2",
+            prog,
+        ]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{o:?}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains("cannot reopen"), "{err}");
+    }
+    assert_eq!(std::fs::read(&outside).expect("read"), b"secret");
+    let _ = std::fs::remove_dir_all(d);
+}

@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use crate::drive::{split_83, ERR_ACCESS, ERR_PATH};
+use crate::drive::{split_83, Drive, ERR_ACCESS, ERR_PATH};
 use crate::int21::files::{attributes, dos_time, mtime};
 use crate::mem::{self, lin, rd16, rd8, wr16, wr8, write_bytes, Regs};
 use crate::{Dos, Flow};
@@ -14,9 +14,12 @@ pub const ERR_NO_MORE: u16 = 18;
 
 /// Directories being searched (FindFirst/FindNext); the DTA holds the
 /// index into this list and the position, so searches are re-entrant.
+/// Each directory is kept as DOS components from the root and resolved
+/// through the drive again at each find next (a save state holds no host
+/// path, and a directory that went away just ends the search).
 #[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct Searches {
-    dirs: Vec<(PathBuf, bool)>,
+    dirs: Vec<Vec<String>>,
 }
 
 /// Whether an 11-byte FCB-form name matches an 11-byte pattern.
@@ -35,11 +38,12 @@ pub fn fcb_form(name: &str) -> [u8; 11] {
         Some((b, e)) => (b, e),
         None => (name, ""),
     };
-    for (i, c) in b.bytes().take(8).enumerate() {
-        out[i] = c;
+    // One char per guest byte (see `drive::dos_upper`).
+    for (i, c) in b.chars().take(8).enumerate() {
+        out[i] = c as u32 as u8;
     }
-    for (i, c) in e.bytes().take(3).enumerate() {
-        out[8 + i] = c;
+    for (i, c) in e.chars().take(3).enumerate() {
+        out[8 + i] = c as u32 as u8;
     }
     out
 }
@@ -52,7 +56,7 @@ pub fn pattern_form(p: &str) -> Option<[u8; 11]> {
     };
     let mut out = [b' '; 11];
     let fill = |src: &str, dst: &mut [u8]| -> Option<()> {
-        for (i, c) in src.bytes().enumerate() {
+        for (i, c) in crate::drive::dos_bytes(src).into_iter().enumerate() {
             if c == b'*' {
                 dst[i..].fill(b'?');
                 return Some(());
@@ -140,9 +144,9 @@ impl Dos {
                 if !matches!(m.dl(), 0 | 3) {
                     Err(0x0F)
                 } else {
-                    let s = self.drive.cwd_string();
+                    let s = crate::drive::dos_bytes(&self.drive.cwd_string());
                     let (ds, si) = (m.ds(), m.si());
-                    write_bytes(m, ds, si, s.as_bytes());
+                    write_bytes(m, ds, si, &s);
                     wr8(m, lin(ds, si.wrapping_add(s.len() as u16)), 0);
                     Ok(Some(0x0100))
                 }
@@ -166,21 +170,17 @@ impl Dos {
     fn find_first(&mut self, m: &mut Machine) -> Result<(), u16> {
         let p = self.path_dsdx(m);
         let attr = m.cl();
-        let s: String = p
-            .iter()
-            .map(|&c| c as char)
-            .collect::<String>()
-            .to_ascii_uppercase();
+        let s = crate::drive::dos_upper(&p);
         let cut = s.rfind(['\\', '/', ':']).map(|i| i + 1).unwrap_or(0);
         let (dir, name) = s.split_at(cut);
         let name = if name.is_empty() { "*.*" } else { name };
         let pat = pattern_form(name).ok_or(ERR_PATH)?;
-        let (host, dos) = self.drive.resolve_dir(dir.as_bytes())?;
+        let (_, dos) = self.drive.resolve_dir(&crate::drive::dos_bytes(dir))?;
         let (dseg, doff) = self.dta;
-        let id = match self.searches.dirs.iter().position(|d| d.0 == host) {
+        let id = match self.searches.dirs.iter().position(|d| *d == dos) {
             Some(i) => i,
             None => {
-                self.searches.dirs.push((host, dos.is_empty()));
+                self.searches.dirs.push(dos);
                 self.searches.dirs.len() - 1
             }
         };
@@ -203,7 +203,12 @@ impl Dos {
         let attr = rd8(m, d(12));
         let id = rd16(m, d(13)) as usize;
         let mut pos = rd16(m, d(15)) as usize;
-        let (host, root) = self.searches.dirs.get(id).cloned().ok_or(ERR_NO_MORE)?;
+        let dos = self.searches.dirs.get(id).ok_or(ERR_NO_MORE)?;
+        let root = dos.is_empty();
+        let (host, _) = self
+            .drive
+            .resolve_dir(&Drive::dos_path(dos))
+            .map_err(|_| ERR_NO_MORE)?;
         if attr == 0x08 {
             // Volume label only.
             if pos == 0 {
@@ -260,8 +265,9 @@ impl Dos {
         wr16(m, d(0x16), time);
         wr16(m, d(0x18), date);
         mem::wr32(m, d(0x1A), size);
+        let name = crate::drive::dos_bytes(name);
         for i in 0..13u16 {
-            let c = name.as_bytes().get(i as usize).copied().unwrap_or(0);
+            let c = name.get(i as usize).copied().unwrap_or(0);
             wr8(m, d(0x1E + i), c);
         }
     }

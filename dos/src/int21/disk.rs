@@ -18,8 +18,18 @@ pub const BYTES_PER_SECTOR: u16 = 512;
 pub const SECTORS_PER_CLUSTER: u8 = 64;
 /// Clusters on the disk (the largest FAT16 count DOS formats).
 pub const CLUSTERS: u16 = 65518;
-/// Free clusters (1 GiB).
+/// Free clusters at most (1 GiB); the guest's quota ([`crate::quota`])
+/// usually leaves fewer (see [`free_clusters`]).
 pub const FREE_CLUSTERS: u16 = 32768;
+/// Offset of the free-cluster count in the DPB (DOS 4+, FFFFh unknown).
+const DPB_FREE: u16 = 0x1F;
+
+/// Free clusters for `free` bytes of quota left: whole clusters, at most
+/// [`FREE_CLUSTERS`], so 36h's figure is what the guest can really write.
+pub fn free_clusters(free: u64) -> u16 {
+    let cluster = SECTORS_PER_CLUSTER as u64 * BYTES_PER_SECTOR as u64;
+    (free / cluster).min(FREE_CLUSTERS as u64) as u16
+}
 /// Media descriptor: fixed disk.
 pub const MEDIA: u8 = 0xF8;
 /// Reserved sectors before the first FAT.
@@ -145,8 +155,17 @@ pub fn media_id() -> Vec<u8> {
 }
 
 impl Dos {
+    /// Writes the free clusters the quota leaves into the DPB (1Fh/32h
+    /// and the List of Lists show it) and returns them.
+    pub(crate) fn sync_free_clusters(&mut self, m: &mut Machine) -> u16 {
+        let free = free_clusters(self.quota.free());
+        mem::wr16(m, lin(DOS_SEG, dosdata::DPB_OFF + DPB_FREE), free);
+        free
+    }
+
     /// INT 21h 1Bh, 1Ch, 1Fh, 32h, 36h, 53h, 69h.
     pub(crate) fn int21_disk(&mut self, m: &mut Machine, ah: u8) -> Flow {
+        let free = self.sync_free_clusters(m);
         match ah {
             0x1B | 0x1C => {
                 let dl = if ah == 0x1B { 0 } else { m.dl() };
@@ -175,7 +194,7 @@ impl Dos {
             0x36 => {
                 if is_c(m.dl()) {
                     m.set_ax(SECTORS_PER_CLUSTER as u16);
-                    m.set_bx(FREE_CLUSTERS);
+                    m.set_bx(free);
                     m.set_cx(BYTES_PER_SECTOR);
                     m.set_dx(CLUSTERS);
                 } else {

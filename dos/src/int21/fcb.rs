@@ -31,6 +31,8 @@ use crate::{Dos, Flow};
 use hw::Machine;
 
 /// Offsets in a standard FCB.
+use crate::quota::ERR_DISK_FULL;
+
 const CUR_BLOCK: u16 = 0x0C;
 const REC_SIZE: u16 = 0x0E;
 const FILE_SIZE: u16 = 0x10;
@@ -88,7 +90,7 @@ impl Fcb {
     fn name(&self, m: &mut Machine, at: u16) -> [u8; 11] {
         let mut n = [0u8; 11];
         for (i, b) in n.iter_mut().enumerate() {
-            *b = rd8(m, self.a(at + i as u16)).to_ascii_uppercase();
+            *b = crate::dosdata::upper_437(rd8(m, self.a(at + i as u16)));
         }
         n
     }
@@ -233,7 +235,7 @@ impl Dos {
             return Err(ERR_FILE);
         }
         let name = valid_name(&n).ok_or(ERR_FILE)?;
-        match self.drive.resolve(name.as_bytes())? {
+        match self.drive.resolve(&crate::drive::dos_bytes(&name))? {
             Resolved::Device(d) => Ok((Target::Device(d), true)),
             Resolved::Path { host, exists, .. } => {
                 if exists && host.is_dir() {
@@ -264,6 +266,11 @@ impl Dos {
                         // A volume label or directory cannot be made here.
                         return self.fcb_fail(ERR_ACCESS);
                     }
+                    let old = if exists {
+                        std::fs::metadata(&host).map(|md| md.len()).unwrap_or(0)
+                    } else {
+                        0
+                    };
                     let made = std::fs::OpenOptions::new()
                         .write(true)
                         .create(true)
@@ -271,6 +278,7 @@ impl Dos {
                         .open(&host);
                     match made {
                         Ok(f) => {
+                            self.quota.resized(old, 0);
                             let now = self.now_seconds(m);
                             let _ = f.set_modified(super::files::emulated_time(now));
                             (0, now)
@@ -346,16 +354,32 @@ impl Dos {
                 Target::Device(_) => {}
                 Target::File(host) => {
                     let now = self.now_seconds(m);
+                    let quota = &mut self.quota;
+                    let mut fitted = n;
                     let r = std::fs::OpenOptions::new()
                         .write(true)
                         .open(&host)
                         .and_then(|mut f| {
-                            f.seek(SeekFrom::Start(pos))?;
-                            f.write_all(&data)?;
+                            // A full disk takes the whole records that fit
+                            // (AL = 01h below).
+                            let len = f.metadata()?.len();
+                            let k = quota.fit(len, pos, data.len() as u64);
+                            fitted = (k / size as u64) as u16;
+                            let k = fitted as usize * size as usize;
+                            if k > 0 {
+                                f.seek(SeekFrom::Start(pos))?;
+                                f.write_all(&data[..k])?;
+                                quota.resized(len, len.max(pos + k as u64));
+                            }
                             let _ = f.set_modified(super::files::emulated_time(now));
                             f.metadata()
                         });
                     match r {
+                        Ok(md) if fitted < n => {
+                            wr32(m, fcb.a(FILE_SIZE), md.len().min(u32::MAX as u64) as u32);
+                            self.ext_error = ERR_DISK_FULL;
+                            return (EOF, fitted);
+                        }
                         Ok(md) => {
                             wr32(m, fcb.a(FILE_SIZE), md.len().min(u32::MAX as u64) as u32);
                             let (time, date) = dos_time(now);
@@ -412,15 +436,27 @@ impl Dos {
         };
         let len = rec as u64 * size as u64;
         let now = self.now_seconds(m);
+        let quota = &mut self.quota;
         let r = std::fs::OpenOptions::new()
             .write(true)
             .open(&host)
             .and_then(|f| {
+                let old = f.metadata()?.len();
+                if !quota.allows(old, len) {
+                    return Ok(false);
+                }
                 f.set_len(len)?;
-                f.set_modified(super::files::emulated_time(now))
+                quota.resized(old, len);
+                f.set_modified(super::files::emulated_time(now))?;
+                Ok(true)
             });
         match r {
-            Ok(()) => {
+            Ok(false) => {
+                // Disk full.
+                self.ext_error = ERR_DISK_FULL;
+                EOF
+            }
+            Ok(true) => {
                 wr32(m, fcb.a(FILE_SIZE), len.min(u32::MAX as u64) as u32);
                 OK
             }
@@ -537,7 +573,9 @@ impl Dos {
         };
         let mut deleted = 0;
         for (_, host, a) in found {
+            let len = std::fs::metadata(&host).map(|md| md.len()).unwrap_or(0);
             if a & 0x11 == 0 && std::fs::remove_file(&host).is_ok() {
+                self.quota.resized(len, 0);
                 deleted += 1;
             }
         }
@@ -573,7 +611,7 @@ impl Dos {
                 err = ERR_ACCESS;
                 continue;
             };
-            match self.drive.resolve(to.as_bytes()) {
+            match self.drive.resolve(&crate::drive::dos_bytes(&to)) {
                 Ok(Resolved::Path {
                     host: dest,
                     exists: false,

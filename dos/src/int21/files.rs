@@ -3,7 +3,6 @@
 //! 57h, 5Ah, 5Bh, 6Ch.
 
 use std::io::{Read, Seek, SeekFrom, Write};
-use std::path::PathBuf;
 
 use crate::drive::{Device, Resolved, ERR_ACCESS, ERR_FILE};
 use crate::mem::{self, lin, rd16, rd8, wr8, Regs};
@@ -40,8 +39,9 @@ pub struct Entry {
     pub refs: u16,
     /// Open mode (access in bits 0-2).
     pub mode: u8,
-    /// Host path of a file.
-    pub host: Option<PathBuf>,
+    /// A file's DOS path as components from drive C:'s root (what a save
+    /// state keeps: never a host path), empty for a device.
+    pub dos: Vec<String>,
     /// Written to since opening (its time is set on close).
     pub written: bool,
     /// A time set with 57h01h to apply on close (seconds since 1970).
@@ -76,7 +76,7 @@ impl Sft {
                 kind: Kind::Device(d),
                 refs,
                 mode: 2,
-                host: None,
+                dos: Vec::new(),
                 written: false,
                 set_time: None,
                 raw: false,
@@ -87,6 +87,12 @@ impl Sft {
     /// An entry.
     pub fn get(&mut self, i: u8) -> Option<&mut Entry> {
         self.e.get_mut(i as usize).and_then(|e| e.as_mut())
+    }
+
+    /// Whether an entry can be added (checked before a file is created, so
+    /// a full table leaves the host untouched).
+    pub fn has_free(&self) -> bool {
+        self.e.iter().any(|e| e.is_none())
     }
 
     /// Adds an entry; its index or None when the table is full.
@@ -234,17 +240,23 @@ impl Dos {
         if create.is_none() && access > 2 {
             return Err(ERR_ACCESS_CODE);
         }
+        // DOS takes a handle and an SFT slot before it looks at the path
+        // (MS-DOS Programmer's Reference, 3Ch/3Dh: error 4): a full table
+        // fails without creating or truncating anything on the host.
+        if jft_free(m, self.psp).is_none() || !self.sft.has_free() {
+            return Err(ERR_TOO_MANY);
+        }
         let entry = match self.drive.resolve(path)? {
             Resolved::Device(d) => Entry {
                 kind: Kind::Device(d),
                 refs: 1,
                 mode,
-                host: None,
+                dos: Vec::new(),
                 written: false,
                 set_time: None,
                 raw: false,
             },
-            Resolved::Path { host, exists, .. } => {
+            Resolved::Path { host, exists, dos } => {
                 if exists && host.is_dir() {
                     return Err(ERR_ACCESS);
                 }
@@ -261,6 +273,11 @@ impl Dos {
                         if exists && must_be_new {
                             return Err(ERR_EXISTS);
                         }
+                        let old = if exists {
+                            std::fs::metadata(&host).map(|md| md.len()).unwrap_or(0)
+                        } else {
+                            0
+                        };
                         let f = std::fs::OpenOptions::new()
                             .read(true)
                             .write(true)
@@ -268,6 +285,8 @@ impl Dos {
                             .truncate(true)
                             .open(&host)
                             .map_err(|_| ERR_ACCESS)?;
+                        // Truncating frees the old data's room.
+                        self.quota.resized(old, 0);
                         // Created now in emulated time, not the host's.
                         let _ = f.set_modified(emulated_time(self.now_seconds(m)));
                         f
@@ -277,7 +296,7 @@ impl Dos {
                     kind: Kind::File(f),
                     refs: 1,
                     mode: if create.is_some() { 2 } else { mode },
-                    host: Some(host),
+                    dos,
                     written: create.is_some(),
                     set_time: None,
                     raw: false,
@@ -320,9 +339,16 @@ impl Dos {
                 match self.drive.resolve(&p) {
                     Ok(Resolved::Path {
                         host, exists: true, ..
-                    }) if host.is_file() => std::fs::remove_file(&host)
-                        .map(|_| m.ax())
-                        .map_err(|_| ERR_ACCESS),
+                    }) if host.is_file() => {
+                        let len = std::fs::metadata(&host).map(|md| md.len()).unwrap_or(0);
+                        match std::fs::remove_file(&host) {
+                            Ok(()) => {
+                                self.quota.resized(len, 0);
+                                Ok(m.ax())
+                            }
+                            Err(_) => Err(ERR_ACCESS),
+                        }
+                    }
                     Ok(Resolved::Path { exists: false, .. }) => Err(ERR_FILE),
                     Ok(_) => Err(ERR_ACCESS),
                     Err(e) => Err(e),
@@ -442,19 +468,32 @@ impl Dos {
         match &mut e.kind {
             Kind::File(f) => {
                 e.written = true;
-                if n == 0 {
-                    // Truncate or extend to the current position.
-                    let pos = f.stream_position().map_err(|_| ERR_ACCESS)?;
-                    f.set_len(pos).map_err(|_| ERR_ACCESS)?;
+                let pos = f.stream_position().map_err(|_| ERR_ACCESS)?;
+                let len = f.metadata().map_err(|_| ERR_ACCESS)?.len();
+                let done = if n == 0 {
+                    // Truncate or extend to the current position; past the
+                    // quota the disk is full and the file stays as it is.
+                    if self.quota.allows(len, pos) {
+                        f.set_len(pos).map_err(|_| ERR_ACCESS)?;
+                        self.quota.resized(len, pos);
+                    }
+                    0
                 } else {
-                    f.write_all(&data).map_err(|_| ERR_ACCESS)?;
-                }
+                    // A full disk cuts the write short (AX < CX, CF
+                    // clear), as DOS does.
+                    let k = self.quota.fit(len, pos, n as u64) as usize;
+                    if k > 0 {
+                        f.write_all(&data[..k]).map_err(|_| ERR_ACCESS)?;
+                        self.quota.resized(len, len.max(pos + k as u64));
+                    }
+                    k as u16
+                };
                 // The host stamped the file with its own clock: give it the
                 // emulated time at once, so a program that looks at the
                 // file before closing it (find first, 57h) sees emulated
                 // time only (a run is deterministic).
                 let _ = f.set_modified(now);
-                Ok(n)
+                Ok(done)
             }
             Kind::Device(Device::Con) => {
                 for &b in &data {

@@ -24,13 +24,13 @@ fn component(c: &[u8]) -> Option<String> {
             if b < 0x20 || TERMINATORS.contains(&b) {
                 return None;
             }
-            if out.len() >= max {
+            // One char per guest byte: count chars, not UTF-8 bytes.
+            let len = out.chars().count();
+            if len >= max {
                 break;
             }
             if b == b'*' {
-                while out.len() < max {
-                    out.push('?');
-                }
+                out.extend(std::iter::repeat_n('?', max - len));
                 break;
             }
             out.push(b as char);
@@ -95,9 +95,10 @@ impl Dos {
     pub(crate) fn int21_truename(&mut self, m: &mut Machine) -> Flow {
         let path = mem::read_asciiz(m, m.ds(), m.si(), 128);
         match truename(&path, &self.drive.cwd_string(), self.cfg.ems) {
-            Ok(t) if t.len() < 128 => {
+            Ok(t) if t.chars().count() < 128 => {
+                let t = crate::drive::dos_bytes(&t);
                 let (es, di) = (m.es(), m.di());
-                write_bytes(m, es, di, t.as_bytes());
+                write_bytes(m, es, di, &t);
                 wr8(m, lin(es, di.wrapping_add(t.len() as u16)), 0);
                 mem::set_cf(m, false);
             }
