@@ -20,7 +20,7 @@
 //! tandem's own messages to stderr. Headless, when stdin is not a terminal,
 //! its bytes are typed on the keyboard as the program asks for keys.
 
-use std::io::{BufReader, IsTerminal, Read};
+use std::io::{BufReader, IsTerminal};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -32,6 +32,7 @@ use hw::Machine;
 use crate::machine_opts::{parse_mhz, MachineOpts};
 use crate::play::record::{self, Header, Input, Recorder};
 use crate::play::session::{Session, Step};
+use crate::play::stdin_keys::StdinKeys;
 use crate::play::{headless, screenshot};
 
 /// Exit status: the run ended before the program terminated.
@@ -190,6 +191,8 @@ pub struct Run {
     pub frame_limit: Option<u64>,
     /// The time limit in seconds (for messages).
     pub seconds: Option<f64>,
+    /// The host's stdin typed on the keyboard (headless), as it arrives.
+    pub stdin: Option<StdinKeys>,
     _temp: Option<TempDir>,
 }
 
@@ -381,13 +384,14 @@ pub fn prepare(args: &RunArgs, headless: bool, stdin: Stdin) -> Result<Run, Stri
             .map_err(|e| bad(&name, e))?;
     }
     // Headless: the host's stdin (when it is not a terminal) is typed on
-    // the keyboard.
-    if headless && stdin == Stdin::Type && !std::io::stdin().is_terminal() {
-        let mut text = Vec::new();
-        if std::io::stdin().read_to_end(&mut text).is_ok() {
-            dos.type_text(&text);
-        }
-    }
+    // the keyboard, read on a thread so that it never blocks the run.
+    let stdin_keys = if headless && stdin == Stdin::Type && !std::io::stdin().is_terminal() {
+        let mut k = StdinKeys::start();
+        dos.type_text(&k.at_start());
+        Some(k)
+    } else {
+        None
+    };
     let mut session = Session::new(m, dos);
     let replay_has_end = replay
         .as_ref()
@@ -441,6 +445,7 @@ pub fn prepare(args: &RunArgs, headless: bool, stdin: Stdin) -> Result<Run, Stri
         cycle_limit,
         frame_limit: args.frames,
         seconds,
+        stdin: stdin_keys,
         _temp: temp_dir,
     })
 }
