@@ -99,6 +99,17 @@ pub const MAX_BLOAD_DEPTH: usize = 8;
 /// The largest script `bload` reads.
 pub const MAX_SCRIPT_BYTES: u64 = 1 << 20;
 
+/// Writes a save state of the session to `file`.
+pub fn save_state(s: &Session, file: &std::path::Path) -> Result<(), String> {
+    let meta = dos::state::Meta {
+        tandem: env!("CARGO_PKG_VERSION").into(),
+        program: String::new(),
+        origin_cycle: s.m.cycles(),
+    };
+    dos::state::write_file(file, &s.m, &s.dos, &meta)
+        .map_err(|e| format!("{}: {e}", file.display()))
+}
+
 /// Runs one command line.
 pub fn execute(s: &mut Session, line: &str) -> Result<Outcome, String> {
     execute_nested(s, line, 0)
@@ -461,15 +472,12 @@ fn execute_nested(s: &mut Session, line: &str, depth: usize) -> Result<Outcome, 
             None => return Err("trace FILE | trace off".into()),
         },
         "save" => {
-            let f = args.first().ok_or("save FILE")?;
-            let meta = dos::state::Meta {
-                tandem: env!("CARGO_PKG_VERSION").into(),
-                program: String::new(),
-                origin_cycle: s.m.cycles(),
-            };
-            dos::state::write_file(std::path::Path::new(f), &s.m, &s.dos, &meta)
-                .map_err(|e| format!("{f}: {e}"))?;
-            let _ = write!(text, "state saved to {f}");
+            // The rest of the line is the path (it may hold spaces).
+            if rest.is_empty() {
+                return Err("save FILE".into());
+            }
+            save_state(s, std::path::Path::new(rest))?;
+            let _ = write!(text, "state saved to {rest}");
         }
         other => return Err(format!("unknown command '{other}' (help lists them)")),
     }
