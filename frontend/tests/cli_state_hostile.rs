@@ -99,3 +99,40 @@ fn trailing_bytes_are_refused() {
     one_line_exit_2(&resume(&d, &bytes, &[]), "5 bytes after");
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// `--cpu` or `--mhz` that differ from the saved machine are refused, not
+/// silently ignored (issue 19, finding 11); the same ones are accepted.
+#[test]
+fn cpu_and_mhz_that_differ_from_the_state_are_refused() {
+    let d = temp_dir("cpu");
+    let bytes = state_bytes(&d, MachineConfig::default(), 0);
+    one_line_exit_2(&resume(&d, &bytes, &["--cpu", "386"]), "--cpu");
+    one_line_exit_2(&resume(&d, &bytes, &["--mhz", "8"]), "--mhz");
+    let o = resume(&d, &bytes, &["--cpu", "8086", "--mhz", "4.772727"]);
+    assert_eq!(o.status.code(), Some(124), "{o:?}");
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// `tandem debug --load-state` refuses --cpu and --mhz the same way.
+#[test]
+fn debug_refuses_cpu_and_mhz_with_a_state() {
+    let d = temp_dir("debugcpu");
+    let file = d.join("s.state");
+    std::fs::write(&file, state_bytes(&d, MachineConfig::default(), 0)).expect("write");
+    for extra in [["--cpu", "386"], ["--mhz", "8"]] {
+        let o = Command::new(env!("CARGO_BIN_EXE_tandem"))
+            .args(["debug", "--load-state"])
+            .arg(&file)
+            .args(extra)
+            .arg(spin())
+            .stdin(Stdio::null())
+            .output()
+            .expect("runs");
+        assert_eq!(o.status.code(), Some(2), "{o:?}");
+        assert!(
+            String::from_utf8_lossy(&o.stderr).contains(extra[0]),
+            "{o:?}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&d);
+}
