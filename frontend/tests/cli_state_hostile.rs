@@ -40,14 +40,27 @@ fn resume(dir: &Path, bytes: &[u8], extra: &[&str]) -> Output {
     let file = dir.join("s.state");
     std::fs::write(&file, bytes).expect("write");
     std::fs::copy(spin(), dir.join("SPIN.COM")).expect("copy");
-    Command::new(env!("CARGO_BIN_EXE_tandem"))
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tandem"))
         .args(["run", "--headless", "--seconds", "1", "--load-state"])
         .arg(&file)
         .args(extra)
         .arg(dir.join("SPIN.COM"))
         .stdin(Stdio::null())
-        .output()
-        .expect("tandem runs")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("tandem runs");
+    // A run of one emulated second ends well within this (a state whose
+    // times are not checked ran on without end).
+    let t = std::time::Instant::now();
+    while child.try_wait().expect("wait").is_none() {
+        if t.elapsed() > std::time::Duration::from_secs(30) {
+            let _ = child.kill();
+            panic!("still running after 30 s: {:?}", child.wait_with_output());
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.wait_with_output().expect("output")
 }
 
 fn one_line_exit_2(o: &Output, needle: &str) {
