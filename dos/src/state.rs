@@ -200,6 +200,12 @@ pub fn unseal(bytes: &[u8]) -> Result<Vec<u8>, StateError> {
             want: want.min(usize::MAX as u64) as usize,
         });
     }
+    if (bytes.len() as u64) > want {
+        return Err(StateError::Damaged(format!(
+            "{} bytes after the payload",
+            bytes.len() as u64 - want
+        )));
+    }
     let payload = &bytes[HEADER..want as usize];
     if crc32fast::hash(payload) != u32_at(20) {
         return Err(StateError::Checksum);

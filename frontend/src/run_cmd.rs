@@ -20,7 +20,7 @@
 //! tandem's own messages to stderr. Headless, when stdin is not a terminal,
 //! its bytes are typed on the keyboard as the program asks for keys.
 
-use std::io::{BufReader, IsTerminal, Read};
+use std::io::{BufReader, IsTerminal};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -32,6 +32,7 @@ use hw::Machine;
 use crate::machine_opts::{parse_mhz, MachineOpts};
 use crate::play::record::{self, Header, Input, Recorder};
 use crate::play::session::{Session, Step};
+use crate::play::stdin_keys::StdinKeys;
 use crate::play::{headless, screenshot};
 
 /// Exit status: the run ended before the program terminated.
@@ -196,6 +197,8 @@ pub struct Run {
     pub frame_limit: Option<u64>,
     /// The time limit in seconds (for messages).
     pub seconds: Option<f64>,
+    /// The host's stdin typed on the keyboard (headless), as it arrives.
+    pub stdin: Option<StdinKeys>,
     _temp: Option<TempDir>,
 }
 
@@ -257,6 +260,26 @@ pub(crate) fn dos_path(program: &Path, mount: &Path) -> (String, String) {
     (format!("C:\\{name}"), "C:\\".into())
 }
 
+/// Checks, before a run starts, that `path` can be written at its end: a
+/// run is not spent only to find its output cannot be kept. A file this
+/// check creates is removed again.
+fn check_writable(what: &str, path: &Path) -> Result<(), String> {
+    if path.is_dir() {
+        return Err(bad(format!("{what} {}", path.display()), "is a directory"));
+    }
+    let existed = path.exists();
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)
+        .map_err(|e| bad(format!("{what} {}", path.display()), e))?;
+    if !existed {
+        let _ = std::fs::remove_file(path);
+    }
+    Ok(())
+}
+
 /// Whether a display is there for a window.
 fn have_display() -> bool {
     if cfg!(any(target_os = "windows", target_os = "macos")) {
@@ -281,6 +304,12 @@ pub enum Stdin {
 /// replay. The error is one line for `tandem run: error: ...`.
 pub fn prepare(args: &RunArgs, headless: bool, stdin: Stdin) -> Result<Run, String> {
     let presses = crate::press::parse_all(&args.presses)?;
+    if let Some(p) = &args.save_state {
+        check_writable("--save-state", p)?;
+    }
+    if let Some(p) = &args.screenshot {
+        check_writable("--screenshot", p)?;
+    }
     // The replay's header names the machine unless the options do.
     let replay = match &args.replay {
         None => None,
@@ -363,6 +392,22 @@ pub fn prepare(args: &RunArgs, headless: bool, stdin: Stdin) -> Result<Run, Stri
     let mut origin = 0;
     if let Some(file) = &args.load_state {
         let snap = crate::savestate::load(file, &mount).map_err(|e| e.to_string())?;
+        // The state is a whole machine: its CPU and clock cannot change
+        // under a running program, so options that ask for others are
+        // refused rather than ignored.
+        let saved = snap.machine.config();
+        let asked_cpu = args.cpu.filter(|c| *c != saved.cpu_model);
+        let asked_hz = args.mhz.filter(|hz| *hz != saved.cpu_hz);
+        if asked_cpu.is_some() || asked_hz.is_some() {
+            return Err(bad(
+                file.display(),
+                format!(
+                    "the state is a {} at {} Hz; --cpu and --mhz cannot change a saved machine (leave them out, or give the same)",
+                    saved.cpu_model.name(),
+                    saved.cpu_hz
+                ),
+            ));
+        }
         (m, dos, origin) = (snap.machine, snap.dos, snap.meta.origin_cycle);
     } else {
         dos.install(&mut m);
@@ -388,13 +433,14 @@ pub fn prepare(args: &RunArgs, headless: bool, stdin: Stdin) -> Result<Run, Stri
             .map_err(|e| bad(&name, e))?;
     }
     // Headless: the host's stdin (when it is not a terminal) is typed on
-    // the keyboard.
-    if headless && stdin == Stdin::Type && !std::io::stdin().is_terminal() {
-        let mut text = Vec::new();
-        if std::io::stdin().read_to_end(&mut text).is_ok() {
-            dos.type_text(&text);
-        }
-    }
+    // the keyboard, read on a thread so that it never blocks the run.
+    let stdin_keys = if headless && stdin == Stdin::Type && !std::io::stdin().is_terminal() {
+        let mut k = StdinKeys::start();
+        dos.type_text(&k.at_start());
+        Some(k)
+    } else {
+        None
+    };
     let mut session = Session::new(m, dos);
     let replay_has_end = replay
         .as_ref()
@@ -448,6 +494,7 @@ pub fn prepare(args: &RunArgs, headless: bool, stdin: Stdin) -> Result<Run, Stri
         cycle_limit,
         frame_limit: args.frames,
         seconds,
+        stdin: stdin_keys,
         _temp: temp_dir,
     })
 }

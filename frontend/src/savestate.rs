@@ -8,14 +8,48 @@ use dos::state::{self, Meta, Snapshot};
 use dos::Dos;
 use hw::Machine;
 
+/// The fastest CPU clock a state may have (1 GHz).
+pub const MAX_CPU_HZ: u64 = 1_000_000_000;
+/// The latest cycle a state may be at: a resumed run adds its own time to
+/// it and must never reach the end of the counter.
+pub const MAX_CYCLE: u64 = 1 << 62;
+
 /// Reads a save state for a run whose drive C: is `mount`; the error is a
-/// one-line message naming the file.
+/// one-line message naming the file. The state is untrusted input: besides
+/// its format (checked by `dos::state`), the clocks and times that bound
+/// the resumed run are checked here.
 pub fn load(file: &Path, mount: &Path) -> Result<Snapshot, String> {
-    state::read_file(file, mount).map_err(|e| format!("{}: {e}", file.display()))
+    let snap = state::read_file(file, mount).map_err(|e| format!("{}: {e}", file.display()))?;
+    check(&snap).map_err(|e| format!("{}: save state is damaged ({e})", file.display()))?;
+    Ok(snap)
+}
+
+/// Whether the clocks and times of a snapshot are those of a run.
+fn check(snap: &Snapshot) -> Result<(), String> {
+    let c = snap.machine.config();
+    if c.cpu_hz == 0 || c.cpu_hz > MAX_CPU_HZ {
+        return Err(format!("CPU clock of {} Hz", c.cpu_hz));
+    }
+    if c.pit_hz == 0 || c.pit_hz > c.cpu_hz {
+        return Err(format!("PIT clock of {} Hz", c.pit_hz));
+    }
+    let now = snap.machine.cycles();
+    if now > MAX_CYCLE {
+        return Err(format!("at cycle {now}"));
+    }
+    if snap.meta.origin_cycle > now {
+        return Err(format!(
+            "origin cycle {} is after the saved cycle {now}",
+            snap.meta.origin_cycle
+        ));
+    }
+    Ok(())
 }
 
 /// Writes a save state of `m` and `dos` at the end of a run that was to
-/// reach `origin_cycle`.
+/// reach `origin_cycle` (a resumed run's time counts from there; a run
+/// without a time limit, or one that ended before it, counts from where it
+/// stopped).
 pub fn save(
     file: &Path,
     program: &Path,
@@ -29,7 +63,7 @@ pub fn save(
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default(),
-        origin_cycle,
+        origin_cycle: origin_cycle.min(m.cycles()),
     };
     state::write_file(file, m, dos, &meta).map_err(|e| format!("{}: {e}", file.display()))
 }

@@ -71,3 +71,26 @@ c
     assert!(out.contains("error: unknown command 'bogus'"), "{out}");
     assert!(out.contains("the program exited with code 7"), "{out}");
 }
+
+/// A script that loads itself (issue 19, finding 4) ends with one error
+/// naming the nesting, not with the host's stack; the session goes on.
+#[test]
+fn a_script_that_loads_itself_is_an_error_not_a_crash() {
+    let d = std::env::temp_dir().join(format!("tandem-bload-{}", std::process::id()));
+    std::fs::create_dir_all(&d).expect("dir");
+    let f = d.join("self.txt");
+    let fs = f.to_str().expect("path");
+    std::fs::write(&f, format!("bload {fs}\n")).expect("write");
+    let hello = Path::new(env!("CARGO_MANIFEST_DIR")).join("../roms/dos/hello.com");
+    let (code, out) = debug(&hello, &[], &format!("bload {fs}\nr\nq\n"));
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("nest more than"), "{out}");
+    assert_eq!(out.matches("error:").count(), 1, "{out}");
+    // The session went on: the registers after the error.
+    assert!(out.contains("(tandem) r\n"), "{out}");
+    // A failing line of a script names the script and the line.
+    std::fs::write(&f, "r\nnosuchcommand\n").expect("write");
+    let (_, out) = debug(&hello, &[], &format!("bload {fs}\nq\n"));
+    assert!(out.contains(&format!("{fs}: line 2:")), "{out}");
+    let _ = std::fs::remove_dir_all(&d);
+}

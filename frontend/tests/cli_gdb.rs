@@ -284,3 +284,45 @@ fn ctrl_c_interrupts_a_continue_and_registers_show_the_linear_pc() {
     send(&mut c, "k");
     let _ = child.wait();
 }
+
+/// Malformed packets (issue 19, finding 7) get a NAK or an error reply as
+/// the remote protocol wants, and the session goes on; a huge memory read
+/// is shortened.
+#[test]
+fn malformed_packets_get_a_nak_or_an_error_and_the_session_goes_on() {
+    use std::io::Read;
+    let (mut child, port) = stub();
+    let mut c = std::net::TcpStream::connect(("127.0.0.1", port)).expect("connects");
+    c.set_read_timeout(Some(std::time::Duration::from_secs(20)))
+        .expect("timeout");
+    send(&mut c, "?");
+    assert!(reply(&mut c).starts_with("T05"));
+    // A bad checksum: a NAK.
+    c.write_all(b"$g#00").expect("sent");
+    let mut b = [0u8; 1];
+    c.read_exact(&mut b).expect("an answer");
+    assert_eq!(b[0], b'-');
+    // Bad hex, a 64-bit address, a short G, a range past 4 GiB: E replies.
+    for p in [
+        "mzz,4",
+        "m100000000,4",
+        "G0011",
+        "mfffffffe,4",
+        "Z0,123456789,1",
+    ] {
+        send(&mut c, p);
+        let r = reply(&mut c);
+        assert!(r.starts_with('E'), "{p}: {r}");
+    }
+    // A read of 4 GiB comes back short, at once.
+    let t = std::time::Instant::now();
+    send(&mut c, "m0,ffffffff");
+    let r = reply(&mut c);
+    assert!(!r.is_empty() && r.len() <= 2 * 0x800, "{}", r.len());
+    assert!(t.elapsed() < std::time::Duration::from_secs(5));
+    // Still alive.
+    send(&mut c, "g");
+    assert!(!reply(&mut c).starts_with('E'));
+    send(&mut c, "k");
+    let _ = child.wait();
+}

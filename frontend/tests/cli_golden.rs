@@ -283,3 +283,46 @@ fn bad_input_exits_2_with_one_line() {
     assert_eq!(o.status.code(), Some(2), "{o:?}");
     assert!(String::from_utf8_lossy(&o.stderr).contains("signature"));
 }
+
+/// A user's profile is untrusted input (issue 19, findings 5 and 12): a
+/// fountain slot past the table and malformed TOML each exit 2 with one
+/// line naming the file.
+#[test]
+fn a_bad_profile_file_exits_2_with_one_line() {
+    let d = std::env::temp_dir().join(format!("tandem-profile-{}", std::process::id()));
+    std::fs::create_dir_all(&d).expect("dir");
+    let good = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../models/profiles/replica.toml"),
+    )
+    .expect("replica.toml");
+    assert!(good.contains("fountain_slot = \"9\""));
+    let cases = [
+        (
+            "slot.toml",
+            good.replace("fountain_slot = \"9\"", "fountain_slot = \"FF\""),
+            "fountain_slot",
+        ),
+        (
+            "broken.toml",
+            good.replace("fountain_slot = \"9\"", "fountain_slot = = ["),
+            "line ",
+        ),
+        ("short.toml", "name = \"x\"\n".to_string(), "missing field"),
+    ];
+    for (file, text, needle) in cases {
+        let p = d.join(file);
+        std::fs::write(&p, text).expect("write");
+        let o = tandem(&[
+            "compare",
+            "--profile",
+            p.to_str().expect("path"),
+            "--seconds",
+            "1",
+        ]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{file}: {o:?}");
+        assert_eq!(err.lines().count(), 1, "{file}: {err}");
+        assert!(err.contains(file) && err.contains(needle), "{file}: {err}");
+    }
+    let _ = std::fs::remove_dir_all(&d);
+}

@@ -324,3 +324,44 @@ fn a_bad_press_exits_2_with_one_line() {
         assert!(err.contains(spec) && err.contains(what), "{err}");
     }
 }
+
+/// An output that cannot be written is found before the run starts (issue
+/// 19, finding 12): exit 2, one line, and the program never ran.
+#[test]
+fn unwritable_outputs_are_refused_before_the_run() {
+    let hello = roms().join("hello.com");
+    let d = temp_dir("unwritable");
+    let missing = d.join("no/such/dir/out");
+    for opt in ["--save-state", "--screenshot"] {
+        let o = tandem(&[
+            "--headless",
+            opt,
+            missing.to_str().expect("path"),
+            hello.to_str().expect("path"),
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{opt}: {o:?}");
+        let err = text(&o.stderr);
+        assert_eq!(err.lines().count(), 1, "{opt}: {err}");
+        assert!(err.contains(opt), "{err}");
+        assert_eq!(text(&o.stdout), "", "{opt}: the program ran");
+        // A directory is no file either.
+        let o = tandem(&[
+            "--headless",
+            opt,
+            d.to_str().expect("path"),
+            hello.to_str().expect("path"),
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{opt}: {o:?}");
+    }
+    // A writable one is left as the run writes it (and not there before).
+    let shot = d.join("shot.png");
+    let o = tandem(&[
+        "--headless",
+        "--screenshot",
+        shot.to_str().expect("path"),
+        hello.to_str().expect("path"),
+    ]);
+    assert_eq!(o.status.code(), Some(7), "{o:?}");
+    assert!(shot.exists());
+    let _ = std::fs::remove_dir_all(&d);
+}

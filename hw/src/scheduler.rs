@@ -13,13 +13,39 @@
 //! event is due; devices also catch up lazily when their ports are accessed.
 
 /// A device clock derived from the CPU clock: `device_hz` ticks per
-/// `cpu_hz` CPU cycles.
+/// `cpu_hz` CPU cycles. A saved ratio with a zero clock does not load (it
+/// would divide by zero).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(try_from = "SavedClockRatio")]
 pub struct ClockRatio {
     /// Device clock in Hz (or any unit per second).
     pub device_hz: u64,
     /// CPU clock in Hz.
     pub cpu_hz: u64,
+}
+
+/// A [`ClockRatio`] as read from a save state, before it is checked.
+#[derive(serde::Deserialize)]
+struct SavedClockRatio {
+    device_hz: u64,
+    cpu_hz: u64,
+}
+
+impl TryFrom<SavedClockRatio> for ClockRatio {
+    type Error = String;
+
+    fn try_from(r: SavedClockRatio) -> Result<Self, String> {
+        if r.device_hz == 0 || r.cpu_hz == 0 {
+            return Err(format!(
+                "a clock of {} Hz against a CPU of {} Hz",
+                r.device_hz, r.cpu_hz
+            ));
+        }
+        Ok(ClockRatio {
+            device_hz: r.device_hz,
+            cpu_hz: r.cpu_hz,
+        })
+    }
 }
 
 impl ClockRatio {

@@ -141,11 +141,29 @@ fn pattern(profile: &str, s: &str) -> Result<Vec<Option<u8>>, ProfileError> {
         .collect()
 }
 
+/// Slots in the parameter table.
+pub const PARAM_SLOTS: usize = 256;
+/// The fountain's consecutive slots from [`DataLayout::fountain_slot`].
+pub const FOUNTAIN_SLOTS: usize = 6;
+
+/// A TOML error in one line: where (line of `text`) and what.
+fn toml_error(text: &str, e: &toml::de::Error) -> ProfileError {
+    let line = e
+        .span()
+        .map(|r| text[..r.start.min(text.len())].matches('\n').count() + 1);
+    let msg = e.message().trim().replace('\n', " ");
+    ProfileError(match line {
+        Some(l) => format!("profile: line {l}: {msg}"),
+        None => format!("profile: {msg}"),
+    })
+}
+
 impl Profile {
-    /// Parses a profile from TOML text.
+    /// Parses a profile from TOML text. A profile may come from the user:
+    /// every error is one line, and every slot and offset is checked
+    /// against the table it indexes.
     pub fn parse(text: &str) -> Result<Profile, ProfileError> {
-        let raw: RawProfile =
-            toml::from_str(text).map_err(|e| ProfileError(format!("profile: {e}")))?;
+        let raw: RawProfile = toml::from_str(text).map_err(|e| toml_error(text, &e))?;
         let n = raw.name.clone();
         let mut code = raw.code;
         let mut data = raw.data;
@@ -196,6 +214,12 @@ impl Profile {
         };
         if let Some(k) = data.keys().next() {
             return Err(ProfileError(format!("profile {n}: unknown data key '{k}'")));
+        }
+        if d.fountain_slot as usize + FOUNTAIN_SLOTS > PARAM_SLOTS {
+            return Err(ProfileError(format!(
+                "profile {n}: fountain_slot {:X}h: its {FOUNTAIN_SLOTS} slots run past the {PARAM_SLOTS}-slot table",
+                d.fountain_slot
+            )));
         }
         let signatures = raw
             .signature

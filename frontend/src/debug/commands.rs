@@ -93,8 +93,44 @@ fn ran(s: &mut Session, stop: Stop) -> String {
     t + &s.stop_text(&stop)
 }
 
+/// How deep `bload` scripts may load one another (a script that loads
+/// itself ends here with an error, not with the host's stack).
+pub const MAX_BLOAD_DEPTH: usize = 8;
+/// The largest script `bload` reads.
+pub const MAX_SCRIPT_BYTES: u64 = 1 << 20;
+
+/// Writes a save state of the session to `file`.
+pub fn save_state(s: &Session, file: &std::path::Path) -> Result<(), String> {
+    let meta = dos::state::Meta {
+        tandem: env!("CARGO_PKG_VERSION").into(),
+        program: String::new(),
+        origin_cycle: s.m.cycles(),
+    };
+    dos::state::write_file(file, &s.m, &s.dos, &meta)
+        .map_err(|e| format!("{}: {e}", file.display()))
+}
+
 /// Runs one command line.
 pub fn execute(s: &mut Session, line: &str) -> Result<Outcome, String> {
+    execute_nested(s, line, 0)
+}
+
+/// Reads a `bload` script: at most [`MAX_SCRIPT_BYTES`] of UTF-8 text.
+fn read_script(f: &str) -> Result<String, String> {
+    use std::io::Read;
+    let file = std::fs::File::open(f).map_err(|e| format!("{f}: {e}"))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_SCRIPT_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("{f}: {e}"))?;
+    if bytes.len() as u64 > MAX_SCRIPT_BYTES {
+        return Err(format!("{f}: longer than {MAX_SCRIPT_BYTES} bytes"));
+    }
+    String::from_utf8(bytes).map_err(|_| format!("{f}: not UTF-8 text"))
+}
+
+/// Runs one command line of a script loaded `depth` deep.
+fn execute_nested(s: &mut Session, line: &str, depth: usize) -> Result<Outcome, String> {
     let line = line.trim();
     let (cmd, rest) = match line.split_once(char::is_whitespace) {
         Some((c, r)) => (c, r.trim()),
@@ -285,9 +321,22 @@ pub fn execute(s: &mut Session, line: &str) -> Result<Outcome, String> {
         }
         "bload" => {
             let f = args.first().ok_or("bload FILE")?;
-            let body = std::fs::read_to_string(f).map_err(|e| format!("{f}: {e}"))?;
-            for l in body.lines().filter(|l| !l.trim().is_empty()) {
-                let o = execute(s, l)?;
+            if depth >= MAX_BLOAD_DEPTH {
+                return Err(format!(
+                    "bload {f}: scripts nest more than {MAX_BLOAD_DEPTH} deep (does it load itself?)"
+                ));
+            }
+            let body = read_script(f)?;
+            for (n, l) in body.lines().enumerate() {
+                if l.trim().is_empty() {
+                    continue;
+                }
+                let o = match execute_nested(s, l, depth + 1) {
+                    Ok(o) => o,
+                    // The innermost script's line says where it failed.
+                    Err(e) if e.starts_with("bload ") || e.contains(": line ") => return Err(e),
+                    Err(e) => return Err(format!("{f}: line {}: {e}", n + 1)),
+                };
                 let _ = writeln!(text, "{}", o.text);
             }
         }
@@ -423,15 +472,12 @@ pub fn execute(s: &mut Session, line: &str) -> Result<Outcome, String> {
             None => return Err("trace FILE | trace off".into()),
         },
         "save" => {
-            let f = args.first().ok_or("save FILE")?;
-            let meta = dos::state::Meta {
-                tandem: env!("CARGO_PKG_VERSION").into(),
-                program: String::new(),
-                origin_cycle: s.m.cycles(),
-            };
-            dos::state::write_file(std::path::Path::new(f), &s.m, &s.dos, &meta)
-                .map_err(|e| format!("{f}: {e}"))?;
-            let _ = write!(text, "state saved to {f}");
+            // The rest of the line is the path (it may hold spaces).
+            if rest.is_empty() {
+                return Err("save FILE".into());
+            }
+            save_state(s, std::path::Path::new(rest))?;
+            let _ = write!(text, "state saved to {rest}");
         }
         other => return Err(format!("unknown command '{other}' (help lists them)")),
     }

@@ -43,8 +43,9 @@ pub struct DebugArgs {
     #[arg(long, value_name = "PORT", conflicts_with = "protocol")]
     gdb: Option<u16>,
 
-    /// Start from a save state instead of the program's entry.
-    #[arg(long, value_name = "FILE")]
+    /// Start from a save state instead of the program's entry (the saved
+    /// machine keeps its CPU and clock: not with --cpu or --mhz).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["cpu", "mhz"])]
     load_state: Option<PathBuf>,
 
     /// Run these debugger commands first (a file, one per line).

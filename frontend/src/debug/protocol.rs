@@ -105,12 +105,30 @@ fn num(req: &Value, key: &str) -> Result<Option<u64>, String> {
     }
 }
 
+/// `key` as a number no larger than `max` (the field's width): a value
+/// that does not fit is an error, never truncated.
+fn num_max(req: &Value, key: &str, max: u64) -> Result<Option<u64>, String> {
+    match num(req, key)? {
+        Some(v) if v > max => Err(format!("'{key}' {v:#x} is out of range (0-{max:#x})")),
+        v => Ok(v),
+    }
+}
+
+/// The width of register `name` as its largest value.
+fn reg_max(name: &str) -> u64 {
+    let n = name.to_ascii_lowercase();
+    if ["al", "cl", "dl", "bl", "ah", "ch", "dh", "bh"].contains(&n.as_str()) {
+        0xFF
+    } else if n.starts_with('e') && n.len() == 3 && n != "es" {
+        0xFFFF_FFFF
+    } else {
+        0xFFFF
+    }
+}
+
 fn addr(s: &Session, req: &Value) -> Result<u32, String> {
     match req.get("addr") {
-        Some(Value::Number(n)) => n
-            .as_u64()
-            .map(|v| v as u32)
-            .ok_or_else(|| "'addr' must be a non-negative integer".into()),
+        Some(Value::Number(_)) => Ok(num_max(req, "addr", u32::MAX as u64)?.unwrap_or(0) as u32),
         Some(Value::String(t)) => s.linear(&parse_addr(t)?),
         _ => Err("'addr' (SEG:OFF string or linear number) is required".into()),
     }
@@ -202,6 +220,9 @@ fn handle(s: &mut Session, req: &Value, quit: &mut bool) -> Result<Value, String
                 let v = v
                     .as_u64()
                     .ok_or_else(|| format!("register {k}: not a number"))?;
+                if v > reg_max(k) {
+                    return Err(format!("register {k}: {v:#x} does not fit"));
+                }
                 if !s.set_reg(k, v as u32) {
                     return Err(format!("no register '{k}'"));
                 }
@@ -253,17 +274,23 @@ fn handle(s: &mut Session, req: &Value, quit: &mut bool) -> Result<Value, String
                 },
                 "read" | "write" | "access" => {
                     let start = addr(s, req)?;
-                    let len = num(req, "len")?.unwrap_or(1).max(1) as u32;
+                    let len = num_max(req, "len", u32::MAX as u64)?.unwrap_or(1).max(1) as u32;
+                    let end = start
+                        .checked_add(len - 1)
+                        .ok_or("'addr' + 'len' runs past 4 GiB")?;
                     BpKind::Mem {
                         read: kind != "write",
                         write: kind != "read",
                         start,
-                        end: start + len - 1,
+                        end,
                     }
                 }
                 "port_read" | "port_write" | "port" => {
-                    let p = num(req, "port")?.ok_or("'port' is required")? as u16;
-                    let end = num(req, "end")?.map(|e| e as u16).unwrap_or(p);
+                    let p = num_max(req, "port", 0xFFFF)?.ok_or("'port' is required")? as u16;
+                    let end = num_max(req, "end", 0xFFFF)?.map_or(p, |e| e as u16);
+                    if end < p {
+                        return Err("'end' is below 'port'".into());
+                    }
                     BpKind::Port {
                         read: kind != "port_write",
                         write: kind != "port_read",
@@ -272,9 +299,9 @@ fn handle(s: &mut Session, req: &Value, quit: &mut bool) -> Result<Value, String
                     }
                 }
                 "int" => BpKind::Int {
-                    vector: num(req, "vector")?.ok_or("'vector' is required")? as u8,
-                    ah: num(req, "ah")?.map(|v| v as u8),
-                    al: num(req, "al")?.map(|v| v as u8),
+                    vector: num_max(req, "vector", 0xFF)?.ok_or("'vector' is required")? as u8,
+                    ah: num_max(req, "ah", 0xFF)?.map(|v| v as u8),
+                    al: num_max(req, "al", 0xFF)?.map(|v| v as u8),
                 },
                 other => return Err(format!("unknown hook kind '{other}'")),
             };
@@ -342,7 +369,9 @@ fn handle(s: &mut Session, req: &Value, quit: &mut bool) -> Result<Value, String
                 .get("path")
                 .and_then(Value::as_str)
                 .ok_or("'path' is required")?;
-            commands::execute(s, &format!("save {path}"))?;
+            // The path is the JSON string itself (spaces and all), never
+            // a command line to split.
+            commands::save_state(s, std::path::Path::new(path))?;
             json!({"path": path})
         }
         "quit" => {

@@ -13,6 +13,10 @@ use crate::run_cmd::{Outcome, Run};
 pub fn run(run: &mut Run, out: &mut impl Write, bar: bool) -> Outcome {
     let bar = if bar { progress(run) } else { None };
     let outcome = loop {
+        if let Some(k) = run.stdin.as_mut() {
+            let text = k.poll();
+            run.session.dos.type_text(&text);
+        }
         let step = run.session.run_frame(run.cycle_limit);
         run.session.flush_output(out);
         if let Some(o) = Outcome::of(step, run) {

@@ -2,7 +2,8 @@
 //! delivers input at emulated cycles ([`session`]), the headless loop
 //! ([`headless`]), the SDL2 window with pacing, keyboard, mouse and sound
 //! ([`window`], [`keymap`], [`audio`]), recorded input ([`record`]) and PNG
-//! screenshots ([`screenshot`]). The machine itself stays headless: the
+//! screenshots ([`screenshot`]), a headless run's stdin typed as keys
+//! ([`stdin_keys`]). The machine itself stays headless: the
 //! window only shows its frames and feeds it input.
 
 pub mod audio;
@@ -11,4 +12,5 @@ pub mod keymap;
 pub mod record;
 pub mod screenshot;
 pub mod session;
+pub mod stdin_keys;
 pub mod window;

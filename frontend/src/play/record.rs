@@ -99,19 +99,49 @@ impl Recorder {
     }
 }
 
+/// The longest line a record may have (an event is under 100 bytes).
+pub const MAX_LINE: usize = 4096;
+/// The most events a record may hold (hours of typing and mouse movement).
+pub const MAX_EVENTS: usize = 1_000_000;
+/// The latest emulated time an event may have: a day. A replay ends at its
+/// record's end, so this bounds every replayed run.
+pub const MAX_SECONDS: u64 = 24 * 3600;
+/// The fastest CPU clock a record may name (1 GHz).
+pub const MAX_CPU_HZ: u64 = 1_000_000_000;
+
+/// The next line of `r` (without its end), None at the end, or an error
+/// for a line longer than [`MAX_LINE`] or not UTF-8.
+fn next_line(r: &mut impl BufRead, n: usize) -> Result<Option<String>, String> {
+    let mut buf = Vec::new();
+    let got = std::io::Read::take(&mut *r, MAX_LINE as u64 + 1)
+        .read_until(b'\n', &mut buf)
+        .map_err(|e| format!("line {n}: {e}"))?;
+    if got == 0 {
+        return Ok(None);
+    }
+    if buf.last() == Some(&b'\n') {
+        buf.pop();
+    } else if buf.len() > MAX_LINE {
+        return Err(format!("line {n}: longer than {MAX_LINE} bytes"));
+    }
+    String::from_utf8(buf)
+        .map(Some)
+        .map_err(|_| format!("line {n}: not UTF-8 text"))
+}
+
 /// Reads a record: its header and events (in cycle order, or an error).
-pub fn read(r: impl BufRead) -> Result<(Header, Vec<Event>), String> {
-    let mut lines = r.lines().enumerate();
+/// The record is untrusted input: its lines, its number of events, its
+/// clock and its cycles are bounded.
+pub fn read(mut r: impl BufRead) -> Result<(Header, Vec<Event>), String> {
+    let mut n = 0;
     let header: Header = loop {
-        match lines.next() {
+        n += 1;
+        match next_line(&mut r, n)? {
             None => return Err("empty record (no header line)".into()),
-            Some((i, l)) => {
-                let l = l.map_err(|e| e.to_string())?;
-                if l.trim().is_empty() {
-                    continue;
-                }
+            Some(l) if l.trim().is_empty() => continue,
+            Some(l) => {
                 break serde_json::from_str(&l)
-                    .map_err(|e| format!("line {}: not a record header: {e}", i + 1))?;
+                    .map_err(|e| format!("line {n}: not a record header: {e}"))?
             }
         }
     };
@@ -121,22 +151,38 @@ pub fn read(r: impl BufRead) -> Result<(Header, Vec<Event>), String> {
             header.tandem, header.version
         ));
     }
+    if header.cpu_hz == 0 || header.cpu_hz > MAX_CPU_HZ {
+        return Err(format!(
+            "line {n}: cpu_hz {} is not a clock from 1 Hz to {MAX_CPU_HZ} Hz",
+            header.cpu_hz
+        ));
+    }
+    let last_cycle = header.cpu_hz.saturating_mul(MAX_SECONDS);
     let mut events: Vec<Event> = Vec::new();
-    for (i, l) in lines {
-        let l = l.map_err(|e| e.to_string())?;
+    while let Some(l) = {
+        n += 1;
+        next_line(&mut r, n)?
+    } {
         if l.trim().is_empty() {
             continue;
         }
-        let e: Event = serde_json::from_str(&l).map_err(|e| format!("line {}: {e}", i + 1))?;
+        let e: Event = serde_json::from_str(&l).map_err(|e| format!("line {n}: {e}"))?;
         if let Some(prev) = events.last() {
             if e.cycle < prev.cycle {
                 return Err(format!(
-                    "line {}: cycle {} is before the previous event's {}",
-                    i + 1,
-                    e.cycle,
-                    prev.cycle
+                    "line {n}: cycle {} is before the previous event's {}",
+                    e.cycle, prev.cycle
                 ));
             }
+        }
+        if e.cycle > last_cycle {
+            return Err(format!(
+                "line {n}: cycle {} is more than {MAX_SECONDS} emulated seconds from the start",
+                e.cycle
+            ));
+        }
+        if events.len() == MAX_EVENTS {
+            return Err(format!("line {n}: more than {MAX_EVENTS} events"));
         }
         events.push(e);
     }
@@ -204,5 +250,27 @@ mod tests {
             serde_json::to_string(&header).expect("json")
         );
         assert!(read(bad.as_bytes()).expect_err("order").contains("line 3"));
+    }
+
+    #[test]
+    fn hostile_records_are_refused() {
+        let head = r#"{"tandem":"record","version":1,"program":"x","cpu":"386","cpu_hz":33000000}"#;
+        // A line without end (/dev/zero).
+        let zeros = vec![0u8; 100_000];
+        assert!(read(&zeros[..]).expect_err("long").contains("longer than"));
+        // An end at the last cycle.
+        let far = format!("{head}\n{{\"cycle\":18446744073709551615,\"end\":{{\"frames\":1}}}}\n");
+        assert!(read(far.as_bytes()).expect_err("far").contains("line 2"));
+        // A clock of 0.
+        let zero = head.replace("33000000", "0");
+        assert!(read(zero.as_bytes()).expect_err("hz").contains("cpu_hz 0"));
+        // Too many events.
+        let mut many = format!("{head}\n");
+        for _ in 0..=MAX_EVENTS {
+            many.push_str("{\"cycle\":1,\"end\":{\"frames\":1}}\n");
+        }
+        assert!(read(many.as_bytes())
+            .expect_err("many")
+            .contains("more than"));
     }
 }

@@ -11,10 +11,11 @@
 //! `monitor segs`, `monitor linear ds:si`).
 
 pub mod arch;
+pub mod packets;
 
 use std::collections::HashMap;
 use std::io::Write as _;
-use std::net::{TcpListener, TcpStream};
+use std::net::TcpListener;
 use std::process::ExitCode;
 
 use emu::{ExecAt, HookEvent, SegReg};
@@ -431,13 +432,13 @@ enum EventLoop {}
 
 impl run_blocking::BlockingEventLoop for EventLoop {
     type Target = GdbTarget;
-    type Connection = TcpStream;
+    type Connection = packets::Checked;
     type StopReason = SingleThreadStopReason<u32>;
 
     #[allow(clippy::type_complexity)]
     fn wait_for_stop_reason(
         target: &mut GdbTarget,
-        conn: &mut TcpStream,
+        conn: &mut packets::Checked,
     ) -> Result<
         run_blocking::Event<SingleThreadStopReason<u32>>,
         run_blocking::WaitForStopReasonError<String, std::io::Error>,
@@ -492,7 +493,7 @@ pub fn serve(s: Session, port: u16) -> ExitCode {
     };
     let _ = conn.set_nodelay(true);
     let mut target = GdbTarget::new(s);
-    match GdbStub::new(conn).run_blocking::<EventLoop>(&mut target) {
+    match GdbStub::new(packets::Checked::new(conn)).run_blocking::<EventLoop>(&mut target) {
         Ok(DisconnectReason::Disconnect) => eprintln!("tandem debug: gdb detached"),
         Ok(DisconnectReason::TargetExited(code)) => {
             eprintln!("tandem debug: the program exited with code {code}")
