@@ -34,9 +34,15 @@ pub struct DebugArgs {
     #[arg(long, value_name = "DIR")]
     mount: Option<PathBuf>,
 
-    /// Serve the JSON-lines control protocol: `stdio` or a local TCP port.
+    /// Serve the JSON-lines control protocol: `stdio` or a local TCP port
+    /// on 127.0.0.1 (0: any free port). A TCP client's first line must be
+    /// `{"hello":"tandem","token":TOKEN}` with the token printed on stderr.
     #[arg(long, value_name = "stdio|PORT")]
     protocol: Option<String>,
+
+    /// Also write the `--protocol PORT` token to this file (mode 0600).
+    #[arg(long, value_name = "FILE", requires = "protocol")]
+    token_file: Option<PathBuf>,
 
     /// Serve a GDB remote stub on this local TCP port (0: any free port;
     /// the port is printed on stderr). Connect with `target remote :PORT`.
@@ -122,7 +128,7 @@ pub fn run(args: &DebugArgs) -> ExitCode {
         }
     };
     if let Some(p) = &args.protocol {
-        return protocol::serve(s, p);
+        return protocol::serve(s, p, args.token_file.as_deref());
     }
     if let Some(port) = args.gdb {
         return gdb::serve(s, port);
