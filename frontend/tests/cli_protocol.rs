@@ -124,3 +124,180 @@ fn paths_are_json_strings_and_numbers_are_never_truncated() {
     assert_eq!(resp[6]["ok"], true, "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `tandem debug --protocol 0` on the replica, its port and token read
+/// from stderr (and the token file); killed when dropped.
+struct Server {
+    child: std::process::Child,
+    port: u16,
+    token: String,
+    dir: std::path::PathBuf,
+}
+
+impl Server {
+    fn start(name: &str) -> Server {
+        use std::io::BufRead;
+        let replica = Path::new(env!("CARGO_MANIFEST_DIR")).join("../roms/replica/replica.exe");
+        let dir = std::env::temp_dir().join(format!("tandem-proto-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("dir");
+        let token_file = dir.join("token");
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tandem"))
+            .args(["debug", "--cpu", "386", "--protocol", "0", "--token-file"])
+            .arg(&token_file)
+            .arg(&replica)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("tandem runs");
+        let mut err = std::io::BufReader::new(child.stderr.take().expect("stderr"));
+        let mut line = String::new();
+        err.read_line(&mut line).expect("stderr line");
+        // "tandem debug: protocol on 127.0.0.1:PORT token TOKEN"
+        let rest = line
+            .trim()
+            .strip_prefix("tandem debug: protocol on 127.0.0.1:")
+            .unwrap_or_else(|| panic!("no port line: {line:?}"));
+        let (port, token) = rest.split_once(" token ").expect("a token");
+        let port = port.parse().expect("a port");
+        let token = token.to_string();
+        assert_eq!(token.len(), 32, "{line}");
+        let in_file = std::fs::read_to_string(&token_file).expect("token file");
+        assert_eq!(in_file.trim(), token);
+        Server {
+            child,
+            port,
+            token,
+            dir,
+        }
+    }
+
+    /// Sends `data`, closes the sending side, and returns every line the
+    /// server answered before it closed the connection.
+    fn talk(&self, data: &str) -> Vec<serde_json::Value> {
+        use std::io::Read;
+        let mut c = std::net::TcpStream::connect(("127.0.0.1", self.port)).expect("connect");
+        c.set_read_timeout(Some(std::time::Duration::from_secs(60)))
+            .expect("timeout");
+        c.write_all(data.as_bytes()).expect("send");
+        c.shutdown(std::net::Shutdown::Write).expect("shutdown");
+        let mut out = String::new();
+        c.read_to_string(&mut out).expect("the server closes");
+        out.lines()
+            .map(|l| serde_json::from_str(l).expect("a JSON line"))
+            .collect()
+    }
+
+    fn hello(&self) -> String {
+        format!(r#"{{"hello":"tandem","token":"{}"}}"#, self.token)
+    }
+
+    /// A screenshot request to `name` in the test's folder.
+    fn shot(&self, id: u32, name: &str) -> String {
+        let p = self.dir.join(name);
+        format!(
+            r#"{{"id":{id},"cmd":"screenshot","path":{:?}}}"#,
+            p.to_str().expect("path")
+        )
+    }
+
+    /// Asks the server to quit and waits for it.
+    fn quit(mut self) {
+        let r = self.talk(&format!(
+            "{}\n{{\"id\":9,\"cmd\":\"quit\"}}\n",
+            self.hello()
+        ));
+        assert_eq!(r.len(), 2, "{r:?}");
+        assert_eq!(r[1]["ok"], true, "{r:?}");
+        let st = self.child.wait().expect("exits");
+        assert!(st.success(), "{st:?}");
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
+/// Issue 19, finding 2: a web page can POST to a local port. The request
+/// line is not a hello, so the connection is closed with one error and the
+/// JSON commands in the body (a screenshot, a save state, a debugger
+/// command that writes a breakpoint file) never run.
+#[test]
+fn an_http_post_carrying_commands_is_refused_and_writes_nothing() {
+    let srv = Server::start("http");
+    let state = srv.dir.join("posted.sav");
+    let bps = srv.dir.join("posted.bps");
+    let body = format!(
+        "{}\n{}\n{}\n{}\n",
+        srv.hello(),
+        srv.shot(1, "posted.png"),
+        format_args!(
+            r#"{{"id":2,"cmd":"save_state","path":{:?}}}"#,
+            state.to_str().expect("path")
+        ),
+        format_args!(
+            r#"{{"id":3,"cmd":"command","line":"bsave {}"}}"#,
+            bps.to_str().expect("path")
+        ),
+    );
+    let post = format!(
+        "POST / HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nContent-Type: text/plain\r\n\
+         Content-Length: {}\r\n\r\n{body}",
+        srv.port,
+        body.len()
+    );
+    let r = srv.talk(&post);
+    assert_eq!(r.len(), 1, "{r:?}");
+    assert_eq!(r[0]["ok"], false, "{r:?}");
+    let shot = srv.dir.join("posted.png");
+    assert!(!shot.exists());
+    assert!(!state.exists());
+    assert!(!bps.exists());
+    // The same screenshot after a good hello does run: the test can fail.
+    let ok = srv.talk(&format!("{}\n{}\n", srv.hello(), srv.shot(4, "posted.png")));
+    assert_eq!(ok.len(), 2, "{ok:?}");
+    assert!(shot.exists(), "{ok:?}");
+    srv.quit();
+}
+
+/// A hello with a wrong or missing token is refused with one error and the
+/// requests after it never run; the right token works, and a line that is
+/// not a JSON object closes that connection before anything after it runs.
+#[test]
+fn only_the_printed_token_opens_the_port() {
+    let srv = Server::start("token");
+    for hello in [
+        r#"{"hello":"tandem","token":"00000000000000000000000000000000"}"#.to_string(),
+        r#"{"hello":"tandem"}"#.into(),
+        format!(r#"{{"hello":"other","token":"{}"}}"#, srv.token),
+        format!(r#"{{"hello":"tandem","token":"{}0"}}"#, srv.token),
+        format!(r#"{{"id":1,"cmd":"regs","token":"{}"}}"#, srv.token),
+    ] {
+        let r = srv.talk(&format!("{hello}\n{}\n", srv.shot(1, "wrong.png")));
+        assert_eq!(r.len(), 1, "{hello}: {r:?}");
+        assert_eq!(r[0]["ok"], false, "{hello}: {r:?}");
+    }
+    assert!(!srv.dir.join("wrong.png").exists());
+    let r = srv.talk(&format!(
+        "{}\n{{\"id\":1,\"cmd\":\"regs\"}}\n{}\nGET / HTTP/1.1\n{}\n",
+        srv.hello(),
+        srv.shot(2, "right.png"),
+        srv.shot(3, "after.png")
+    ));
+    assert_eq!(r.len(), 4, "{r:?}");
+    assert_eq!(r[0]["ok"], true, "{r:?}");
+    assert_eq!(r[0]["hello"], "tandem");
+    assert_eq!(r[1]["regs"]["cs"], 0x138, "{r:?}");
+    assert_eq!(r[2]["ok"], true, "{r:?}");
+    assert_eq!(r[3]["ok"], false, "{r:?}");
+    assert!(srv.dir.join("right.png").exists());
+    assert!(!srv.dir.join("after.png").exists());
+    srv.quit();
+}
