@@ -2,11 +2,12 @@
 """Example client of tandem's control protocol (docs/debugger.md).
 
 Starts `tandem debug --protocol stdio PROGRAM` (or connects to a running
-`tandem debug --protocol PORT` with --port), sets a write hook on the
+`tandem debug --protocol PORT` with --port and its token, --token or
+--token-file), sets a write hook on the
 replica's clock word, runs until it fires, and prints the writing
 instruction, the registers and the clock word; then takes a screenshot.
 
-    python3 tools/tandem_client.py [--tandem PATH] [--port N] PROGRAM [--cpu 386]
+    python3 tools/tandem_client.py [--tandem PATH] [--port N (--token T | --token-file F)] PROGRAM [--cpu 386]
 """
 import argparse
 import json
@@ -17,13 +18,19 @@ import subprocess
 class Tandem:
     """One JSON request per line, one response per line."""
 
-    def __init__(self, cmd=None, port=None):
+    def __init__(self, cmd=None, port=None, token=None):
         self.next_id = 0
         if port is not None:
             self.sock = socket.create_connection(("127.0.0.1", port))
             self.r = self.sock.makefile("r")
             self.w = self.sock.makefile("w")
             self.proc = None
+            # The first line proves we may talk: the token printed at start.
+            self.w.write(json.dumps({"hello": "tandem", "token": token}) + "\n")
+            self.w.flush()
+            resp = json.loads(self.r.readline())
+            if not resp.get("ok"):
+                raise RuntimeError(f"hello: {resp.get('error')}")
         else:
             self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
             self.r, self.w = self.proc.stdout, self.proc.stdin
@@ -52,9 +59,15 @@ def main():
     ap.add_argument("--tandem", default="tandem")
     ap.add_argument("--cpu", default="386")
     ap.add_argument("--port", type=int)
+    ap.add_argument("--token", help="the token tandem printed with the port")
+    ap.add_argument("--token-file", help="the file given to tandem's --token-file")
     ap.add_argument("--screenshot", default="tandem-shot.png")
     a = ap.parse_args()
-    t = Tandem([a.tandem, "debug", "--cpu", a.cpu, "--protocol", "stdio", a.program], a.port)
+    token = a.token
+    if a.token_file:
+        with open(a.token_file) as f:
+            token = f.read().strip()
+    t = Tandem([a.tandem, "debug", "--cpu", a.cpu, "--protocol", "stdio", a.program], a.port, token)
     regs = t.call("regs")["regs"]
     print(f"entry {regs['cs']:04X}:{regs['ip']:04X}")
     hook = t.call("hook", kind="write", addr="cs:0BF8", len=2)["hook"]
