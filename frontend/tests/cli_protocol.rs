@@ -165,6 +165,19 @@ impl Server {
         assert_eq!(token.len(), 32, "{line}");
         let in_file = std::fs::read_to_string(&token_file).expect("token file");
         assert_eq!(in_file.trim(), token);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(&token_file)
+                .expect("meta")
+                .permissions()
+                .mode();
+            assert_eq!(
+                mode & 0o077,
+                0,
+                "the token file is the owner's only: {mode:o}"
+            );
+        }
         Server {
             child,
             port,
