@@ -24,6 +24,13 @@ pub fn load(file: &Path, mount: &Path) -> Result<Snapshot, String> {
     Ok(snap)
 }
 
+/// [`load`] of a state already in memory (the fuzz tests' entry point).
+pub fn load_bytes(bytes: &[u8], mount: &Path) -> Result<Snapshot, String> {
+    let snap = state::load(bytes, mount).map_err(|e| e.to_string())?;
+    check(&snap).map_err(|e| format!("save state is damaged ({e})"))?;
+    Ok(snap)
+}
+
 /// Whether the clocks and times of a snapshot are those of a run.
 fn check(snap: &Snapshot) -> Result<(), String> {
     let c = snap.machine.config();
