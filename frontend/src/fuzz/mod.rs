@@ -62,7 +62,12 @@ fn fuzz_savestate() {
                 Err(_) => return,
             }
         };
-        let _ = crate::savestate::load_bytes(&bytes, &m);
+        // A state that loads must also resume: a short bounded run.
+        if let Ok(snap) = crate::savestate::load_bytes(&bytes, &m) {
+            let mut s = Session::new(snap.machine, snap.dos);
+            let end = s.m.cycles().saturating_add(200_000);
+            while matches!(s.run_frame(end), crate::play::session::Step::Frame) {}
+        }
     });
     let _ = std::fs::remove_dir_all(&mount);
     assert!(n > 2);
