@@ -7,7 +7,7 @@ pub mod engine;
 
 use std::path::{Path, PathBuf};
 
-use crate::debug::gdb::packets::{check, check_packet, Verdict};
+use crate::debug::gdb::packets::{check, check_packet, Checked, Verdict};
 use crate::play::record::{self, Event, Header, Input, Recorder};
 use crate::play::session::Session;
 
@@ -204,10 +204,26 @@ fn fuzz_gdb_packets() {
         b"\xc3\xa9",
         b"#",
     ];
-    engine::run("gdb", 0x6d6b, seeds, DICT, |input| {
-        match check_packet(input) {
-            Verdict::Rewrite(b) => assert_eq!(check(&b), Verdict::Pass, "rewritten as {b}"),
-            Verdict::Pass | Verdict::Refuse(_) => {}
+    // The framing (`$BODY#CS`, acks, NAKs) runs on a loopback connection
+    // whose far end discards the replies.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a loopback port");
+    let conn = std::net::TcpStream::connect(listener.local_addr().expect("its address"))
+        .expect("a connection");
+    let (mut far, _) = listener.accept().expect("accepted");
+    std::thread::spawn(move || std::io::copy(&mut far, &mut std::io::sink()));
+    // A valid packet passes the framing as it is.
+    let mut c = Checked::new(conn.try_clone().expect("a clone"));
+    assert_eq!(c.feed(b"$g#67").expect("sorts"), b"$g#67");
+    engine::run("gdb", 0x6d6b, seeds, DICT, move |input| {
+        if let Verdict::Rewrite(b) = check_packet(input) {
+            assert_eq!(check(&b), Verdict::Pass, "rewritten as {b}");
         }
+        let sum = input.iter().fold(0u8, |s, b| s.wrapping_add(*b));
+        let mut framed = b"+$".to_vec();
+        framed.extend_from_slice(input);
+        framed.extend_from_slice(format!("#{sum:02x}").as_bytes());
+        let mut c = Checked::new(conn.try_clone().expect("a clone"));
+        c.feed(&framed).expect("framed bytes sort");
+        c.feed(input).expect("raw bytes sort");
     });
 }

@@ -168,6 +168,15 @@ impl Checked {
         }
     }
 
+    /// Sorts `bytes` as if the connection had sent them; returns what
+    /// gdbstub would read (the fuzz tests' entry point to the framing).
+    #[cfg(test)]
+    pub fn feed(&mut self, bytes: &[u8]) -> std::io::Result<Vec<u8>> {
+        self.raw.extend_from_slice(bytes);
+        self.sort()?;
+        Ok(self.ready.drain(..).collect())
+    }
+
     /// Reads what the connection has (waiting for it when `block`) and
     /// sorts it.
     fn fill(&mut self, block: bool) -> std::io::Result<()> {
