@@ -165,6 +165,16 @@ fn fuzz_profile() {
             let _ = p.fountain_params();
             let mem = vec![0u8; 0x2000];
             let _ = p.find_code_segment(&mem, 0, 0x100);
+            // Two frame points of a lock-step comparison (the first only
+            // records the start), so every slot the profile names is used.
+            let at = models::memory::Placement {
+                code_seg: 0x10,
+                data_seg: 0x20,
+            };
+            let mut ls = models::compare::LockStep::new(p, vec![0; 256]);
+            for _ in 0..2 {
+                let _ = ls.check(&mem, at, &mem, at, 1, 0);
+            }
         }
     });
 }
