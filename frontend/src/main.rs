@@ -21,6 +21,9 @@ mod sst_cmd;
 mod sweep_cmd;
 mod trace_cmd;
 
+#[cfg(test)]
+mod fuzz;
+
 use std::process::ExitCode;
 
 use clap::{ArgAction, Parser, Subcommand};

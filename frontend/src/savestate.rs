@@ -19,8 +19,16 @@ pub const MAX_CYCLE: u64 = 1 << 62;
 /// its format (checked by `dos::state`), the clocks and times that bound
 /// the resumed run are checked here.
 pub fn load(file: &Path, mount: &Path) -> Result<Snapshot, String> {
-    let snap = state::read_file(file, mount).map_err(|e| format!("{}: {e}", file.display()))?;
-    check(&snap).map_err(|e| format!("{}: save state is damaged ({e})", file.display()))?;
+    let bytes = std::fs::read(file)
+        .map_err(|e| format!("{}: {}", file.display(), state::StateError::from(e)))?;
+    load_bytes(&bytes, mount).map_err(|e| format!("{}: {e}", file.display()))
+}
+
+/// [`load`] of a state already in memory (the fuzz tests' entry point);
+/// the error does not name a file.
+pub fn load_bytes(bytes: &[u8], mount: &Path) -> Result<Snapshot, String> {
+    let snap = state::load(bytes, mount).map_err(|e| e.to_string())?;
+    check(&snap).map_err(|e| format!("save state is damaged ({e})"))?;
     Ok(snap)
 }
 

@@ -73,7 +73,9 @@ pub fn check(body: &str) -> Verdict {
         let Some(cmd) = body.chars().next() else {
             return Ok(None);
         };
-        let rest = &body[1..];
+        // The command may be any character (a byte that is not UTF-8
+        // arrives as U+FFFD, three bytes long).
+        let rest = &body[cmd.len_utf8()..];
         match cmd {
             'm' => {
                 let (a, l) = addr_len(rest)?;
@@ -126,6 +128,18 @@ pub fn check(body: &str) -> Verdict {
     }
 }
 
+/// Checks a packet body as it arrives: bytes, which are text except for
+/// an `X` packet's binary data.
+pub fn check_packet(body: &[u8]) -> Verdict {
+    if body.starts_with(b"X") {
+        // Binary data: only the address and length are text.
+        let head = body.iter().position(|&b| b == b':').unwrap_or(body.len());
+        check(&format!("{}:", String::from_utf8_lossy(&body[..head])))
+    } else {
+        check(&String::from_utf8_lossy(body))
+    }
+}
+
 /// `$BODY#CS`.
 fn frame(body: &str) -> Vec<u8> {
     let sum = body.bytes().fold(0u8, |s, b| s.wrapping_add(b));
@@ -152,6 +166,15 @@ impl Checked {
             ready: VecDeque::new(),
             no_ack: false,
         }
+    }
+
+    /// Sorts `bytes` as if the connection had sent them; returns what
+    /// gdbstub would read (the fuzz tests' entry point to the framing).
+    #[cfg(test)]
+    pub fn feed(&mut self, bytes: &[u8]) -> std::io::Result<Vec<u8>> {
+        self.raw.extend_from_slice(bytes);
+        self.sort()?;
+        Ok(self.ready.drain(..).collect())
     }
 
     /// Reads what the connection has (waiting for it when `block`) and
@@ -207,13 +230,7 @@ impl Checked {
                 continue;
             }
             let text = String::from_utf8_lossy(body);
-            let verdict = if body.starts_with(b"X") {
-                // Binary data: only the address and length are text.
-                let head = body.iter().position(|&b| b == b':').unwrap_or(body.len());
-                check(&format!("{}:", String::from_utf8_lossy(&body[..head])))
-            } else {
-                check(&text)
-            };
+            let verdict = check_packet(body);
             match verdict {
                 Verdict::Pass => self.ready.extend(packet.iter()),
                 Verdict::Rewrite(b) => self.ready.extend(frame(&b)),
@@ -296,6 +313,9 @@ mod tests {
         assert_eq!(check("Z0,7c00,1"), Verdict::Pass);
         assert!(matches!(check("Pzz=00"), Verdict::Refuse(_)));
         assert_eq!(check("qSupported:xmlRegisters=i386"), Verdict::Pass);
+        // Found by the fuzzer: a command byte that is not ASCII.
+        assert!(matches!(check_packet(b"\xf4\xed\xb8"), Verdict::Pass));
+        assert!(matches!(check_packet("é".as_bytes()), Verdict::Pass));
     }
 
     #[test]
