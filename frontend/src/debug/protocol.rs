@@ -418,9 +418,14 @@ fn handle(s: &mut Session, req: &Value, quit: &mut bool) -> Result<Value, String
             }
             let bytes = (0..hex.len())
                 .step_by(2)
-                .map(|i| u8::from_str_radix(&hex[i..i + 2], 16))
-                .collect::<Result<Vec<u8>, _>>()
-                .map_err(|_| "'hex' is not hex")?;
+                // By `get`: a non-ASCII character would put a byte slice
+                // inside it (found by the protocol fuzz target).
+                .map(|i| {
+                    hex.get(i..i + 2)
+                        .and_then(|d| u8::from_str_radix(d, 16).ok())
+                })
+                .collect::<Option<Vec<u8>>>()
+                .ok_or("'hex' is not hex")?;
             json!({"written": s.write_mem(a, &bytes)})
         }
         "hook" => {
