@@ -7,15 +7,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
+mod common;
+use common::temp_dir;
+
 fn roms() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../roms/dos")
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("tandem-bounds-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).expect("temp dir");
-    d
 }
 
 fn spawn(args: &[&str], stdin: Stdio) -> Child {

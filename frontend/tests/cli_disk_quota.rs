@@ -1,24 +1,10 @@
 //! `tandem run --disk-quota MIB`: the guest's writes stop at the quota
 //! (issue 19 finding 3); a bad size is a usage error.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::path::Path;
 
-fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("tandem-quota-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).expect("temp dir");
-    d
-}
-
-fn tandem(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tandem"))
-        .arg("run")
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("tandem runs")
-}
+mod common;
+use common::{run as tandem, temp_dir};
 
 /// Runs files.com (it appends a byte to LOG.TXT every tick) for 2 s with
 /// `quota`; returns LOG.TXT's length.

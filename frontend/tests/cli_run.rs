@@ -4,28 +4,13 @@
 //! the emulation cannot go on.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
+
+mod common;
+use common::{run as tandem, temp_dir};
 
 fn roms() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../roms/dos")
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("tandem-cli-run-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).expect("temp dir");
-    d
-}
-
-fn tandem(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tandem"))
-        .arg("run")
-        .args(args)
-        .env_remove("DISPLAY")
-        .env_remove("WAYLAND_DISPLAY")
-        .stdin(Stdio::null())
-        .output()
-        .expect("tandem runs")
 }
 
 fn text(b: &[u8]) -> String {

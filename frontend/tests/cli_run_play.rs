@@ -2,26 +2,11 @@
 //! `--seconds`, `--screenshot`, `--state-hash`, and `--record`/`--replay`
 //! of cycle-stamped input reaching the same state hash every time.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::path::Path;
+use std::process::Output;
 
-fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("tandem-cli-play-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).expect("temp dir");
-    d
-}
-
-fn tandem(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tandem"))
-        .arg("run")
-        .args(args)
-        .env_remove("DISPLAY")
-        .env_remove("WAYLAND_DISPLAY")
-        .stdin(Stdio::null())
-        .output()
-        .expect("tandem runs")
-}
+mod common;
+use common::{run as tandem, temp_dir};
 
 fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()

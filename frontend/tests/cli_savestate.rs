@@ -4,26 +4,13 @@
 //! foreign state files exit 2 with one line.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
+
+mod common;
+use common::{run as tandem, temp_dir};
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("tandem-state-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).expect("temp dir");
-    d
-}
-
-fn tandem(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tandem"))
-        .arg("run")
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("tandem runs")
 }
 
 fn hash(o: &Output) -> String {

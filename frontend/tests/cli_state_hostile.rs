@@ -9,12 +9,8 @@ use dos::state::{self, Meta};
 use dos::{Dos, DosConfig};
 use hw::{Machine, MachineConfig};
 
-fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("tandem-hostile-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).expect("temp dir");
-    d
-}
+mod common;
+use common::temp_dir;
 
 fn spin() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../roms/dos/spin.com")

@@ -1,8 +1,9 @@
-//! Helpers shared by the debugger's command-line tests.
+//! Helpers shared by the command-line tests (each test file uses some).
+#![allow(dead_code)]
 
 use std::io::Write;
-use std::path::Path;
-use std::process::{Command, Stdio};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
 
 /// Runs `tandem debug [EXTRA] PROGRAM` with `script` piped in; its exit
 /// code and its stdout followed by its stderr.
@@ -27,4 +28,25 @@ pub fn debug(program: &Path, extra: &[&str], script: &str) -> (Option<i32>, Stri
         o.status.code(),
         String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr),
     )
+}
+
+/// A fresh empty folder for one test (the process id keeps test binaries
+/// running at once apart).
+pub fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("tandem-test-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("temp dir");
+    d
+}
+
+/// `tandem run ARGS` with no stdin and no display; its output.
+pub fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tandem"))
+        .arg("run")
+        .args(args)
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .stdin(Stdio::null())
+        .output()
+        .expect("tandem runs")
 }
