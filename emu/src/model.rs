@@ -29,6 +29,18 @@ impl CpuModel {
         }
     }
 
+    /// The clock a machine with this CPU gets when none is asked for: the
+    /// IBM PC's 4.77 MHz (14.31818 MHz / 3) for the 8086, the PC/AT 339's
+    /// 12 MHz for the 286, and 33 MHz for the 386 (the 386DX-33 of the
+    /// early 1990s). The one place these defaults live.
+    pub fn default_hz(self) -> u64 {
+        match self {
+            CpuModel::I8086 => 4_772_727,
+            CpuModel::I286 => 12_000_000,
+            CpuModel::I386 => 33_000_000,
+        }
+    }
+
     /// The name used on the command line (`8086`, `286`, `386`).
     pub fn name(self) -> &'static str {
         match self {
