@@ -21,8 +21,9 @@ use emu::{ExecAt, HookAction, HookEvent, HookKind};
 use models::compare::{Divergence, LockStep};
 use models::{GuestMemory, Placement, Profile};
 
+use crate::machine_opts::MachineOpts;
 use crate::press::{self, Press};
-use crate::session::{self, input_error, GmMachine, Loaded};
+use crate::session::{self, input_error, Loaded};
 
 /// Arguments of `tandem compare`.
 #[derive(Args, Debug)]
@@ -54,7 +55,7 @@ pub struct CompareArgs {
     last: usize,
 
     #[command(flatten)]
-    machine: GmMachine,
+    machine: MachineOpts,
 
     /// Print one JSON object instead of text.
     #[arg(long)]
@@ -75,10 +76,10 @@ impl Run<'_> {
         &self,
         image: &[u8],
         name: &str,
-        gm: &GmMachine,
+        machine: &hw::MachineConfig,
         presses: &[Press],
     ) -> Result<(Loaded, Placement), String> {
-        let mut s = Loaded::start(image, name, None, gm, b"")?;
+        let mut s = Loaded::start(image, name, None, machine, b"")?;
         let at = s.place(self.profile, name)?;
         let frame = self.profile.code.frame_update.ok_or_else(|| {
             format!(
@@ -87,7 +88,7 @@ impl Run<'_> {
             )
         })?;
         for p in presses {
-            for (cycle, key, down) in p.events(gm.cpu_hz(), 0) {
+            for (cycle, key, down) in p.events(machine.cpu_hz, 0) {
                 s.session.m.key(cycle, key, down);
             }
         }
@@ -216,12 +217,12 @@ fn last_instructions(
     run: &Run,
     image: &[u8],
     name: &str,
-    gm: &GmMachine,
+    machine: &hw::MachineConfig,
     presses: &[Press],
     frame: u64,
     n: usize,
 ) -> Result<(String, Vec<String>), String> {
-    let (mut s, _) = run.start(image, name, gm, presses)?;
+    let (mut s, _) = run.start(image, name, machine, presses)?;
     let mut frames = 0u64;
     // Run at full speed to the frame before, then step.
     while frames < frame {
@@ -279,14 +280,14 @@ pub fn run(args: &CompareArgs) -> ExitCode {
         &args.profile,
         args.program.as_deref(),
         args.reference.as_deref(),
-        &args.machine,
+        &args.machine.config(session::GM_CPU),
     ) {
         Ok(g) => g,
         Err(e) => return input_error("compare", e),
     };
     let (profile, image, name, ref_at) = (&g.profile, &g.image, &g.name, g.ref_at);
     let reference = &g.reference;
-    let hz = args.machine.cpu_hz();
+    let hz = args.machine.config(session::GM_CPU).cpu_hz;
     let presses = match press::parse_all(&args.presses) {
         Ok(v) => v,
         Err(e) => return input_error("compare", e),
@@ -296,7 +297,8 @@ pub fn run(args: &CompareArgs) -> ExitCode {
         reference,
         ref_at,
     };
-    let (mut s, at) = match run.start(image, name, &args.machine, &presses) {
+    let (mut s, at) = match run.start(image, name, &args.machine.config(session::GM_CPU), &presses)
+    {
         Ok(x) => x,
         Err(e) => return input_error("compare", e),
     };
@@ -325,7 +327,7 @@ pub fn run(args: &CompareArgs) -> ExitCode {
         &run,
         image,
         name,
-        &args.machine,
+        &args.machine.config(session::GM_CPU),
         &presses,
         d.frame,
         args.last,

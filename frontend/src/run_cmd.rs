@@ -19,7 +19,7 @@ use dos::{Dos, DosConfig, Exit, Session};
 use emu::CpuModel;
 use hw::Machine;
 
-use crate::machine_opts::{parse_mhz, MachineOpts};
+use crate::machine_opts::MachineOpts;
 use crate::play::player::Player;
 use crate::play::record::{self, Header, Input, Recorder};
 use crate::play::stdin_keys::StdinKeys;
@@ -52,15 +52,8 @@ Examples:
   tandem run --headless --seconds 8 --press 2:y --press 3:enter GAME.EXE
   tandem run GAME.EXE --mount ~/dos/game --replay play.jsonl --state-hash"))]
 pub struct RunArgs {
-    /// CPU model: 8086, 286 or 386 [default: 8086; 386 for the built-in
-    /// replica, which needs 186+ instructions].
-    #[arg(long, value_name = "MODEL", value_parser = parse_model)]
-    cpu: Option<CpuModel>,
-
-    /// CPU clock in MHz, up to six decimals (default: 4.772727 for the 8086,
-    /// 12 for the 286, 33 for the 386). Emulated time follows it.
-    #[arg(long, value_name = "MHZ", value_parser = parse_mhz)]
-    mhz: Option<u64>,
+    #[command(flatten)]
+    machine: MachineOpts,
 
     /// The host folder that is drive C: (default: the program's folder; an
     /// empty temporary folder for the built-in replica).
@@ -149,10 +142,6 @@ pub struct RunArgs {
         allow_hyphen_values = true
     )]
     args: Vec<String>,
-}
-
-fn parse_model(s: &str) -> Result<CpuModel, String> {
-    s.parse()
 }
 
 /// An empty temporary folder removed when dropped.
@@ -319,10 +308,12 @@ pub fn prepare(args: &RunArgs, headless: bool, stdin: Stdin) -> Result<Run, Stri
     } else {
         CpuModel::I8086
     };
-    let cpu = args.cpu.or(header_cpu.map(|c| c.0)).unwrap_or(default_cpu);
-    let mhz = args.mhz.or(header_cpu.map(|c| c.1));
-    let opts = MachineOpts { cpu, mhz };
-    let cpu_hz = opts.cpu_hz();
+    let opts = MachineOpts {
+        cpu: args.machine.cpu.or(header_cpu.map(|c| c.0)),
+        mhz: args.machine.mhz.or(header_cpu.map(|c| c.1)),
+    };
+    let config = opts.config(default_cpu);
+    let (cpu, cpu_hz) = (config.cpu_model, config.cpu_hz);
     if let (Some((h, _)), Some(p)) = (&replay, &args.replay) {
         if h.cpu != cpu.name() || h.cpu_hz != cpu_hz {
             return Err(bad(
@@ -343,11 +334,7 @@ pub fn prepare(args: &RunArgs, headless: bool, stdin: Stdin) -> Result<Run, Stri
     let mut temp_dir = None;
     let mount = match (&args.mount, &args.program) {
         (Some(d), _) => d.clone(),
-        (None, Some(p)) => p
-            .parent()
-            .filter(|p| !p.as_os_str().is_empty())
-            .map(Path::to_path_buf)
-            .unwrap_or_else(|| PathBuf::from(".")),
+        (None, Some(p)) => crate::session::program_folder(p),
         (None, None) => {
             debug_assert!(temp);
             let d = std::env::temp_dir().join(format!("tandem-replica-{}", std::process::id()));
@@ -361,7 +348,7 @@ pub fn prepare(args: &RunArgs, headless: bool, stdin: Stdin) -> Result<Run, Stri
     cfg.ems = !args.no_ems;
     cfg.disk_quota = args.disk_quota << 20;
     let mut dos = Dos::new(cfg).map_err(|e| bad(format!("mount {}", mount.display()), e))?;
-    let mut m = Machine::new(opts.config());
+    let mut m = Machine::new(config);
     let mut origin = 0;
     if let Some(file) = &args.load_state {
         let snap = crate::savestate::load(file, &mount).map_err(|e| e.to_string())?;
@@ -369,8 +356,8 @@ pub fn prepare(args: &RunArgs, headless: bool, stdin: Stdin) -> Result<Run, Stri
         // under a running program, so options that ask for others are
         // refused rather than ignored.
         let saved = snap.machine.config();
-        let asked_cpu = args.cpu.filter(|c| *c != saved.cpu_model);
-        let asked_hz = args.mhz.filter(|hz| *hz != saved.cpu_hz);
+        let asked_cpu = args.machine.cpu.filter(|c| *c != saved.cpu_model);
+        let asked_hz = args.machine.mhz.filter(|hz| *hz != saved.cpu_hz);
         if asked_cpu.is_some() || asked_hz.is_some() {
             return Err(bad(
                 file.display(),

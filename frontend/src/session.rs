@@ -5,38 +5,19 @@
 
 use std::path::{Path, PathBuf};
 
-use clap::Args;
 use dos::{Dos, DosConfig, Session};
 use emu::{CpuModel, SegReg};
 use hw::Machine;
 use models::{Placement, Profile};
-
-use crate::machine_opts::{parse_mhz, parse_model};
 
 /// The built-in replica, retail layout (`roms/replica/replica.exe`).
 pub const REPLICA: &[u8] = include_bytes!("../../roms/replica/replica.exe");
 /// The built-in replica, demo layout (`roms/replica/replica-demo.exe`).
 pub const REPLICA_DEMO: &[u8] = include_bytes!("../../roms/replica/replica-demo.exe");
 
-/// The CPU of a golden-master run: the target game (and so the replica) is a
-/// 386 program, hence the default.
-#[derive(Args, Debug, Clone)]
-pub struct GmMachine {
-    /// CPU model: 8086, 286 or 386 (the replica needs 186+ instructions).
-    #[arg(long, value_name = "MODEL", default_value = "386", value_parser = parse_model)]
-    pub cpu: CpuModel,
-
-    /// CPU clock in MHz (default 33).
-    #[arg(long, value_name = "MHZ", value_parser = parse_mhz)]
-    pub mhz: Option<u64>,
-}
-
-impl GmMachine {
-    /// The CPU clock in Hz.
-    pub fn cpu_hz(&self) -> u64 {
-        self.mhz.unwrap_or(33_000_000)
-    }
-}
+/// The CPU of a golden-master run when `--cpu` is not given: the target
+/// game (and so the replica) is a 386 program.
+pub const GM_CPU: CpuModel = CpuModel::I386;
 
 /// A program loaded and ready at its entry: its session and where it is.
 pub struct Loaded {
@@ -44,6 +25,13 @@ pub struct Loaded {
     pub session: Session,
     /// The segment the program image was loaded at (PSP + 10h).
     pub load_seg: u16,
+    /// The segment the program's own offsets count from, `load` in
+    /// addresses: the load segment for an .EXE (the base its relocations
+    /// add), the PSP for a .COM (assembled at ORG 100h: its entry is
+    /// `load:0100`, as in DEBUG).
+    pub origin_seg: u16,
+    /// The program's PSP.
+    pub psp: u16,
     /// Paragraphs of the program image.
     pub image_paras: u16,
     /// SS at the entry (the data group of the game: SS = DS).
@@ -69,7 +57,7 @@ impl Loaded {
         image: &[u8],
         name: &str,
         mount: Option<&Path>,
-        gm: &GmMachine,
+        machine: &hw::MachineConfig,
         tail: &[u8],
     ) -> Result<Loaded, String> {
         let exe = dos::Executable::parse(image).map_err(|e| format!("{name}: {e}"))?;
@@ -87,7 +75,7 @@ impl Loaded {
         };
         let mut dos = Dos::new(DosConfig::new(mount.clone()))
             .map_err(|e| format!("mount {}: {e}", mount.display()))?;
-        let mut m = Machine::new(hw::MachineConfig::with_cpu(gm.cpu, gm.cpu_hz()));
+        let mut m = Machine::new(machine.clone());
         dos.install(&mut m);
         let base = Path::new(name)
             .file_name()
@@ -95,13 +83,20 @@ impl Loaded {
             .unwrap_or_default();
         dos.load(&mut m, image, &format!("C:\\{base}"), tail)
             .map_err(|e| format!("{name}: {e}"))?;
-        let load_seg = dos.current_psp().wrapping_add(0x10);
+        let psp = dos.current_psp();
+        let load_seg = psp.wrapping_add(0x10);
+        let origin_seg = match exe {
+            dos::Executable::Com { .. } => psp,
+            _ => load_seg,
+        };
         let image_paras = exe.image_paras().min(0xFFFF) as u16;
         Ok(Loaded {
             entry_ss: m.cpu.regs.sreg(SegReg::SS),
             entry_cs: m.cpu.regs.sreg(SegReg::CS),
             session: Session::new(m, dos),
             load_seg,
+            origin_seg,
+            psp,
             image_paras,
             temp,
         })
@@ -122,6 +117,16 @@ impl Loaded {
             data_seg: self.entry_ss,
         })
     }
+}
+
+/// The folder of `program`, drive C: when no `--mount` is given: its parent,
+/// or the current folder for a bare file name.
+pub fn program_folder(program: &Path) -> PathBuf {
+    program
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| PathBuf::from("."))
 }
 
 static TEMP_COUNTER: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
@@ -176,7 +181,7 @@ pub fn reference(
     profile: &Profile,
     image: &[u8],
     name: &str,
-    gm: &GmMachine,
+    machine: &hw::MachineConfig,
 ) -> Result<(Loaded, Placement), String> {
     let (bytes, n): (Vec<u8>, String) = match explicit {
         Some(p) => (
@@ -188,21 +193,25 @@ pub fn reference(
             None => (image.to_vec(), name.to_string()),
         },
     };
-    let s = Loaded::start(&bytes, &n, None, gm, b"")?;
+    let s = Loaded::start(&bytes, &n, None, machine, b"")?;
     let at = s.place(profile, &n)?;
     Ok((s, at))
 }
 
 /// Parses `SEG:OFF`, where SEG is hexadecimal or one of `cs` (the entry
-/// CS), `ss` (the entry SS), `load` (the load segment), `code` (the code
-/// segment a profile found); or a linear hexadecimal address.
+/// CS), `ss` (the entry SS), `load` (the segment the program's own offsets
+/// count from: PSP+10h for an .EXE, the PSP for a .COM, so that a .COM's
+/// entry is `load:0100`), `psp` (the program's PSP) or `code` (the code
+/// segment a profile found).
 pub fn parse_addr(s: &str, segs: &Segs) -> Result<(u16, u16), String> {
-    let bad = || format!("'{s}' is not an address (SEG:OFF with SEG hex, cs, ss, load or code)");
+    let bad =
+        || format!("'{s}' is not an address (SEG:OFF with SEG hex, cs, ss, load, psp or code)");
     let (seg, off) = s.split_once(':').ok_or_else(bad)?;
     let seg = match seg.to_ascii_lowercase().as_str() {
         "cs" => segs.cs,
         "ss" | "ds" => segs.ss,
         "load" => segs.load,
+        "psp" => segs.psp,
         "code" => segs
             .code
             .ok_or_else(|| format!("'{s}': no profile gave a code segment"))?,
@@ -219,8 +228,10 @@ pub struct Segs {
     pub cs: u16,
     /// Entry SS.
     pub ss: u16,
-    /// Load segment.
+    /// The segment the program's offsets count from ([`Loaded::origin_seg`]).
     pub load: u16,
+    /// The program's PSP.
+    pub psp: u16,
     /// The profile's code segment.
     pub code: Option<u16>,
 }
@@ -231,7 +242,8 @@ impl Loaded {
         Segs {
             cs: self.entry_cs,
             ss: self.entry_ss,
-            load: self.load_seg,
+            load: self.origin_seg,
+            psp: self.psp,
             code,
         }
     }
@@ -260,11 +272,11 @@ pub fn golden_setup(
     profile: &str,
     program_path: Option<&Path>,
     reference_path: Option<&Path>,
-    gm: &GmMachine,
+    machine: &hw::MachineConfig,
 ) -> Result<GoldenSetup, String> {
     let profile = self::profile(profile)?;
     let (image, name) = program(program_path, &profile)?;
-    let (reference, ref_at) = reference(reference_path, &profile, &image, &name, gm)?;
+    let (reference, ref_at) = reference(reference_path, &profile, &image, &name, machine)?;
     Ok(GoldenSetup {
         profile,
         image,

@@ -11,7 +11,7 @@ pub mod protocol;
 pub mod session;
 
 use std::io::{BufRead, IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
@@ -26,6 +26,7 @@ const EXIT_BAD_INPUT: u8 = 2;
 
 /// Arguments of `tandem debug`.
 #[derive(Args, Debug)]
+#[command(after_help = crate::exit::HELP)]
 pub struct DebugArgs {
     #[command(flatten)]
     machine: MachineOpts,
@@ -87,11 +88,7 @@ fn setup(args: &DebugArgs) -> Result<Session, String> {
     dos::Executable::parse(&image).map_err(|e| format!("{}: {e}", program.display()))?;
     let mount = match &args.mount {
         Some(d) => d.clone(),
-        None => program
-            .parent()
-            .filter(|p| !p.as_os_str().is_empty())
-            .map(Path::to_path_buf)
-            .unwrap_or_else(|| PathBuf::from(".")),
+        None => crate::session::program_folder(program),
     };
     if let Some(f) = &args.load_state {
         let snap = crate::savestate::load(f, &mount)?;
@@ -101,7 +98,7 @@ fn setup(args: &DebugArgs) -> Result<Session, String> {
     cfg.xms = !args.no_xms;
     cfg.ems = !args.no_ems;
     let mut dos = Dos::new(cfg).map_err(|e| format!("mount {}: {e}", mount.display()))?;
-    let mut m = Machine::new(args.machine.config());
+    let mut m = Machine::new(args.machine.config(emu::CpuModel::I8086));
     dos.install(&mut m);
     let (path, dir) = crate::run_cmd::dos_path(program, &mount);
     dos.chdir(&dir);
