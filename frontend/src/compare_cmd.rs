@@ -21,6 +21,7 @@ use emu::{ExecAt, HookAction, HookEvent, HookKind};
 use models::compare::{Divergence, LockStep};
 use models::{GuestMemory, Placement, Profile};
 
+use crate::error::{report, Error};
 use crate::machine_opts::MachineOpts;
 use crate::press::{self, Press};
 use crate::session::{self, input_error, Loaded};
@@ -78,14 +79,14 @@ impl Run<'_> {
         name: &str,
         machine: &hw::MachineConfig,
         presses: &[Press],
-    ) -> Result<(Loaded, Placement), String> {
+    ) -> Result<(Loaded, Placement), Error> {
         let mut s = Loaded::start(image, name, None, machine, b"")?;
         let at = s.place(self.profile, name)?;
         let frame = self.profile.code.frame_update.ok_or_else(|| {
-            format!(
+            Error::Input(format!(
                 "profile {} does not say where the per-frame update is",
                 self.profile.name
-            )
+            ))
         })?;
         for p in presses {
             for (cycle, key, down) in p.events(machine.cpu_hz, 0) {
@@ -133,7 +134,7 @@ impl Run<'_> {
         at: Placement,
         end: u64,
         writers: &mut [(u16, u16); 256],
-    ) -> Result<(u64, Vec<u16>, Option<Divergence>), String> {
+    ) -> Result<(u64, Vec<u16>, Option<Divergence>), Error> {
         let table = at.data(self.profile.data.params);
         let baseline = LockStep::table(&self.reference.session.m, self.profile, self.ref_at);
         let mut lock = LockStep::new(self.profile.clone(), baseline);
@@ -153,12 +154,12 @@ impl Run<'_> {
                     return Ok((lock.frames(), lock.clocks().to_vec(), None))
                 }
                 Exit::Exited(code) => {
-                    return Err(format!(
+                    return Err(Error::EndedEarly(format!(
                         "the program exited (code {code}) after {} frames",
                         lock.frames()
-                    ))
+                    )))
                 }
-                Exit::Stopped(msg) => return Err(format!("the run stopped: {msg}")),
+                Exit::Stopped(why) => return Err(Error::Stopped(why)),
             }
             let log = s
                 .session
@@ -221,7 +222,7 @@ fn last_instructions(
     presses: &[Press],
     frame: u64,
     n: usize,
-) -> Result<(String, Vec<String>), String> {
+) -> Result<(String, Vec<String>), Error> {
     let (mut s, _) = run.start(image, name, machine, presses)?;
     let mut frames = 0u64;
     // Run at full speed to the frame before, then step.
@@ -236,7 +237,11 @@ fn last_instructions(
                 frames += 1
             }
             Exit::HookStop => {}
-            other => return Err(format!("the replay ended early: {other:?}")),
+            other => {
+                return Err(Error::EndedEarly(format!(
+                    "the replay ended early: {other:?}"
+                )))
+            }
         }
     }
     let mut ring: VecDeque<String> = VecDeque::new();
@@ -260,7 +265,11 @@ fn last_instructions(
                 }
             }
             Exit::Limit => {}
-            other => return Err(format!("the replay ended early: {other:?}")),
+            other => {
+                return Err(Error::EndedEarly(format!(
+                    "the replay ended early: {other:?}"
+                )))
+            }
         }
         if s.session.m.cycles() != before {
             ring.push_back(format!(
@@ -283,7 +292,7 @@ pub fn run(args: &CompareArgs) -> ExitCode {
         &args.machine.config(session::GM_CPU),
     ) {
         Ok(g) => g,
-        Err(e) => return input_error("compare", e),
+        Err(e) => return report("compare", &e),
     };
     let (profile, image, name, ref_at) = (&g.profile, &g.image, &g.name, g.ref_at);
     let reference = &g.reference;
@@ -300,7 +309,7 @@ pub fn run(args: &CompareArgs) -> ExitCode {
     let (mut s, at) = match run.start(image, name, &args.machine.config(session::GM_CPU), &presses)
     {
         Ok(x) => x,
-        Err(e) => return input_error("compare", e),
+        Err(e) => return report("compare", &e),
     };
     let end = args.seconds.saturating_mul(hz);
     let mut writers = [(0u16, 0u16); 256];
@@ -308,7 +317,7 @@ pub fn run(args: &CompareArgs) -> ExitCode {
         Ok(x) => x,
         Err(e) => {
             eprintln!("tandem compare: stopped: {name}: {e}");
-            return ExitCode::from(crate::exit::CHECK_FAILED);
+            return ExitCode::from(e.exit_code());
         }
     };
     let Some(d) = divergence else {

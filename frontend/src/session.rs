@@ -10,6 +10,8 @@ use emu::{CpuModel, SegReg};
 use hw::Machine;
 use models::{Placement, Profile};
 
+use crate::error::Error;
+
 /// The built-in replica, retail layout (`roms/replica/replica.exe`).
 pub const REPLICA: &[u8] = include_bytes!("../../roms/replica/replica.exe");
 /// The built-in replica, demo layout (`roms/replica/replica-demo.exe`).
@@ -59,8 +61,8 @@ impl Loaded {
         mount: Option<&Path>,
         machine: &hw::MachineConfig,
         tail: &[u8],
-    ) -> Result<Loaded, String> {
-        let exe = dos::Executable::parse(image).map_err(|e| format!("{name}: {e}"))?;
+    ) -> Result<Loaded, Error> {
+        let exe = dos::Executable::parse(image).map_err(|e| Error::bad(name, e))?;
         let (mount, temp) = match mount {
             Some(m) => (m.to_path_buf(), None),
             None => {
@@ -69,12 +71,12 @@ impl Loaded {
                     std::process::id(),
                     TEMP_COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
                 ));
-                std::fs::create_dir_all(&t).map_err(|e| format!("{}: {e}", t.display()))?;
+                std::fs::create_dir_all(&t).map_err(|e| Error::file(&t, e))?;
                 (t.clone(), Some(t))
             }
         };
         let mut dos = Dos::new(DosConfig::new(mount.clone()))
-            .map_err(|e| format!("mount {}: {e}", mount.display()))?;
+            .map_err(|e| Error::bad(format!("mount {}", mount.display()), e))?;
         let mut m = Machine::new(machine.clone());
         dos.install(&mut m);
         let base = Path::new(name)
@@ -82,7 +84,7 @@ impl Loaded {
             .map(|n| n.to_string_lossy().to_ascii_uppercase())
             .unwrap_or_default();
         dos.load(&mut m, image, &format!("C:\\{base}"), tail)
-            .map_err(|e| format!("{name}: {e}"))?;
+            .map_err(|e| Error::bad(name, e))?;
         let psp = dos.current_psp();
         let load_seg = psp.wrapping_add(0x10);
         let origin_seg = match exe {
@@ -104,14 +106,19 @@ impl Loaded {
 
     /// Where `profile` finds the program: its main code segment by
     /// signature, its data group at the entry SS.
-    pub fn place(&self, profile: &Profile, name: &str) -> Result<Placement, String> {
+    pub fn place(&self, profile: &Profile, name: &str) -> Result<Placement, Error> {
         let last = self.load_seg.saturating_add(self.image_paras);
-        let code_seg = profile.find_code_segment(&self.session.m, self.load_seg, last).ok_or_else(|| {
-            format!(
-                "{name}: the signature of profile {} is not in this program (is it the right program?)",
-                profile.name
-            )
-        })?;
+        let code_seg = profile
+            .find_code_segment(&self.session.m, self.load_seg, last)
+            .ok_or_else(|| {
+                Error::bad(
+                    name,
+                    format!(
+                        "the signature of profile {} is not in this program (is it the right program?)",
+                        profile.name
+                    ),
+                )
+            })?;
         Ok(Placement {
             code_seg,
             data_seg: self.entry_ss,
@@ -132,34 +139,34 @@ pub fn program_folder(program: &Path) -> PathBuf {
 static TEMP_COUNTER: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
 
 /// A profile by built-in name or from a TOML file.
-pub fn profile(name: &str) -> Result<Profile, String> {
+pub fn profile(name: &str) -> Result<Profile, Error> {
     if name.ends_with(".toml") {
-        let text = std::fs::read_to_string(name).map_err(|e| format!("{name}: {e}"))?;
-        Profile::parse(&text).map_err(|e| format!("{name}: {e}"))
+        let text = std::fs::read_to_string(name).map_err(|e| Error::file(Path::new(name), e))?;
+        Profile::parse(&text).map_err(|e| Error::bad(name, e))
     } else {
-        Profile::builtin(name).map_err(|e| e.to_string())
+        Profile::builtin(name).map_err(|e| Error::Input(e.to_string()))
     }
 }
 
 /// The program of a golden-master command: the given file, or the built-in
 /// replica of a replica profile. Returns its bytes and name.
-pub fn program(path: Option<&Path>, profile: &Profile) -> Result<(Vec<u8>, String), String> {
+pub fn program(path: Option<&Path>, profile: &Profile) -> Result<(Vec<u8>, String), Error> {
     match path {
         Some(p) => {
             if p.is_dir() {
-                return Err(format!("{}: is a directory, not a program", p.display()));
+                return Err(Error::bad(p.display(), "is a directory, not a program"));
             }
             std::fs::read(p)
                 .map(|b| (b, p.display().to_string()))
-                .map_err(|e| format!("{}: {e}", p.display()))
+                .map_err(|e| Error::file(p, e))
         }
         None => builtin(profile)
             .map(|b| (b.to_vec(), format!("built-in {}", profile.name)))
             .ok_or_else(|| {
-                format!(
+                Error::Input(format!(
                     "profile {} describes your own copy of the game: name the program",
                     profile.name
-                )
+                ))
             }),
     }
 }
@@ -182,10 +189,10 @@ pub fn reference(
     image: &[u8],
     name: &str,
     machine: &hw::MachineConfig,
-) -> Result<(Loaded, Placement), String> {
+) -> Result<(Loaded, Placement), Error> {
     let (bytes, n): (Vec<u8>, String) = match explicit {
         Some(p) => (
-            std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()))?,
+            std::fs::read(p).map_err(|e| Error::file(p, e))?,
             p.display().to_string(),
         ),
         None => match builtin(profile) {
@@ -249,7 +256,7 @@ impl Loaded {
     }
 }
 
-pub use crate::exit::input_error;
+pub use crate::error::input_error;
 
 /// What `sweep` and `compare` start from: the profile, the program's bytes
 /// and name, and the loaded reference whose tables the models read.
@@ -273,7 +280,7 @@ pub fn golden_setup(
     program_path: Option<&Path>,
     reference_path: Option<&Path>,
     machine: &hw::MachineConfig,
-) -> Result<GoldenSetup, String> {
+) -> Result<GoldenSetup, Error> {
     let profile = self::profile(profile)?;
     let (image, name) = program(program_path, &profile)?;
     let (reference, ref_at) = reference(reference_path, &profile, &image, &name, machine)?;

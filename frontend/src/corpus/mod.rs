@@ -143,7 +143,8 @@ fn run_one(e: &Entry, corpus: &Path) -> Ran {
         let mut argv = vec!["tandem run".to_string()];
         argv.extend(e.run_line(&copy.0.join(&e.program)));
         let line = RunLine::try_parse_from(&argv).map_err(|err| err.to_string())?;
-        let mut run = run_cmd::prepare(&line.run, true, Stdin::Ignore)?;
+        let mut run =
+            run_cmd::prepare(&line.run, true, Stdin::Ignore).map_err(|e| e.to_string())?;
         let o = headless::run(&mut run, &mut text, false);
         run.player.flush_output(&mut text);
         frame = Some(run.player.session.m.render());

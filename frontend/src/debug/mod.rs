@@ -91,7 +91,7 @@ fn setup(args: &DebugArgs) -> Result<Session, String> {
         None => crate::session::program_folder(program),
     };
     if let Some(f) = &args.load_state {
-        let snap = crate::savestate::load(f, &mount)?;
+        let snap = crate::savestate::load(f, &mount).map_err(|e| e.to_string())?;
         return Ok(Session::new(snap.machine, snap.dos));
     }
     let mut cfg = DosConfig::new(mount.clone());
