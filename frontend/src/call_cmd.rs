@@ -126,17 +126,7 @@ fn set_mem(s: &mut Loaded, spec: &str, segs: &Segs) -> Result<(), String> {
 /// Runs `tandem call`.
 pub fn run(args: &CallArgs) -> ExitCode {
     let name = args.program.display().to_string();
-    let image = match std::fs::read(&args.program) {
-        Ok(b) => b,
-        Err(e) => return input_error("call", format!("{name}: {e}")),
-    };
-    let mut s = match Loaded::start(
-        &image,
-        &name,
-        Some(&session::program_folder(&args.program)),
-        &args.machine.config(session::GM_CPU),
-        b"",
-    ) {
+    let mut s = match Loaded::open(&args.program, &args.machine.config(session::GM_CPU)) {
         Ok(s) => s,
         Err(e) => return input_error("call", e),
     };

@@ -104,6 +104,13 @@ impl Loaded {
         })
     }
 
+    /// Loads the program file `program` with drive C: at its folder.
+    pub fn open(program: &Path, machine: &hw::MachineConfig) -> Result<Loaded, Error> {
+        let image = std::fs::read(program).map_err(|e| Error::file(program, e))?;
+        let name = program.display().to_string();
+        Loaded::start(&image, &name, Some(&program_folder(program)), machine, b"")
+    }
+
     /// Where `profile` finds the program: its main code segment by
     /// signature, its data group at the entry SS.
     pub fn place(&self, profile: &Profile, name: &str) -> Result<Placement, Error> {

@@ -72,17 +72,7 @@ fn line(m: &hw::Machine) -> String {
 /// Runs `tandem trace`.
 pub fn run(args: &TraceArgs) -> ExitCode {
     let name = args.program.display().to_string();
-    let image = match std::fs::read(&args.program) {
-        Ok(b) => b,
-        Err(e) => return input_error("trace", format!("{name}: {e}")),
-    };
-    let mut s = match Loaded::start(
-        &image,
-        &name,
-        Some(&session::program_folder(&args.program)),
-        &args.machine.config(session::GM_CPU),
-        b"",
-    ) {
+    let mut s = match Loaded::open(&args.program, &args.machine.config(session::GM_CPU)) {
         Ok(s) => s,
         Err(e) => return input_error("trace", e),
     };
