@@ -3,21 +3,17 @@
 //! altered replicas caught at the right slot and clock.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
-fn tandem(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tandem"))
-        .args(args)
-        .output()
-        .expect("tandem runs")
-}
+mod common;
+use common::{repo, s, tandem, text};
 
 fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
+    text(&o.stdout)
 }
 
 fn replica() -> Vec<u8> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../roms/replica/replica.exe");
+    let p = common::replica();
     std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }
 
@@ -43,10 +39,10 @@ fn json(o: &Output) -> serde_json::Value {
 
 #[test]
 fn call_of_the_timer_setup_writes_exactly_the_three_pit_ports() {
-    let exe = Path::new(env!("CARGO_MANIFEST_DIR")).join("../roms/replica/replica.exe");
+    let exe = common::replica();
     let o = tandem(&[
         "call",
-        exe.to_str().expect("path"),
+        s(&exe),
         "--at",
         "load:0321",
         "--until-ret",
@@ -105,7 +101,7 @@ fn sweeps_are_equal_on_both_replicas_and_catch_a_mutant() {
         "sweep",
         "--profile",
         "replica",
-        m.to_str().expect("path"),
+        s(&m),
         "--routine",
         "fountain",
     ]);
@@ -135,7 +131,7 @@ fn divergence(exe: &Path, extra: &[&str]) -> serde_json::Value {
         "compare",
         "--profile",
         "replica",
-        exe.to_str().expect("path"),
+        s(exe),
         "--seconds",
         "6",
         "--json",
@@ -227,17 +223,17 @@ fn an_smc_mutant_that_ignores_the_immediate_is_caught_on_the_clock() {
 
 #[test]
 fn trace_starts_at_the_address_and_writes_n_lines() {
-    let exe = Path::new(env!("CARGO_MANIFEST_DIR")).join("../roms/replica/replica.exe");
+    let exe = common::replica();
     let out = std::env::temp_dir().join(format!("tandem-trace-{}.txt", std::process::id()));
     let o = tandem(&[
         "trace",
-        exe.to_str().expect("path"),
+        s(&exe),
         "--from",
         "load:DB1A",
         "--count",
         "5",
         "--out",
-        out.to_str().expect("path"),
+        s(&out),
     ]);
     assert!(o.status.success(), "{o:?}");
     let text = std::fs::read_to_string(&out).expect("trace file");
@@ -271,12 +267,12 @@ fn bad_input_exits_2_with_one_line() {
         );
     }
     // The replica is not the game: its signature search says so.
-    let exe = Path::new(env!("CARGO_MANIFEST_DIR")).join("../roms/replica/replica-demo.exe");
+    let exe = repo().join("roms/replica/replica-demo.exe");
     let o = tandem(&[
         "sweep",
         "--profile",
         "game-retail",
-        exe.to_str().expect("path"),
+        s(&exe),
         "--routine",
         "fountain",
     ]);
@@ -291,10 +287,8 @@ fn bad_input_exits_2_with_one_line() {
 fn a_bad_profile_file_exits_2_with_one_line() {
     let d = std::env::temp_dir().join(format!("tandem-profile-{}", std::process::id()));
     std::fs::create_dir_all(&d).expect("dir");
-    let good = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../models/profiles/replica.toml"),
-    )
-    .expect("replica.toml");
+    let good =
+        std::fs::read_to_string(repo().join("models/profiles/replica.toml")).expect("replica.toml");
     assert!(good.contains("fountain_slot = \"9\""));
     let cases = [
         (
@@ -312,13 +306,7 @@ fn a_bad_profile_file_exits_2_with_one_line() {
     for (file, text, needle) in cases {
         let p = d.join(file);
         std::fs::write(&p, text).expect("write");
-        let o = tandem(&[
-            "compare",
-            "--profile",
-            p.to_str().expect("path"),
-            "--seconds",
-            "1",
-        ]);
+        let o = tandem(&["compare", "--profile", s(&p), "--seconds", "1"]);
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(2), "{file}: {o:?}");
         assert_eq!(err.lines().count(), 1, "{file}: {err}");
