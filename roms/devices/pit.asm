@@ -130,24 +130,25 @@ bcd_ok: push ax
         cli
         hlt
 
+; POLL_OUT2 jcc: poll OUT2 (port 61h bit 5) until `jcc` (jnz: high, jz:
+; low) jumps to .ok; stops at timeout after 65535 polls
+%macro POLL_OUT2 1
+        mov cx, 0FFFFh
+%%poll: in al, 61h
+        test al, 20h
+        %1 .ok
+        loop %%poll
+        jmp timeout
+%endmacro
+
 ; wait_out_high / wait_out_low: poll OUT2; print "1" when seen (only
 ; after wait_out_high), "T" on timeout and stop
 wait_out_high:
-        mov cx, 0FFFFh
-.h:     in al, 61h
-        test al, 20h
-        jnz .ok
-        loop .h
-        jmp timeout
+        POLL_OUT2 jnz
 .ok:    DBG '1'
         ret
 wait_out_low:
-        mov cx, 0FFFFh
-.l:     in al, 61h
-        test al, 20h
-        jz .ok
-        loop .l
-        jmp timeout
+        POLL_OUT2 jz
 .ok:    ret
 timeout:
         DBG 'T'
