@@ -6,6 +6,14 @@
         org 100h
 %include "macros.inc"
 
+%macro READ_COUNT2 0            ; latch counter 2; AH = its low byte, AL = its high byte
+        mov al, 80h
+        out 43h, al
+        in al, 42h
+        mov ah, al
+        in al, 42h
+%endmacro
+
 start:  cli
         mov al, 0               ; gate 2 low, speaker off
         out 61h, al
@@ -43,11 +51,7 @@ start:  cli
         mov al, 1
         out 61h, al
         call delay
-        mov al, 80h
-        out 43h, al
-        in al, 42h
-        mov ah, al
-        in al, 42h
+        READ_COUNT2
         xchg al, ah
         PRINT " dec="
         cmp ax, 1234h
@@ -98,11 +102,7 @@ start:  cli
         out 42h, al
         call delay
         call delay
-        mov al, 80h
-        out 43h, al
-        in al, 42h
-        mov ah, al
-        in al, 42h
+        READ_COUNT2
         PRINT " bcd="
         call bcd_ok
         mov al, ah
