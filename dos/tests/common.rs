@@ -1,5 +1,6 @@
 //! Shared helpers: run a DOS program on a fresh machine with drive C: at a
-//! folder, and temporary folders.
+//! folder, call its services, edit a save state, and temporary folders.
+//! (`frontend/tests` uses them too.)
 
 #![allow(dead_code)]
 
@@ -32,17 +33,15 @@ pub fn run(
     tail: &str,
     seconds: u64,
 ) -> (Exit, String, Dos, Machine) {
-    let hz = 25_000_000;
-    let mut m = Machine::new(MachineConfig::with_cpu(model, hz));
-    let mut dos = Dos::new(DosConfig::new(mount.to_path_buf())).expect("mount");
-    dos.install(&mut m);
-    dos.load(&mut m, image, &format!("C:\\{name}"), tail.as_bytes())
-        .expect("program loads");
+    let (dos, m) = loaded(model, mount, name, image, tail);
     let mut s = Session::new(m, dos);
-    let exit = s.run_for(seconds * hz);
+    let exit = s.run_for(seconds * HZ);
     let out = String::from_utf8_lossy(&s.dos.take_output()).into_owned();
     (exit, out, s.dos, s.m)
 }
+
+/// The CPU clock of the helpers' machines.
+pub const HZ: u64 = 25_000_000;
 
 /// A machine with DOS installed and a program loaded as C:\`name` (not
 /// run), for tests that call services directly.
@@ -53,8 +52,20 @@ pub fn loaded(
     image: &[u8],
     tail: &str,
 ) -> (Dos, Machine) {
-    let mut m = Machine::new(MachineConfig::with_cpu(model, 25_000_000));
-    let mut dos = Dos::new(DosConfig::new(mount.to_path_buf())).expect("mount");
+    let cfg = DosConfig::new(mount.to_path_buf());
+    loaded_with(model, cfg, name, image, tail)
+}
+
+/// [`loaded`] with DOS configured by `cfg` (its drive C:, its quota).
+pub fn loaded_with(
+    model: CpuModel,
+    cfg: DosConfig,
+    name: &str,
+    image: &[u8],
+    tail: &str,
+) -> (Dos, Machine) {
+    let mut m = Machine::new(MachineConfig::with_cpu(model, HZ));
+    let mut dos = Dos::new(cfg).expect("mount");
     dos.install(&mut m);
     dos.load(&mut m, image, &format!("C:\\{name}"), tail.as_bytes())
         .expect("program loads");
@@ -77,4 +88,31 @@ pub fn int(dos: &mut Dos, m: &mut Machine, int: u8) -> bool {
     let flags = rd16(m, lin(ss, sp2.wrapping_add(4)));
     m.cpu.regs.set_reg16(emu::Reg16::SP, sp);
     flags & 1 != 0
+}
+
+/// A save state whose open file's saved path (the string that ends with
+/// `marker`) is replaced by `path`: the payload is unsealed, edited (the
+/// string's length prefix with it) and sealed again with its checksum.
+pub fn with_open_path(state: &[u8], marker: &[u8], path: &[u8]) -> Vec<u8> {
+    let raw = dos::state::unseal(state).expect("unseal");
+    // The last string ending with the marker that has its length before
+    // it (bincode: a u64, then the bytes); guest memory holds it too.
+    let (start, end) = (marker.len()..=raw.len())
+        .rev()
+        .filter(|&e| raw[e - marker.len()..e] == *marker)
+        .find_map(|e| {
+            (8..e - marker.len() + 1)
+                .rev()
+                .find(|&s| {
+                    let len = u64::from_le_bytes(raw[s - 8..s].try_into().expect("8 bytes"));
+                    len == (e - s) as u64
+                })
+                .map(|s| (s, e))
+        })
+        .expect("the open file's path is in the state");
+    let mut edited = raw[..start - 8].to_vec();
+    edited.extend((path.len() as u64).to_le_bytes());
+    edited.extend(path);
+    edited.extend(&raw[end..]);
+    dos::state::seal(&edited).expect("seal")
 }

@@ -83,33 +83,6 @@ fn a_create_with_the_handle_table_full_leaves_the_host_alone() {
     assert_eq!(names(&mount).len(), opened, "{:?}", names(&mount));
 }
 
-/// A save state whose open file's saved path (the string that ends with
-/// `marker`) is replaced by `path`: the payload is unsealed, edited (the
-/// string's length prefix with it) and sealed again with its checksum.
-fn with_open_path(state: &[u8], marker: &[u8], path: &[u8]) -> Vec<u8> {
-    let raw = dos::state::unseal(state).expect("unseal");
-    // The last string ending with the marker that has its length before
-    // it (bincode: a u64, then the bytes); guest memory holds it too.
-    let (start, end) = (marker.len()..=raw.len())
-        .rev()
-        .filter(|&e| raw[e - marker.len()..e] == *marker)
-        .find_map(|e| {
-            (8..e - marker.len() + 1)
-                .rev()
-                .find(|&s| {
-                    let len = u64::from_le_bytes(raw[s - 8..s].try_into().expect("8 bytes"));
-                    len == (e - s) as u64
-                })
-                .map(|s| (s, e))
-        })
-        .expect("the open file's path is in the state");
-    let mut edited = raw[..start - 8].to_vec();
-    edited.extend((path.len() as u64).to_le_bytes());
-    edited.extend(path);
-    edited.extend(&raw[end..]);
-    dos::state::seal(&edited).expect("seal")
-}
-
 #[test]
 fn a_save_state_cannot_reopen_files_outside_the_mount() {
     let base = common::temp_dir("stateesc");
@@ -153,7 +126,7 @@ fn a_save_state_cannot_reopen_files_outside_the_mount() {
     #[cfg(unix)]
     attacks.push(b"\\LINK.TXT".to_vec());
     for attack in &attacks {
-        let crafted = with_open_path(&state, b"QQ.TXT", attack);
+        let crafted = common::with_open_path(&state, b"QQ.TXT", attack);
         match dos::state::load(&crafted, &mount) {
             Err(dos::state::StateError::File(msg)) => {
                 assert!(!msg.contains('\n'), "one line: {msg}")
@@ -253,14 +226,11 @@ fn guest_names_with_cp437_letters_map_to_host_names_and_back() {
 /// A loaded stub on a drive whose quota is `quota` bytes (None: default).
 fn with_quota(name: &str, quota: Option<u64>) -> (Dos, Machine, std::path::PathBuf) {
     let mount = common::temp_dir(name);
-    let mut m = Machine::new(hw::MachineConfig::with_cpu(CpuModel::I386, 25_000_000));
     let mut cfg = dos::DosConfig::new(mount.clone());
     if let Some(q) = quota {
         cfg.disk_quota = q;
     }
-    let mut dos = Dos::new(cfg).expect("mount");
-    dos.install(&mut m);
-    dos.load(&mut m, STUB, "C:\\T.COM", b"").expect("loads");
+    let (dos, m) = common::loaded_with(CpuModel::I386, cfg, "T.COM", STUB, "");
     (dos, m, mount)
 }
 

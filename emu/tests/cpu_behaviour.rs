@@ -3,65 +3,26 @@
 //! interrupt shadows, interrupted REP strings, POP CS and MOVSW (whose suite
 //! file is missing, see `shared/sst/README.md`).
 
-use emu::{Bus, Cpu, CpuModel, FlatBus, StepEvent};
+mod common;
 
-/// A flat bus with an INTR line and an interrupt controller that answers
-/// INTA with a fixed vector.
-struct TestBus {
-    flat: FlatBus,
-    intr: bool,
-    vector: u8,
-    acks: u32,
-}
-
-impl Bus for TestBus {
-    fn mem_read8(&mut self, a: u32) -> u8 {
-        self.flat.mem_read8(a)
-    }
-    fn mem_write8(&mut self, a: u32, v: u8) {
-        self.flat.mem_write8(a, v)
-    }
-    fn io_read8(&mut self, p: u16) -> u8 {
-        self.flat.io_read8(p)
-    }
-    fn io_write8(&mut self, p: u16, v: u8) {
-        self.flat.io_write8(p, v)
-    }
-    fn intr(&mut self) -> bool {
-        self.intr
-    }
-    fn inta(&mut self) -> u8 {
-        self.acks += 1;
-        self.intr = false;
-        self.vector
-    }
-}
+use common::{cpu_at, TestBus};
+use emu::{Cpu, CpuModel, StepEvent};
 
 /// A CPU at 1000:0100 with SS:SP = 2000:0100 and `code` there; the
-/// interrupt vectors 1, 2 and 8 point at 3000:0000, 3000:0010, 3000:0020.
+/// interrupt vectors 1, 2 and 8 point at 3000:0000, 3000:0010, 3000:0020
+/// (and 0 at 3000:0030); INTA answers vector 8.
 fn setup(model: CpuModel, code: &[u8]) -> (Cpu, TestBus) {
-    let mut bus = TestBus {
-        flat: FlatBus::new(1 << 20),
-        intr: false,
-        vector: 8,
-        acks: 0,
-    };
-    for (v, off) in [(1u32, 0u16), (2, 0x10), (8, 0x20), (0, 0x30)] {
-        let slot = (v * 4) as usize;
-        bus.flat.mem[slot..slot + 4].copy_from_slice(&[off as u8, 0, 0x00, 0x30]);
+    let mut bus = TestBus::new(1 << 20, 8);
+    for (v, off) in [(1, 0), (2, 0x10), (8, 0x20), (0, 0x30)] {
+        bus.set_vector(v, 0x3000, off);
     }
-    let base = 0x10100;
-    bus.flat.mem[base..base + code.len()].copy_from_slice(code);
-    let mut cpu = Cpu::new(model);
-    cpu.regs.seg = [0, 0x1000, 0x2000, 0x1000, 0, 0];
-    cpu.regs.ip = 0x100;
-    cpu.regs.put16(4, 0x100);
+    bus.put(0x10100, code);
+    let cpu = cpu_at(model, [0, 0x1000, 0x2000, 0x1000, 0, 0], 0x100, 0x100);
     (cpu, bus)
 }
 
 fn stack_word(bus: &TestBus, cpu: &Cpu, n: u16) -> u16 {
-    let a = 0x20000 + cpu.regs.get16(4).wrapping_add(n * 2) as usize;
-    u16::from_le_bytes([bus.flat.mem[a], bus.flat.mem[a + 1]])
+    bus.word(0x20000 + cpu.regs.get16(4).wrapping_add(n * 2) as usize)
 }
 
 #[test]
@@ -292,8 +253,6 @@ fn interrupted_rep_stosb_stops_after_an_iteration_and_resumes_at_the_rep() {
     assert_eq!(cpu.step(&mut bus).event, StepEvent::Interrupt(8));
     assert_eq!(cpu.regs.get16(1), 9);
     assert_eq!(bus.flat.mem[0x50300], 0x55);
-    let sp = cpu.regs.get16(4) as usize;
-    let ret = bus.flat.mem[0x20000 + sp] as u16 | (bus.flat.mem[0x20001 + sp] as u16) << 8;
-    assert_eq!(ret, 0x101);
+    assert_eq!(stack_word(&bus, &cpu, 0), 0x101);
     assert_eq!((cpu.regs.seg[1], cpu.regs.ip), (0x3000, 0));
 }

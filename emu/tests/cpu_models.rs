@@ -4,51 +4,26 @@
 
 use std::path::PathBuf;
 
-use emu::{Bus, Cpu, CpuModel, FlatBus, StepEvent};
+mod common;
 
-/// A flat 2 MiB bus with port reads answering `port & 0xFF` and a log of
-/// port writes.
-struct PortBus {
-    flat: FlatBus,
-    out: Vec<(u16, u8)>,
-}
+use common::{cpu_at, TestBus};
+use emu::{Cpu, CpuModel, StepEvent};
 
-impl Bus for PortBus {
-    fn mem_read8(&mut self, a: u32) -> u8 {
-        self.flat.mem_read8(a)
+/// `code` at 1000:0100 (CS = DS = ES = SS = 1000h, SP = 0FFFEh) on a flat
+/// 2 MiB bus (port reads answer `port & 0xFF`, port writes are logged);
+/// vectors 0-13 point at 3000:(n * 16), each holding HLT.
+fn setup(model: CpuModel, code: &[u8]) -> (Cpu, TestBus) {
+    let mut bus = TestBus::new(1 << 21, 0xFF);
+    for v in 0..14u8 {
+        bus.set_vector(v, 0x3000, v as u16 * 16);
+        bus.flat.mem[0x30000 + v as usize * 16] = 0xF4;
     }
-    fn mem_write8(&mut self, a: u32, v: u8) {
-        self.flat.mem_write8(a, v)
-    }
-    fn io_read8(&mut self, p: u16) -> u8 {
-        p as u8
-    }
-    fn io_write8(&mut self, p: u16, v: u8) {
-        self.out.push((p, v))
-    }
-}
-
-/// `code` at 1000:0100 (CS = DS = ES = SS = 1000h, SP = 0FFFEh); vectors 0-13
-/// point at 3000:(n * 16), each holding HLT.
-fn setup(model: CpuModel, code: &[u8]) -> (Cpu, PortBus) {
-    let mut bus = PortBus {
-        flat: FlatBus::new(1 << 21),
-        out: Vec::new(),
-    };
-    for v in 0..14u32 {
-        let slot = (v * 4) as usize;
-        bus.flat.mem[slot..slot + 4].copy_from_slice(&[(v * 16) as u8, 0, 0x00, 0x30]);
-        bus.flat.mem[0x30000 + (v * 16) as usize] = 0xF4;
-    }
-    bus.flat.mem[0x10100..0x10100 + code.len()].copy_from_slice(code);
-    let mut cpu = Cpu::new(model);
-    cpu.regs.seg = [0x1000, 0x1000, 0x1000, 0x1000, 0, 0];
-    cpu.regs.ip = 0x100;
-    cpu.regs.put16(4, 0xFFFE);
+    bus.put(0x10100, code);
+    let cpu = cpu_at(model, [0x1000, 0x1000, 0x1000, 0x1000, 0, 0], 0x100, 0xFFFE);
     (cpu, bus)
 }
 
-fn run_to_hlt(cpu: &mut Cpu, bus: &mut PortBus) {
+fn run_to_hlt(cpu: &mut Cpu, bus: &mut TestBus) {
     for _ in 0..10_000 {
         if cpu.step(bus).event == StepEvent::Halted {
             return;
@@ -129,11 +104,7 @@ fn word_past_offset_ffff_faults_on_286_and_386_and_wraps_on_8086() {
                 Some(v) => {
                     assert_eq!(ev, StepEvent::Exception(v), "{model} {code:02X?}");
                     assert_eq!((cpu.regs.seg[1], cpu.regs.ip), (0x3000, v as u32 * 16));
-                    let sp = cpu.regs.get16(4) as usize;
-                    let ret = u16::from_le_bytes([
-                        bus.flat.mem[0x10000 + sp],
-                        bus.flat.mem[0x10001 + sp],
-                    ]);
+                    let ret = bus.word(0x10000 + cpu.regs.get16(4) as usize);
                     assert_eq!(ret, 0x100, "{model}: a fault pushes the faulting IP");
                 }
             }
@@ -178,8 +149,7 @@ fn invalid_opcodes_raise_ud_on_286_and_386_only() {
                 "{model} {code:02X?}"
             );
             assert_eq!((cpu.regs.seg[1], cpu.regs.ip), (0x3000, 0x60));
-            let sp = cpu.regs.get16(4) as usize;
-            let ret = u16::from_le_bytes([bus.flat.mem[0x10000 + sp], bus.flat.mem[0x10001 + sp]]);
+            let ret = bus.word(0x10000 + cpu.regs.get16(4) as usize);
             assert_eq!(ret, 0x100);
         }
         // On the 8086 FF /7 is PUSH, and 63h a JNC alias.
@@ -257,56 +227,27 @@ fn lidt_moves_the_real_mode_vector_table() {
     assert_eq!((cpu.regs.seg[1], cpu.regs.ip), (0x4000, 0x1234));
 }
 
-/// A bus whose INTR line is raised until acknowledged, with vector 20h.
-struct IrqBus {
-    flat: FlatBus,
-    pending: bool,
-    acks: u32,
-}
-
-impl Bus for IrqBus {
-    fn mem_read8(&mut self, a: u32) -> u8 {
-        self.flat.mem_read8(a)
-    }
-    fn mem_write8(&mut self, a: u32, v: u8) {
-        self.flat.mem_write8(a, v)
-    }
-    fn io_read8(&mut self, _p: u16) -> u8 {
-        0xFF
-    }
-    fn io_write8(&mut self, _p: u16, _v: u8) {}
-    fn intr(&mut self) -> bool {
-        self.pending
-    }
-    fn inta(&mut self) -> u8 {
-        self.pending = false;
-        self.acks += 1;
-        0x20
-    }
-}
-
 /// The cycle-exact 8086 acknowledges a maskable interrupt with two INTA bus
 /// cycles (one call of `Bus::inta`), then enters the handler through the
 /// same INTR sequence as INT n: FLAGS, CS and IP on the stack, IF cleared.
 #[test]
 fn exact_8086_hardware_interrupt() {
     use emu::biu::cycle::{BusStatus, TState};
-    let mut bus = IrqBus {
-        flat: FlatBus::new(1 << 20),
-        pending: false,
-        acks: 0,
-    };
-    // Vector 20h -> 3000:0010 (HLT); code at 1000:0100: STI, NOP, NOP.
-    bus.flat.mem[0x80..0x84].copy_from_slice(&[0x10, 0x00, 0x00, 0x30]);
+    // INTA answers 20h. Vector 20h -> 3000:0010 (HLT); code at
+    // 1000:0100: STI, NOP, NOP.
+    let mut bus = TestBus::new(1 << 20, 0x20);
+    bus.set_vector(0x20, 0x3000, 0x10);
     bus.flat.mem[0x30010] = 0xF4;
-    bus.flat.mem[0x10100..0x10103].copy_from_slice(&[0xFB, 0x90, 0x90]);
-    let mut cpu = Cpu::new(CpuModel::I8086);
-    cpu.regs.seg = [0x1000, 0x1000, 0x1000, 0x1000, 0, 0];
-    cpu.regs.ip = 0x100;
-    cpu.regs.put16(4, 0xFFFE);
+    bus.put(0x10100, &[0xFB, 0x90, 0x90]);
+    let mut cpu = cpu_at(
+        CpuModel::I8086,
+        [0x1000, 0x1000, 0x1000, 0x1000, 0, 0],
+        0x100,
+        0xFFFE,
+    );
     cpu.set_cycle_exact(true);
     cpu.set_cycle_trace(true);
-    bus.pending = true;
+    bus.intr = true;
     cpu.step(&mut bus); // STI (holds interrupts off for one instruction)
     assert_eq!(bus.acks, 0);
     cpu.clear_cycle_trace();
@@ -317,7 +258,7 @@ fn exact_8086_hardware_interrupt() {
     assert_eq!(cpu.regs.get16(4), 0xFFF8);
     assert_eq!(cpu.regs.flags & emu::flags::IF, 0);
     // Return address (the instruction after the NOP), CS, FLAGS.
-    let w = |a: usize| u16::from_le_bytes([bus.flat.mem[a], bus.flat.mem[a + 1]]);
+    let w = |a: usize| bus.word(a);
     assert_eq!(w(0x1FFF8), 0x102);
     assert_eq!(w(0x1FFFA), 0x1000);
     assert_ne!(w(0x1FFFC) & emu::flags::IF as u16, 0);

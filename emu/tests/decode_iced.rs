@@ -309,28 +309,25 @@ fn theirs(i: &iced_x86::Instruction) -> Vec<Operand> {
                     i.memory_displacement32() & 0xFFFF
                 },
             },
-            OpKind::MemorySegSI | OpKind::MemorySegESI => Operand::Mem {
-                seg: i.memory_segment(),
-                base: if i.op_kind(n) == OpKind::MemorySegSI {
-                    Register::SI
-                } else {
-                    Register::ESI
-                },
-                index: Register::None,
-                scale: 1,
-                disp: 0,
-            },
-            OpKind::MemoryESDI | OpKind::MemoryESEDI => Operand::Mem {
-                seg: Register::ES,
-                base: if i.op_kind(n) == OpKind::MemoryESDI {
-                    Register::DI
-                } else {
-                    Register::EDI
-                },
-                index: Register::None,
-                scale: 1,
-                disp: 0,
-            },
+            // The string operands: (seg:)SI/ESI and ES:DI/EDI.
+            kind @ (OpKind::MemorySegSI
+            | OpKind::MemorySegESI
+            | OpKind::MemoryESDI
+            | OpKind::MemoryESEDI) => {
+                let (seg, base) = match kind {
+                    OpKind::MemorySegSI => (i.memory_segment(), Register::SI),
+                    OpKind::MemorySegESI => (i.memory_segment(), Register::ESI),
+                    OpKind::MemoryESDI => (Register::ES, Register::DI),
+                    _ => (Register::ES, Register::EDI),
+                };
+                Operand::Mem {
+                    seg,
+                    base,
+                    index: Register::None,
+                    scale: 1,
+                    disp: 0,
+                }
+            }
             OpKind::Immediate8 => Operand::Imm(i.immediate8() as u32),
             OpKind::Immediate8_2nd => Operand::Imm(i.immediate8_2nd() as u32),
             OpKind::Immediate16 => Operand::Imm(i.immediate16() as u32),

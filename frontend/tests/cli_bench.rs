@@ -2,11 +2,8 @@
 //! emulated second at the clock `--mhz` sets, and rejects bad input with
 //! exit status 2.
 
-use std::process::Command;
-
-fn tandem() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_tandem"))
-}
+mod common;
+use common::tandem;
 
 fn json_field(out: &str, key: &str) -> f64 {
     let v: serde_json::Value = serde_json::from_str(out.trim()).expect("one JSON object");
@@ -22,19 +19,16 @@ fn one_emulated_second_is_the_configured_clock() {
         ("286", "12", 12_000_000f64),
         ("386", "25", 25_000_000f64),
     ] {
-        let out = tandem()
-            .args([
-                "bench",
-                "--cpu",
-                cpu,
-                "--mhz",
-                mhz,
-                "--seconds",
-                "1",
-                "--json",
-            ])
-            .output()
-            .expect("tandem runs");
+        let out = tandem(&[
+            "bench",
+            "--cpu",
+            cpu,
+            "--mhz",
+            mhz,
+            "--seconds",
+            "1",
+            "--json",
+        ]);
         assert!(out.status.success(), "{cpu}: {out:?}");
         let text = String::from_utf8_lossy(&out.stdout);
         let cycles = json_field(&text, "cycles");
@@ -48,15 +42,9 @@ fn one_emulated_second_is_the_configured_clock() {
 
 #[test]
 fn bad_input_exits_2() {
-    let out = tandem()
-        .args(["bench", "--mhz", "fast"])
-        .output()
-        .expect("runs");
+    let out = tandem(&["bench", "--mhz", "fast"]);
     assert_eq!(out.status.code(), Some(2));
-    let out = tandem()
-        .args(["bench", "/nonexistent/program.com"])
-        .output()
-        .expect("runs");
+    let out = tandem(&["bench", "/nonexistent/program.com"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent/program.com"));
 }

@@ -4,14 +4,12 @@
 
 mod common;
 
-use common::debug;
-use std::path::Path;
+use common::{debug, dos_rom, replica};
 
 #[test]
 fn a_write_watchpoint_on_the_clock_word_shows_the_writing_instruction() {
-    let replica = Path::new(env!("CARGO_MANIFEST_DIR")).join("../roms/replica/replica.exe");
     let (code, out) = debug(
-        &replica,
+        &replica(),
         &["--cpu", "386"],
         "watch w cs:0BF8 2\nc\nc\nbl\nquit\n",
     );
@@ -35,7 +33,7 @@ fn a_write_watchpoint_on_the_clock_word_shows_the_writing_instruction() {
 
 #[test]
 fn stepping_breakpoints_and_views() {
-    let hello = Path::new(env!("CARGO_MANIFEST_DIR")).join("../roms/dos/hello.com");
+    let hello = dos_rom("hello.com");
     let script = "\
 s
 r
@@ -76,12 +74,11 @@ c
 /// naming the nesting, not with the host's stack; the session goes on.
 #[test]
 fn a_script_that_loads_itself_is_an_error_not_a_crash() {
-    let d = std::env::temp_dir().join(format!("tandem-bload-{}", std::process::id()));
-    std::fs::create_dir_all(&d).expect("dir");
+    let d = common::temp_dir("bload");
     let f = d.join("self.txt");
     let fs = f.to_str().expect("path");
     std::fs::write(&f, format!("bload {fs}\n")).expect("write");
-    let hello = Path::new(env!("CARGO_MANIFEST_DIR")).join("../roms/dos/hello.com");
+    let hello = dos_rom("hello.com");
     let (code, out) = debug(&hello, &[], &format!("bload {fs}\nr\nq\n"));
     assert_eq!(code, Some(0), "{out}");
     assert!(out.contains("nest more than"), "{out}");

@@ -4,22 +4,9 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::path::PathBuf;
 
-fn tandem(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tandem"))
-        .args(args)
-        .env_remove("DISPLAY")
-        .env_remove("WAYLAND_DISPLAY")
-        .stdin(Stdio::null())
-        .output()
-        .expect("tandem runs")
-}
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
+use common::{headless, repo, s, tandem, text};
 
 /// The codes of the exit status table `tandem --help` prints (rows
 /// `  CODE  MEANING` after its "Exit status" line).
@@ -57,13 +44,13 @@ fn doc_codes(text: &str) -> Vec<u8> {
 
 #[test]
 fn help_readme_and_architecture_state_the_same_codes() {
-    let help = String::from_utf8_lossy(&tandem(&["--help"]).stdout).into_owned();
+    let help = text(&tandem(&["--help"]).stdout);
     let codes = help_codes(&help);
     assert_eq!(codes, [0, 1, 2, 124, 126], "{help}");
     for cmd in [
         "run", "call", "sweep", "compare", "trace", "corpus", "bench", "debug", "sst",
     ] {
-        let h = String::from_utf8_lossy(&tandem(&[cmd, "--help"]).stdout).into_owned();
+        let h = text(&tandem(&[cmd, "--help"]).stdout);
         assert!(
             h.contains(&help[help.find("Exit status").expect("table")..]),
             "tandem {cmd} --help:\n{h}"
@@ -87,24 +74,24 @@ fn com(name: &str, code: &[u8]) -> PathBuf {
 fn each_code_comes_from_its_situation() {
     // The program's own code: mov ax,4C07h; int 21h.
     let p = com("exit-own", &[0xB8, 0x07, 0x4C, 0xCD, 0x21]);
-    let o = common::run(&["--headless", p.to_str().expect("path")]);
+    let o = headless(&[s(&p)]);
     assert_eq!(o.status.code(), Some(7), "{o:?}");
     // 0: success (a trace that writes its lines).
-    let o = tandem(&["trace", "--count", "1", p.to_str().expect("path")]);
+    let o = tandem(&["trace", "--count", "1", s(&p)]);
     assert_eq!(o.status.code(), Some(0), "{o:?}");
     // 1: a check failed: a_failed_check_exits_1.
     // 2: bad input.
-    let o = common::run(&["--headless", "/nonexistent/X.EXE"]);
+    let o = headless(&["/nonexistent/X.EXE"]);
     assert_eq!(o.status.code(), Some(2), "{o:?}");
     let o = tandem(&["run", "--no-such-option"]);
     assert_eq!(o.status.code(), Some(2), "{o:?}");
     // 124: the run ended first (jmp $ until the time limit).
     let p = com("exit-limit", &[0xEB, 0xFE]);
-    let o = common::run(&["--headless", "--seconds", "0.1", p.to_str().expect("path")]);
+    let o = headless(&["--seconds", "0.1", s(&p)]);
     assert_eq!(o.status.code(), Some(124), "{o:?}");
     // 126: the emulation cannot go on (cli; hlt).
     let p = com("exit-halt", &[0xFA, 0xF4]);
-    let o = common::run(&["--headless", p.to_str().expect("path")]);
+    let o = headless(&[s(&p)]);
     assert_eq!(o.status.code(), Some(126), "{o:?}");
 }
 
@@ -120,6 +107,6 @@ fn a_failed_check_exits_1() {
     let args = ["sweep", "--profile", "replica", "--routine", "fountain"];
     let o = tandem(&args);
     assert_eq!(o.status.code(), Some(0), "the pristine replica: {o:?}");
-    let o = tandem(&[&args[..], &[p.to_str().expect("path")]].concat());
+    let o = tandem(&[&args[..], &[s(&p)]].concat());
     assert_eq!(o.status.code(), Some(1), "{o:?}");
 }

@@ -12,12 +12,9 @@
 mod common;
 
 use std::io::{BufRead, BufReader, Write};
-use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-fn replica() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../roms/replica/replica.exe")
-}
+use common::replica;
 
 fn gdb_installed() -> bool {
     Command::new("gdb")
@@ -66,6 +63,15 @@ fn gdb_values(out: &str, first_addr: u32, count: usize) -> Vec<u32> {
         .collect()
 }
 
+/// The value of the segment register `name` ("CS=") in the debugger's
+/// register line.
+fn segment(out: &str, name: &str) -> u32 {
+    out.split(name)
+        .nth(1)
+        .and_then(|t| u32::from_str_radix(&t[..4], 16).ok())
+        .unwrap_or_else(|| panic!("{name} in the register line: {out}"))
+}
+
 #[test]
 fn gdb_breaks_on_the_fountain_and_reads_the_clock_and_the_parameter_table() {
     if !gdb_installed() {
@@ -78,16 +84,8 @@ fn gdb_breaks_on_the_fountain_and_reads_the_clock_and_the_parameter_table() {
     }
     // What the command-line debugger sees at the fountain's RET (DB68).
     let reference = debugger("b cs:db68\nc\nr\nx cs:0bf8 2\nx ss:7935 20\nq\n");
-    let cs = reference
-        .split("CS=")
-        .nth(1)
-        .and_then(|t| u32::from_str_radix(&t[..4], 16).ok())
-        .expect("CS in the register line");
-    let ss = reference
-        .split("SS=")
-        .nth(1)
-        .and_then(|t| u32::from_str_radix(&t[..4], 16).ok())
-        .expect("SS in the register line");
+    let cs = segment(&reference, "CS=");
+    let ss = segment(&reference, "SS=");
     let clock = dump(&reference, &format!("{cs:04X}:0BF8"));
     let table = dump(&reference, &format!("{ss:04X}:7935"));
     assert_eq!((clock.len(), table.len()), (2, 32), "{reference}");
@@ -206,6 +204,18 @@ fn stub() -> (std::process::Child, u16) {
     (child, port)
 }
 
+/// The stub started and connected to by hand (20 s read timeout), after
+/// its first stop reply (`?`: T05).
+fn connected() -> (std::process::Child, std::net::TcpStream) {
+    let (child, port) = stub();
+    let mut c = std::net::TcpStream::connect(("127.0.0.1", port)).expect("connects");
+    c.set_read_timeout(Some(std::time::Duration::from_secs(20)))
+        .expect("timeout");
+    send(&mut c, "?");
+    assert!(reply(&mut c).starts_with("T05"));
+    (child, c)
+}
+
 /// Sends one remote-protocol packet.
 fn send(c: &mut std::net::TcpStream, p: &str) {
     let sum = p.bytes().fold(0u8, |a, b| a.wrapping_add(b));
@@ -237,12 +247,7 @@ fn reply(c: &mut std::net::TcpStream) -> String {
 #[test]
 fn ctrl_c_interrupts_a_continue_and_registers_show_the_linear_pc() {
     // The remote protocol by hand, so this runs without gdb.
-    let (mut child, port) = stub();
-    let mut c = std::net::TcpStream::connect(("127.0.0.1", port)).expect("connects");
-    c.set_read_timeout(Some(std::time::Duration::from_secs(20)))
-        .expect("timeout");
-    send(&mut c, "?");
-    assert!(reply(&mut c).starts_with("T05"));
+    let (mut child, mut c) = connected();
     // The registers at the entry: eip (the 9th word) is CS*16+IP, and the
     // real IP is the last register.
     send(&mut c, "g");
@@ -291,12 +296,7 @@ fn ctrl_c_interrupts_a_continue_and_registers_show_the_linear_pc() {
 #[test]
 fn malformed_packets_get_a_nak_or_an_error_and_the_session_goes_on() {
     use std::io::Read;
-    let (mut child, port) = stub();
-    let mut c = std::net::TcpStream::connect(("127.0.0.1", port)).expect("connects");
-    c.set_read_timeout(Some(std::time::Duration::from_secs(20)))
-        .expect("timeout");
-    send(&mut c, "?");
-    assert!(reply(&mut c).starts_with("T05"));
+    let (mut child, mut c) = connected();
     // A bad checksum: a NAK.
     c.write_all(b"$g#00").expect("sent");
     let mut b = [0u8; 1];

@@ -3,21 +3,17 @@
 //! altered replicas caught at the right slot and clock.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
-fn tandem(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tandem"))
-        .args(args)
-        .output()
-        .expect("tandem runs")
-}
+mod common;
+use common::{repo, s, tandem, text};
 
 fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
+    text(&o.stdout)
 }
 
 fn replica() -> Vec<u8> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../roms/replica/replica.exe");
+    let p = common::replica();
     std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }
 
@@ -43,10 +39,10 @@ fn json(o: &Output) -> serde_json::Value {
 
 #[test]
 fn call_of_the_timer_setup_writes_exactly_the_three_pit_ports() {
-    let exe = Path::new(env!("CARGO_MANIFEST_DIR")).join("../roms/replica/replica.exe");
+    let exe = common::replica();
     let o = tandem(&[
         "call",
-        exe.to_str().expect("path"),
+        s(&exe),
         "--at",
         "load:0321",
         "--until-ret",
@@ -105,7 +101,7 @@ fn sweeps_are_equal_on_both_replicas_and_catch_a_mutant() {
         "sweep",
         "--profile",
         "replica",
-        m.to_str().expect("path"),
+        s(&m),
         "--routine",
         "fountain",
     ]);
@@ -135,7 +131,7 @@ fn divergence(exe: &Path, extra: &[&str]) -> serde_json::Value {
         "compare",
         "--profile",
         "replica",
-        exe.to_str().expect("path"),
+        s(exe),
         "--seconds",
         "6",
         "--json",
@@ -227,17 +223,17 @@ fn an_smc_mutant_that_ignores_the_immediate_is_caught_on_the_clock() {
 
 #[test]
 fn trace_starts_at_the_address_and_writes_n_lines() {
-    let exe = Path::new(env!("CARGO_MANIFEST_DIR")).join("../roms/replica/replica.exe");
+    let exe = common::replica();
     let out = std::env::temp_dir().join(format!("tandem-trace-{}.txt", std::process::id()));
     let o = tandem(&[
         "trace",
-        exe.to_str().expect("path"),
+        s(&exe),
         "--from",
         "load:DB1A",
         "--count",
         "5",
         "--out",
-        out.to_str().expect("path"),
+        s(&out),
     ]);
     assert!(o.status.success(), "{o:?}");
     let text = std::fs::read_to_string(&out).expect("trace file");
@@ -271,12 +267,12 @@ fn bad_input_exits_2_with_one_line() {
         );
     }
     // The replica is not the game: its signature search says so.
-    let exe = Path::new(env!("CARGO_MANIFEST_DIR")).join("../roms/replica/replica-demo.exe");
+    let exe = repo().join("roms/replica/replica-demo.exe");
     let o = tandem(&[
         "sweep",
         "--profile",
         "game-retail",
-        exe.to_str().expect("path"),
+        s(&exe),
         "--routine",
         "fountain",
     ]);
@@ -291,10 +287,8 @@ fn bad_input_exits_2_with_one_line() {
 fn a_bad_profile_file_exits_2_with_one_line() {
     let d = std::env::temp_dir().join(format!("tandem-profile-{}", std::process::id()));
     std::fs::create_dir_all(&d).expect("dir");
-    let good = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../models/profiles/replica.toml"),
-    )
-    .expect("replica.toml");
+    let good =
+        std::fs::read_to_string(repo().join("models/profiles/replica.toml")).expect("replica.toml");
     assert!(good.contains("fountain_slot = \"9\""));
     let cases = [
         (
@@ -312,13 +306,7 @@ fn a_bad_profile_file_exits_2_with_one_line() {
     for (file, text, needle) in cases {
         let p = d.join(file);
         std::fs::write(&p, text).expect("write");
-        let o = tandem(&[
-            "compare",
-            "--profile",
-            p.to_str().expect("path"),
-            "--seconds",
-            "1",
-        ]);
+        let o = tandem(&["compare", "--profile", s(&p), "--seconds", "1"]);
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(2), "{file}: {o:?}");
         assert_eq!(err.lines().count(), 1, "{file}: {err}");
@@ -332,19 +320,14 @@ fn a_bad_profile_file_exits_2_with_one_line() {
 /// `load` segment is its PSP, so `--from load:0100` is its entry.
 #[test]
 fn trace_takes_a_bare_name_and_load_0100_is_a_com_s_entry() {
-    let d = std::env::temp_dir().join(format!("tandem-bare-{}", std::process::id()));
-    std::fs::create_dir_all(&d).expect("temp dir");
-    let hello = Path::new(env!("CARGO_MANIFEST_DIR")).join("../roms/dos/hello.com");
-    std::fs::copy(&hello, d.join("HELLO.COM")).expect("hello.com copied");
-    let trace = |extra: &[&str]| {
-        Command::new(env!("CARGO_BIN_EXE_tandem"))
-            .current_dir(&d)
-            .args([&["trace", "--count", "1"], extra, &["HELLO.COM"]].concat())
-            .output()
-            .expect("tandem runs")
-    };
+    let d = common::temp_dir("bare-name");
+    std::fs::copy(common::dos_rom("hello.com"), d.join("HELLO.COM")).expect("hello.com copied");
     for from in [&[][..], &["--from", "load:0100"], &["--from", "psp:0100"]] {
-        let o = trace(from);
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_tandem"))
+            .current_dir(&d)
+            .args([&["trace", "--count", "1"], from, &["HELLO.COM"]].concat())
+            .output()
+            .expect("tandem runs");
         assert_eq!(o.status.code(), Some(0), "{from:?}: {o:?}");
         let first = stdout(&o).lines().next().unwrap_or_default().to_string();
         assert!(first.contains(":0100  mov"), "{from:?}: {first}");

@@ -1,12 +1,13 @@
 //! `tandem debug --protocol stdio`: JSON lines in, JSON lines out.
 
 use std::io::Write;
-use std::path::Path;
 use std::process::{Command, Stdio};
+
+mod common;
+use common::{json_lines, protocol, replica, s, temp_dir, text};
 
 #[test]
 fn json_lines_read_write_hook_run_and_screenshot() {
-    let replica = Path::new(env!("CARGO_MANIFEST_DIR")).join("../roms/replica/replica.exe");
     let shot = std::env::temp_dir().join(format!("tandem-proto-{}.png", std::process::id()));
     let reqs = [
         r#"{"id":1,"cmd":"regs"}"#.to_string(),
@@ -18,37 +19,16 @@ fn json_lines_read_write_hook_run_and_screenshot() {
         r#"{"id":7,"cmd":"read","addr":"cs:0BF0","len":2}"#.into(),
         r#"{"id":8,"cmd":"set_regs","regs":{"bx":4660}}"#.into(),
         r#"{"id":9,"cmd":"step","count":2}"#.into(),
-        format!(
-            r#"{{"id":10,"cmd":"screenshot","path":{:?}}}"#,
-            shot.to_str().expect("path")
-        ),
+        format!(r#"{{"id":10,"cmd":"screenshot","path":{:?}}}"#, s(&shot)),
         r#"{"id":11,"cmd":"nonsense"}"#.into(),
         "not json".into(),
         r#"{"id":12,"cmd":"command","line":"bl"}"#.into(),
         r#"{"id":13,"cmd":"quit"}"#.into(),
     ];
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tandem"))
-        .args(["debug", "--cpu", "386", "--protocol", "stdio"])
-        .arg(&replica)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("tandem runs");
-    let mut input = reqs.join("\n");
-    input.push('\n');
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(input.as_bytes())
-        .expect("write");
-    let o = child.wait_with_output().expect("exits");
+    let o = protocol(&reqs);
     assert!(o.status.success(), "{o:?}");
-    let out = String::from_utf8_lossy(&o.stdout);
-    let resp: Vec<serde_json::Value> = out
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("a JSON line"))
-        .collect();
+    let out = text(&o.stdout);
+    let resp = json_lines(&out);
     assert_eq!(resp.len(), reqs.len(), "{out}");
     assert_eq!(resp[0]["regs"]["cs"], 0x138, "{out}");
     assert_eq!(resp[0]["regs"]["ip"], 0x100);
@@ -76,15 +56,10 @@ fn json_lines_read_write_hook_run_and_screenshot() {
 /// never truncated.
 #[test]
 fn paths_are_json_strings_and_numbers_are_never_truncated() {
-    let replica = Path::new(env!("CARGO_MANIFEST_DIR")).join("../roms/replica/replica.exe");
-    let dir = std::env::temp_dir().join(format!("tandem-proto-sp-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("dir");
+    let dir = temp_dir("proto-sp");
     let state = dir.join("my state file.sav");
     let reqs = [
-        format!(
-            r#"{{"id":1,"cmd":"save_state","path":{:?}}}"#,
-            state.to_str().expect("path")
-        ),
+        format!(r#"{{"id":1,"cmd":"save_state","path":{:?}}}"#, s(&state)),
         r#"{"id":2,"cmd":"read","addr":4294967296,"len":1}"#.into(),
         r#"{"id":3,"cmd":"hook","kind":"int","vector":300}"#.into(),
         r#"{"id":4,"cmd":"hook","kind":"port","port":65536}"#.into(),
@@ -93,27 +68,9 @@ fn paths_are_json_strings_and_numbers_are_never_truncated() {
         r#"{"id":7,"cmd":"hook","kind":"int","vector":33}"#.into(),
         r#"{"id":8,"cmd":"quit"}"#.into(),
     ];
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tandem"))
-        .args(["debug", "--cpu", "386", "--protocol", "stdio"])
-        .arg(&replica)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("tandem runs");
-    let mut input = reqs.join("\n");
-    input.push('\n');
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(input.as_bytes())
-        .expect("write");
-    let o = child.wait_with_output().expect("exits");
-    let out = String::from_utf8_lossy(&o.stdout);
-    let resp: Vec<serde_json::Value> = out
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("a JSON line"))
-        .collect();
+    let o = protocol(&reqs);
+    let out = text(&o.stdout);
+    let resp = json_lines(&out);
     assert_eq!(resp.len(), reqs.len(), "{out}");
     assert_eq!(resp[0]["ok"], true, "{out}");
     assert!(state.exists(), "{out}");
@@ -137,15 +94,12 @@ struct Server {
 impl Server {
     fn start(name: &str) -> Server {
         use std::io::BufRead;
-        let replica = Path::new(env!("CARGO_MANIFEST_DIR")).join("../roms/replica/replica.exe");
-        let dir = std::env::temp_dir().join(format!("tandem-proto-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("dir");
+        let dir = temp_dir(&format!("proto-{name}"));
         let token_file = dir.join("token");
         let mut child = Command::new(env!("CARGO_BIN_EXE_tandem"))
             .args(["debug", "--cpu", "386", "--protocol", "0", "--token-file"])
             .arg(&token_file)
-            .arg(&replica)
+            .arg(replica())
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
@@ -197,9 +151,7 @@ impl Server {
         c.shutdown(std::net::Shutdown::Write).expect("shutdown");
         let mut out = String::new();
         c.read_to_string(&mut out).expect("the server closes");
-        out.lines()
-            .map(|l| serde_json::from_str(l).expect("a JSON line"))
-            .collect()
+        json_lines(&out)
     }
 
     fn hello(&self) -> String {
@@ -209,10 +161,7 @@ impl Server {
     /// A screenshot request to `name` in the test's folder.
     fn shot(&self, id: u32, name: &str) -> String {
         let p = self.dir.join(name);
-        format!(
-            r#"{{"id":{id},"cmd":"screenshot","path":{:?}}}"#,
-            p.to_str().expect("path")
-        )
+        format!(r#"{{"id":{id},"cmd":"screenshot","path":{:?}}}"#, s(&p))
     }
 
     /// Asks the server to quit and waits for it.
@@ -251,14 +200,8 @@ fn an_http_post_carrying_commands_is_refused_and_writes_nothing() {
         "{}\n{}\n{}\n{}\n",
         srv.hello(),
         srv.shot(1, "posted.png"),
-        format_args!(
-            r#"{{"id":2,"cmd":"save_state","path":{:?}}}"#,
-            state.to_str().expect("path")
-        ),
-        format_args!(
-            r#"{{"id":3,"cmd":"command","line":"bsave {}"}}"#,
-            bps.to_str().expect("path")
-        ),
+        format_args!(r#"{{"id":2,"cmd":"save_state","path":{:?}}}"#, s(&state)),
+        format_args!(r#"{{"id":3,"cmd":"command","line":"bsave {}"}}"#, s(&bps)),
     );
     let post = format!(
         "POST / HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nContent-Type: text/plain\r\n\

@@ -3,42 +3,31 @@
 //! loaded, 124 when the run ends before the program terminates, 126 when
 //! the emulation cannot go on.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-
 mod common;
-use common::{run as tandem, temp_dir};
-
-fn roms() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../roms/dos")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
+use common::{dos_rom, headless, replica, run as tandem, run_with_stdin, s, temp_dir, text};
 
 #[test]
 fn guest_text_goes_to_stdout_and_its_exit_code_is_ours() {
-    let hello = roms().join("hello.com");
-    let o = tandem(&["--headless", hello.to_str().expect("path"), "a", "b"]);
+    let hello = dos_rom("hello.com");
+    let o = headless(&[s(&hello), "a", "b"]);
     assert_eq!(o.status.code(), Some(7), "{o:?}");
     assert_eq!(text(&o.stdout), "Hello, a b!\n");
     assert_eq!(text(&o.stderr), "");
     // Without --headless and without a display: headless, and it says so.
-    let o = tandem(&[hello.to_str().expect("path")]);
+    let o = tandem(&[s(&hello)]);
     assert_eq!(o.status.code(), Some(7));
     assert!(text(&o.stderr).contains("headless"), "{o:?}");
     // Every CPU model.
     for cpu in ["8086", "286", "386"] {
-        let o = tandem(&["--headless", "--cpu", cpu, hello.to_str().expect("path")]);
+        let o = headless(&["--cpu", cpu, s(&hello)]);
         assert_eq!(o.status.code(), Some(7), "{cpu}: {o:?}");
     }
 }
 
 #[test]
 fn runs_that_stop_exit_124_or_126() {
-    let spin = roms().join("spin.com");
-    let o = tandem(&["--headless", "--seconds", "1", spin.to_str().expect("path")]);
+    let spin = dos_rom("spin.com");
+    let o = headless(&["--seconds", "1", s(&spin)]);
     assert_eq!(o.status.code(), Some(124), "{o:?}");
     let err = text(&o.stderr);
     assert_eq!(err.lines().count(), 1, "{err}");
@@ -47,8 +36,8 @@ fn runs_that_stop_exit_124_or_126() {
         "{err}"
     );
 
-    let pm = roms().join("protmode.com");
-    let o = tandem(&["--headless", "--cpu", "286", pm.to_str().expect("path")]);
+    let pm = dos_rom("protmode.com");
+    let o = headless(&["--cpu", "286", s(&pm)]);
     assert_eq!(o.status.code(), Some(126), "{o:?}");
     let err = text(&o.stderr);
     assert!(err.contains("protected mode"), "{err}");
@@ -100,7 +89,7 @@ fn malformed_programs_exit_2_with_one_line() {
     for (name, bytes, why) in &cases {
         let p = dir.join(name);
         std::fs::write(&p, bytes).expect("write");
-        let o = tandem(&["--headless", p.to_str().expect("path")]);
+        let o = headless(&[s(&p)]);
         assert_eq!(o.status.code(), Some(2), "{name}: {o:?}");
         let err = text(&o.stderr);
         assert_eq!(err.lines().count(), 1, "{name}: {err}");
@@ -110,20 +99,15 @@ fn malformed_programs_exit_2_with_one_line() {
     // A directory and a missing file.
     std::fs::create_dir_all(dir.join("GAME.EXE")).expect("mkdir");
     for p in [dir.join("GAME.EXE"), dir.join("MISSING.EXE")] {
-        let o = tandem(&["--headless", p.to_str().expect("path")]);
+        let o = headless(&[s(&p)]);
         assert_eq!(o.status.code(), Some(2), "{o:?}");
         let err = text(&o.stderr);
         assert_eq!(err.lines().count(), 1, "{err}");
         assert!(err.contains(p.file_name().and_then(|n| n.to_str()).expect("name")));
     }
     // A mount that is not a directory.
-    let hello = roms().join("hello.com");
-    let o = tandem(&[
-        "--headless",
-        "--mount",
-        "/nonexistent/dir",
-        hello.to_str().expect("path"),
-    ]);
+    let hello = dos_rom("hello.com");
+    let o = headless(&["--mount", "/nonexistent/dir", s(&hello)]);
     assert_eq!(o.status.code(), Some(2), "{o:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -146,27 +130,7 @@ fn headless_stdin_is_typed_on_the_keyboard() {
     image.resize(0x20 + 24, 0);
     let p = dir.join("READ.COM");
     std::fs::write(&p, &image).expect("write");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tandem"))
-        .args([
-            "run",
-            "--headless",
-            "--seconds",
-            "5",
-            p.to_str().expect("path"),
-        ])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn");
-    use std::io::Write;
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(b"typed\n")
-        .expect("write stdin");
-    let o = child.wait_with_output().expect("wait");
+    let o = run_with_stdin(&["--headless", "--seconds", "5", s(&p)], b"typed\n");
     assert_eq!(o.status.code(), Some(7), "{o:?}");
     assert_eq!(text(&o.stdout), "typed\r");
     let _ = std::fs::remove_dir_all(&dir);
@@ -176,33 +140,14 @@ fn headless_stdin_is_typed_on_the_keyboard() {
 fn the_replica_runs_and_quits_on_esc() {
     // roms/replica (an MZ program: mode 13h through INT 10h, its own IRQ0
     // handler, INT 16h polling) until Esc arrives from stdin.
-    let exe = Path::new(env!("CARGO_MANIFEST_DIR")).join("../roms/replica/replica.exe");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tandem"))
-        .args(["run", "--headless", "--cpu", "386", "--seconds", "10"])
-        .arg(&exe)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn");
-    use std::io::Write;
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(b"\x1b")
-        .expect("write stdin");
-    let o = child.wait_with_output().expect("wait");
+    let exe = replica();
+    let o = run_with_stdin(
+        &["--headless", "--cpu", "386", "--seconds", "10", s(&exe)],
+        b"\x1b",
+    );
     assert_eq!(o.status.code(), Some(0), "{o:?}");
     // Without a key it runs until the time limit.
-    let o = tandem(&[
-        "--headless",
-        "--cpu",
-        "386",
-        "--seconds",
-        "1",
-        exe.to_str().expect("path"),
-    ]);
+    let o = headless(&["--cpu", "386", "--seconds", "1", s(&exe)]);
     assert_eq!(o.status.code(), Some(124), "{o:?}");
 }
 
@@ -219,7 +164,7 @@ fn verbose_lists_the_functions_that_are_not_implemented() {
         [0xB4, 0xFF, 0xCD, 0x21, 0xB8, 0x05, 0x4C, 0xCD, 0x21],
     )
     .expect("write");
-    let o = tandem(&["-v", "--headless", probe.to_str().expect("path")]);
+    let o = tandem(&["-v", "--headless", s(&probe)]);
     assert_eq!(o.status.code(), Some(5), "{o:?}");
     let err = text(&o.stderr);
     assert!(
@@ -227,8 +172,8 @@ fn verbose_lists_the_functions_that_are_not_implemented() {
             && err.contains("  INT 21h AH=FFh AL=00h is not implemented"),
         "{err}"
     );
-    let hello = roms().join("hello.com");
-    let o = tandem(&["-v", "--headless", hello.to_str().expect("path")]);
+    let hello = dos_rom("hello.com");
+    let o = tandem(&["-v", "--headless", s(&hello)]);
     assert_eq!(o.status.code(), Some(7), "{o:?}");
     assert!(
         text(&o.stderr)
@@ -236,7 +181,7 @@ fn verbose_lists_the_functions_that_are_not_implemented() {
         "{o:?}"
     );
     // Without -v, the one warning but no list.
-    let o = tandem(&["--headless", probe.to_str().expect("path")]);
+    let o = headless(&[s(&probe)]);
     assert!(!text(&o.stderr).contains("function(s)"), "{o:?}");
     let _ = std::fs::remove_dir_all(&d);
 }
@@ -246,63 +191,56 @@ fn a_pressed_key_reaches_port_60h_at_its_emulated_time() {
     // roms/dos/int9key.com: exits with the first byte its INT 9 handler
     // reads from port 60h.
     let dir = temp_dir("press");
-    let p = roms().join("int9key.com");
-    let p = p.to_str().expect("path");
-    // Before 1.5 s nothing arrives; after, the make code of A (1Eh).
-    let o = tandem(&["--headless", "--seconds", "1.45", "--press", "1.5:a", p]);
-    assert_eq!(o.status.code(), Some(124), "{o:?}");
-    let o = tandem(&["--headless", "--seconds", "1.55", "--press", "1.5:A", p]);
-    assert_eq!(o.status.code(), Some(0x1E), "{o:?}");
-    // Grey keys arrive with their E0h prefix; hex codes name keys too.
-    let o = tandem(&["--headless", "--seconds", "3", "--press", "1:up", p]);
-    assert_eq!(o.status.code(), Some(0xE0), "{o:?}");
-    let o = tandem(&["--headless", "--seconds", "3", "--press", "1:0x44", p]);
-    assert_eq!(o.status.code(), Some(0x44), "{o:?}");
-    // The earliest of several presses comes first, whatever the order given.
-    let o = tandem(&[
-        "--headless",
-        "--seconds",
-        "3",
-        "--press",
-        "2:f10",
-        "--press",
-        "1:enter",
-        p,
-    ]);
-    assert_eq!(o.status.code(), Some(0x1C), "{o:?}");
+    let p = dos_rom("int9key.com");
+    let p = s(&p);
+    // `--seconds SECONDS`, a `--press` for each of `presses`, `extra`.
+    let pressed = |seconds: &str, presses: &[&str], extra: &[&str]| {
+        let mut args = vec!["--seconds", seconds];
+        for k in presses {
+            args.extend(["--press", k]);
+        }
+        args.extend(extra);
+        args.push(p);
+        headless(&args)
+    };
+    for (seconds, presses, code) in [
+        // Before 1.5 s nothing arrives; after, the make code of A (1Eh).
+        ("1.45", &["1.5:a"][..], 124),
+        ("1.55", &["1.5:A"], 0x1E),
+        // Grey keys arrive with their E0h prefix; hex codes name keys too.
+        ("3", &["1:up"], 0xE0),
+        ("3", &["1:0x44"], 0x44),
+        // The earliest of several presses comes first, whatever the order
+        // given.
+        ("3", &["2:f10", "1:enter"], 0x1C),
+    ] {
+        let o = pressed(seconds, presses, &[]);
+        assert_eq!(o.status.code(), Some(code), "{presses:?}: {o:?}");
+    }
     // A record keeps the press at its cycle (8086 at 4.772727 MHz), and its
     // replay reaches the same end.
     let rec = dir.join("press.jsonl");
-    let o = tandem(&[
-        "--headless",
-        "--seconds",
-        "3",
-        "--press",
-        "1:space",
-        "--record",
-        rec.to_str().expect("path"),
-        p,
-    ]);
+    let o = pressed("3", &["1:space"], &["--record", s(&rec)]);
     assert_eq!(o.status.code(), Some(0x39), "{o:?}");
     let r = std::fs::read_to_string(&rec).expect("record");
     assert!(
         r.contains(r#"{"cycle":4772727,"key":{"code":57,"ext":false,"down":true}}"#),
         "{r}"
     );
-    let o = tandem(&["--headless", "--replay", rec.to_str().expect("path"), p]);
+    let o = headless(&["--replay", s(&rec), p]);
     assert_eq!(o.status.code(), Some(0x39), "{o:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn a_bad_press_exits_2_with_one_line() {
-    let hello = roms().join("hello.com");
+    let hello = dos_rom("hello.com");
     for (spec, what) in [
         ("1:nokey", "unknown key 'nokey'"),
         ("soon:a", "'soon' is not a time"),
         ("2", "expected SECONDS:KEY"),
     ] {
-        let o = tandem(&["--headless", "--press", spec, hello.to_str().expect("path")]);
+        let o = headless(&["--press", spec, s(&hello)]);
         assert_eq!(o.status.code(), Some(2), "{spec}: {o:?}");
         let err = text(&o.stderr);
         assert_eq!(err.lines().count(), 1, "{err}");
@@ -314,38 +252,23 @@ fn a_bad_press_exits_2_with_one_line() {
 /// 19, finding 12): exit 2, one line, and the program never ran.
 #[test]
 fn unwritable_outputs_are_refused_before_the_run() {
-    let hello = roms().join("hello.com");
+    let hello = dos_rom("hello.com");
     let d = temp_dir("unwritable");
     let missing = d.join("no/such/dir/out");
     for opt in ["--save-state", "--screenshot"] {
-        let o = tandem(&[
-            "--headless",
-            opt,
-            missing.to_str().expect("path"),
-            hello.to_str().expect("path"),
-        ]);
+        let o = headless(&[opt, s(&missing), s(&hello)]);
         assert_eq!(o.status.code(), Some(2), "{opt}: {o:?}");
         let err = text(&o.stderr);
         assert_eq!(err.lines().count(), 1, "{opt}: {err}");
         assert!(err.contains(opt), "{err}");
         assert_eq!(text(&o.stdout), "", "{opt}: the program ran");
         // A directory is no file either.
-        let o = tandem(&[
-            "--headless",
-            opt,
-            d.to_str().expect("path"),
-            hello.to_str().expect("path"),
-        ]);
+        let o = headless(&[opt, s(&d), s(&hello)]);
         assert_eq!(o.status.code(), Some(2), "{opt}: {o:?}");
     }
     // A writable one is left as the run writes it (and not there before).
     let shot = d.join("shot.png");
-    let o = tandem(&[
-        "--headless",
-        "--screenshot",
-        shot.to_str().expect("path"),
-        hello.to_str().expect("path"),
-    ]);
+    let o = headless(&["--screenshot", s(&shot), s(&hello)]);
     assert_eq!(o.status.code(), Some(7), "{o:?}");
     assert!(shot.exists());
     let _ = std::fs::remove_dir_all(&d);

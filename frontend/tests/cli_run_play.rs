@@ -2,53 +2,21 @@
 //! `--seconds`, `--screenshot`, `--state-hash`, and `--record`/`--replay`
 //! of cycle-stamped input reaching the same state hash every time.
 
-use std::path::Path;
 use std::process::Output;
 
 mod common;
-use common::{run as tandem, temp_dir};
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
+use common::{headless, read_png, run as tandem, s, temp_dir, text};
 
 /// The hash from `--state-hash`'s line.
 fn state_hash(o: &Output) -> String {
-    let err = text(&o.stderr);
-    let line = err
-        .lines()
-        .find(|l| l.contains("state hash "))
-        .unwrap_or_else(|| panic!("no state hash in {err}"));
-    line.split("state hash ")
-        .nth(1)
-        .and_then(|r| r.split_whitespace().next())
-        .expect("hash")
-        .to_string()
-}
-
-/// (width, height, RGB bytes) of a PNG.
-fn read_png(p: &Path) -> (usize, usize, Vec<u8>) {
-    let f = std::fs::File::open(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
-    let mut r = png::Decoder::new(f).read_info().expect("png");
-    let mut buf = vec![0; r.output_buffer_size()];
-    let info = r.next_frame(&mut buf).expect("frame");
-    assert_eq!(info.color_type, png::ColorType::Rgb);
-    buf.truncate(info.buffer_size());
-    (info.width as usize, info.height as usize, buf)
+    common::state_hash(&text(&o.stderr))
 }
 
 #[test]
 fn no_program_runs_the_built_in_replica_on_a_386() {
     let dir = temp_dir("default");
     let shot = dir.join("a.png");
-    let o = tandem(&[
-        "--headless",
-        "--frames",
-        "35",
-        "--screenshot",
-        shot.to_str().expect("path"),
-        "--state-hash",
-    ]);
+    let o = headless(&["--frames", "35", "--screenshot", s(&shot), "--state-hash"]);
     // The run ends at the frame limit, before the replica quits.
     assert_eq!(o.status.code(), Some(124), "{o:?}");
     let err = text(&o.stderr);
@@ -60,19 +28,12 @@ fn no_program_runs_the_built_in_replica_on_a_386() {
     let first = &rgb[..3];
     assert!(rgb.chunks(3).any(|p| p != first), "a blank frame");
     // Deterministic: the same hash again.
-    let o2 = tandem(&["--headless", "--frames", "35", "--state-hash"]);
+    let o2 = headless(&["--frames", "35", "--state-hash"]);
     assert_eq!(state_hash(&o), state_hash(&o2));
     // The default for the replica is the 386 (on an 8086 its 186 shifts
     // decode as the 8086's aliases and it goes astray): --cpu 386 is the
     // same run.
-    let o3 = tandem(&[
-        "--headless",
-        "--frames",
-        "35",
-        "--cpu",
-        "386",
-        "--state-hash",
-    ]);
+    let o3 = headless(&["--frames", "35", "--cpu", "386", "--state-hash"]);
     assert_eq!(state_hash(&o), state_hash(&o3));
     // Without --headless and without a display: headless all the same.
     let o = tandem(&["--seconds", "0.5"]);
@@ -89,13 +50,7 @@ fn screenshots_one_emulated_second_apart_differ_where_the_fountain_moves() {
     let dir = temp_dir("second");
     let (a, b) = (dir.join("a.png"), dir.join("b.png"));
     for (frames, p) in [("70", &a), ("140", &b)] {
-        let o = tandem(&[
-            "--headless",
-            "--frames",
-            frames,
-            "--screenshot",
-            p.to_str().expect("path"),
-        ]);
+        let o = headless(&["--frames", frames, "--screenshot", s(p)]);
         assert_eq!(o.status.code(), Some(124), "{o:?}");
     }
     let (w, h, a) = read_png(&a);
@@ -163,12 +118,11 @@ fn a_recorded_run_replays_to_the_same_state_hash_ten_times_out_of_ten() {
     std::fs::write(&script_path, script()).expect("write");
     let rec = dir.join("rec.jsonl");
     // Play the scripted keys and record them.
-    let o = tandem(&[
-        "--headless",
+    let o = headless(&[
         "--replay",
-        script_path.to_str().expect("path"),
+        s(&script_path),
         "--record",
-        rec.to_str().expect("path"),
+        s(&rec),
         "--state-hash",
     ]);
     assert_eq!(o.status.code(), Some(124), "{o:?}");
@@ -202,17 +156,12 @@ fn a_recorded_run_replays_to_the_same_state_hash_ten_times_out_of_ten() {
     assert!(lines[5].contains(r#""end""#), "{r}");
     // Ten replays, ten equal hashes.
     for i in 0..10 {
-        let o = tandem(&[
-            "--headless",
-            "--replay",
-            rec.to_str().expect("path"),
-            "--state-hash",
-        ]);
+        let o = headless(&["--replay", s(&rec), "--state-hash"]);
         assert_eq!(o.status.code(), Some(124), "replay {i}: {o:?}");
         assert_eq!(state_hash(&o), recorded, "replay {i}");
     }
     // The keys matter: the same two seconds without them end elsewhere.
-    let o = tandem(&["--headless", "--seconds", "2", "--state-hash"]);
+    let o = headless(&["--seconds", "2", "--state-hash"]);
     assert_ne!(state_hash(&o), recorded);
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -237,19 +186,13 @@ fn bad_records_exit_2() {
     for (name, body, why) in cases {
         let p = dir.join(name);
         std::fs::write(&p, body).expect("write");
-        let o = tandem(&[
-            "--headless",
-            "--cpu",
-            "386",
-            "--replay",
-            p.to_str().expect("path"),
-        ]);
+        let o = headless(&["--cpu", "386", "--replay", s(&p)]);
         assert_eq!(o.status.code(), Some(2), "{name}: {o:?}");
         let err = text(&o.stderr);
         assert_eq!(err.lines().count(), 1, "{name}: {err}");
         assert!(err.contains(name) && err.contains(why), "{name}: {err}");
     }
-    let o = tandem(&["--headless", "--replay", "/nonexistent/rec.jsonl"]);
+    let o = headless(&["--replay", "/nonexistent/rec.jsonl"]);
     assert_eq!(o.status.code(), Some(2), "{o:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -11,9 +11,12 @@
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{channel, Receiver};
 use std::time::{Duration, Instant};
+
+mod common;
+use common::{dos_rom, headless, s, state_hash, temp_dir, text};
 
 /// An Xvfb server, killed when dropped. One at a time: the tests of this
 /// file would otherwise pick the same free display number at once.
@@ -170,16 +173,17 @@ fn parse_xwd(d: &[u8]) -> Image {
 }
 
 fn read_png(p: &Path) -> Image {
-    let file = std::fs::File::open(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
-    let mut r = png::Decoder::new(file).read_info().expect("png");
-    let mut buf = vec![0; r.output_buffer_size()];
-    let info = r.next_frame(&mut buf).expect("frame");
-    buf.truncate(info.buffer_size());
-    Image {
-        w: info.width as usize,
-        h: info.height as usize,
-        rgb: buf,
-    }
+    let (w, h, rgb) = common::read_png(p);
+    Image { w, h, rgb }
+}
+
+/// The window pixel at the centre of frame pixel (`fx`, `fy`)'s area, the
+/// frame being `frame_w` x `frame_h` scaled to the whole window.
+fn centre(win: &Image, frame_w: usize, frame_h: usize, fx: usize, fy: usize) -> (usize, usize) {
+    (
+        (2 * fx + 1) * win.w / (2 * frame_w),
+        (2 * fy + 1) * win.h / (2 * frame_h),
+    )
 }
 
 /// Checks that the window shows `frame` scaled to its whole area (the
@@ -190,8 +194,7 @@ fn window_mismatches(win: &Image, frame: &Image) -> usize {
     let mut bad = 0;
     for fy in 0..frame.h {
         for fx in 0..frame.w {
-            let wx = (2 * fx + 1) * win.w / (2 * frame.w);
-            let wy = (2 * fy + 1) * win.h / (2 * frame.h);
+            let (wx, wy) = centre(win, frame.w, frame.h, fx, fy);
             if win.at(wx, wy) != frame.at(fx, fy) {
                 bad += 1;
             }
@@ -200,36 +203,13 @@ fn window_mismatches(win: &Image, frame: &Image) -> usize {
     bad
 }
 
-fn headless(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tandem"))
-        .arg("run")
-        .arg("--headless")
-        .args(args)
-        .env_remove("DISPLAY")
-        .stdin(Stdio::null())
-        .output()
-        .expect("tandem runs")
-}
-
-fn state_hash(text: &str) -> String {
-    text.lines()
-        .find_map(|l| l.split("state hash ").nth(1))
-        .and_then(|r| r.split_whitespace().next())
-        .unwrap_or_else(|| panic!("no state hash in {text}"))
-        .to_string()
-}
-
-#[test]
-fn the_window_shows_the_headless_frames_and_its_record_replays() {
-    let x = start_xvfb();
-    let dir = std::env::temp_dir().join(format!("tandem-window-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let rec = dir.join("rec.jsonl");
+/// `tandem run --state-hash --record REC` (the replica) in a window on
+/// `x`, in `dir`; the child and its stderr lines.
+fn start_window_run(x: &Xvfb, dir: &Path, rec: &Path) -> (Child, Receiver<String>) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_tandem"))
         .args(["run", "--state-hash", "--record"])
-        .arg(&rec)
-        .current_dir(&dir)
+        .arg(rec)
+        .current_dir(dir)
         .env("DISPLAY", &x.display)
         .env("SDL_AUDIODRIVER", "dummy")
         .env("RUST_LOG", "info")
@@ -247,17 +227,46 @@ fn the_window_shows_the_headless_frames_and_its_record_replays() {
             }
         }
     });
-    let mut seen = Vec::new();
-    wait_line(&rx, "window: video driver", &mut seen);
+    (child, rx)
+}
+
+/// The id of tandem's window on `x`, once it is there.
+fn find_window(x: &Xvfb) -> String {
     let t = Instant::now();
-    let window = loop {
-        let out = xdotool(&x, &["search", "--name", "^tandem: "]);
+    loop {
+        let out = xdotool(x, &["search", "--name", "^tandem: "]);
         if let Some(id) = out.lines().next() {
-            break id.to_string();
+            return id.to_string();
         }
         assert!(t.elapsed() < Duration::from_secs(30), "no window");
         std::thread::sleep(Duration::from_millis(100));
-    };
+    }
+}
+
+/// Waits (at most 60 s) for `child` to end by itself.
+fn wait_exit(child: &mut Child, seen: &[String]) -> ExitStatus {
+    let t = Instant::now();
+    loop {
+        if let Some(s) = child.try_wait().expect("wait") {
+            return s;
+        }
+        if t.elapsed() > Duration::from_secs(60) {
+            let _ = child.kill();
+            panic!("tandem did not quit on Esc; stderr: {seen:#?}");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn the_window_shows_the_headless_frames_and_its_record_replays() {
+    let x = start_xvfb();
+    let dir = temp_dir("window");
+    let rec = dir.join("rec.jsonl");
+    let (mut child, rx) = start_window_run(&x, &dir, &rec);
+    let mut seen = Vec::new();
+    wait_line(&rx, "window: video driver", &mut seen);
+    let window = find_window(&x);
     let key = |k: &str| {
         xdotool(&x, &["key", "--window", &window, k]);
     };
@@ -293,17 +302,7 @@ fn the_window_shows_the_headless_frames_and_its_record_replays() {
     key("Pause");
     std::thread::sleep(Duration::from_millis(500));
     key("Escape");
-    let t = Instant::now();
-    let status = loop {
-        if let Some(s) = child.try_wait().expect("wait") {
-            break s;
-        }
-        if t.elapsed() > Duration::from_secs(60) {
-            let _ = child.kill();
-            panic!("tandem did not quit on Esc; stderr: {seen:#?}");
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    };
+    let status = wait_exit(&mut child, &seen);
     seen.extend(rx.try_iter());
     let err = seen.join("\n");
     assert_eq!(status.code(), Some(0), "{err}");
@@ -333,11 +332,11 @@ fn the_window_shows_the_headless_frames_and_its_record_replays() {
             let p = dir.join(format!("headless-{f}.png"));
             let o = headless(&[
                 "--replay",
-                rec.to_str().expect("path"),
+                s(&rec),
                 "--frames",
                 &f.to_string(),
                 "--screenshot",
-                p.to_str().expect("path"),
+                s(&p),
             ]);
             assert_eq!(o.status.code(), Some(124), "{o:?}");
             p
@@ -357,8 +356,7 @@ fn the_window_shows_the_headless_frames_and_its_record_replays() {
     let mut elsewhere = 0;
     for fy in 0..head_a.h {
         for fx in 0..head_a.w {
-            let wx = (2 * fx + 1) * win_a.w / (2 * head_a.w);
-            let wy = (2 * fy + 1) * win_a.h / (2 * head_a.h);
+            let (wx, wy) = centre(&win_a, head_a.w, head_a.h, fx, fy);
             if win_a.at(wx, wy) != win_b.at(wx, wy) {
                 if (100..220).contains(&fx) {
                     fountain += 1;
@@ -371,9 +369,9 @@ fn the_window_shows_the_headless_frames_and_its_record_replays() {
     assert!(fountain > 0, "the fountain did not move");
     assert_eq!(elsewhere, 0);
     // The whole recorded run replays to the window's final state.
-    let o = headless(&["--replay", rec.to_str().expect("path"), "--state-hash"]);
+    let o = headless(&["--replay", s(&rec), "--state-hash"]);
     assert_eq!(o.status.code(), Some(0), "{o:?}");
-    assert_eq!(state_hash(&String::from_utf8_lossy(&o.stderr)), window_hash);
+    assert_eq!(state_hash(&text(&o.stderr)), window_hash);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -383,7 +381,7 @@ fn scripted_presses_reach_the_program_in_the_window() {
     // reads: --press goes through the window's loop as through the
     // headless one.
     let x = start_xvfb();
-    let prog = Path::new(env!("CARGO_MANIFEST_DIR")).join("../roms/dos/int9key.com");
+    let prog = dos_rom("int9key.com");
     let o = Command::new(env!("CARGO_BIN_EXE_tandem"))
         .args(["run", "--seconds", "5", "--mute", "--press", "0.5:f10"])
         .arg(&prog)

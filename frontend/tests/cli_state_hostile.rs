@@ -10,10 +10,10 @@ use dos::{Dos, DosConfig};
 use hw::{Machine, MachineConfig};
 
 mod common;
-use common::temp_dir;
+use common::{run_bounded, s, temp_dir};
 
 fn spin() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../roms/dos/spin.com")
+    common::dos_rom("spin.com")
 }
 
 /// A state of a fresh machine with `cfg`, DOS installed, saved with
@@ -36,27 +36,11 @@ fn resume(dir: &Path, bytes: &[u8], extra: &[&str]) -> Output {
     let file = dir.join("s.state");
     std::fs::write(&file, bytes).expect("write");
     std::fs::copy(spin(), dir.join("SPIN.COM")).expect("copy");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tandem"))
-        .args(["run", "--headless", "--seconds", "1", "--load-state"])
-        .arg(&file)
-        .args(extra)
-        .arg(dir.join("SPIN.COM"))
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("tandem runs");
-    // A run of one emulated second ends well within this (a state whose
-    // times are not checked ran on without end).
-    let t = std::time::Instant::now();
-    while child.try_wait().expect("wait").is_none() {
-        if t.elapsed() > std::time::Duration::from_secs(30) {
-            let _ = child.kill();
-            panic!("still running after 30 s: {:?}", child.wait_with_output());
-        }
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
-    child.wait_with_output().expect("output")
+    let prog = dir.join("SPIN.COM");
+    let first = ["--headless", "--seconds", "1", "--load-state", s(&file)];
+    // A run of one emulated second ends well within the bound (a state
+    // whose times are not checked ran on without end).
+    run_bounded(&[&first[..], extra, &[s(&prog)]].concat(), "resume")
 }
 
 fn one_line_exit_2(o: &Output, needle: &str) {

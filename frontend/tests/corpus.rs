@@ -8,9 +8,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
+mod common;
+use common::{repo, s};
 
 fn manifest() -> PathBuf {
     repo().join("tests/corpus/corpus.toml")
@@ -52,8 +51,11 @@ fn text(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr)
 }
 
-fn s(p: &Path) -> &str {
-    p.to_str().expect("UTF-8 path")
+/// Asserts that the run failed (status 1) and its report holds `what`.
+fn fails_with(o: &Output, what: &str) {
+    let report = text(o);
+    assert_eq!(o.status.code(), Some(1), "{report}");
+    assert!(report.contains(what), "{report}");
 }
 
 #[test]
@@ -107,12 +109,7 @@ fn a_changed_frame_or_outcome_fails_and_bless_approves_it() {
     };
     // No golden: a failure naming the program and the frame.
     let o = run(&[]);
-    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
-    assert!(
-        text(&o).contains("FAIL pillman: there is no golden"),
-        "{}",
-        text(&o)
-    );
+    fails_with(&o, "FAIL pillman: there is no golden");
     assert!(text(&o).contains("0 passed, 1 failed"), "{}", text(&o));
     // Bless: the golden is this run's frame.
     let o = run(&["--bless"]);
@@ -143,25 +140,17 @@ fn a_changed_frame_or_outcome_fails_and_bless_approves_it() {
         .write_image_data(&px[..info.buffer_size()])
         .expect("data");
     let o = run(&[]);
-    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
-    let want = format!("1 of {} px differ", info.width * info.height);
-    assert!(
-        text(&o).contains("FAIL pillman: the frame") && text(&o).contains(&want),
-        "{}",
-        text(&o)
-    );
+    fails_with(&o, "FAIL pillman: the frame");
+    fails_with(&o, &format!("1 of {} px differ", info.width * info.height));
     // A different outcome fails; bless writes it into the manifest.
     let exited = text_of.replace(
         "outcome = \"running\"  # still running",
         "outcome = \"exited 0\"",
     );
     std::fs::write(&m, exited).expect("manifest");
-    let o = run(&[]);
-    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
-    assert!(
-        text(&o).contains("FAIL pillman: the run ended running, the manifest expects exited 0"),
-        "{}",
-        text(&o)
+    fails_with(
+        &run(&[]),
+        "FAIL pillman: the run ended running, the manifest expects exited 0",
     );
     let o = run(&["--bless"]);
     assert!(o.status.success(), "{}", text(&o));

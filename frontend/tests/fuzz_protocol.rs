@@ -6,8 +6,10 @@
 #[path = "../src/fuzz/engine.rs"]
 mod engine;
 
+mod common;
+
 use std::io::{BufRead, BufReader, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::sync::Mutex;
@@ -21,10 +23,9 @@ struct Server {
 
 impl Server {
     fn start(cwd: &Path) -> Server {
-        let hello = Path::new(env!("CARGO_MANIFEST_DIR")).join("../roms/dos/hello.com");
         let mut child = Command::new(env!("CARGO_BIN_EXE_tandem"))
             .args(["debug", "--cpu", "386", "--protocol", "stdio"])
-            .arg(&hello)
+            .arg(common::dos_rom("hello.com"))
             .current_dir(cwd)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -73,11 +74,8 @@ fn sanitize(input: &[u8]) -> String {
 
 #[test]
 fn fuzz_protocol() {
-    let cwd: PathBuf =
-        std::env::temp_dir().join(format!("tandem-fuzz-proto-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&cwd);
-    std::fs::create_dir_all(&cwd).expect("a temporary folder");
-    let seeds: Vec<Vec<u8>> = [
+    let cwd = common::temp_dir("fuzz-proto");
+    let seeds = engine::text_seeds(&[
         r#"{"id":1,"cmd":"regs"}"#,
         r#"{"id":2,"cmd":"hook","kind":"write","addr":"cs:0100","len":2}"#,
         r#"{"id":3,"cmd":"hook","kind":"exec","addr":"cs:0103"}"#,
@@ -98,10 +96,7 @@ fn fuzz_protocol() {
         r#"{"id":18,"cmd":"save_state","path":"fuzz.state"}"#,
         r#"{"id":19,"cmd":"read","addr":4294967296,"len":1}"#,
         "not json",
-    ]
-    .iter()
-    .map(|s| s.as_bytes().to_vec())
-    .collect();
+    ]);
     static DICT: &[&[u8]] = &[
         b"\"cmd\":\"quit\"",
         b"18446744073709551616",

@@ -48,11 +48,7 @@ start:  cli
         hlt
 
 irq0:   inc word [cs:ticks]
-        push ax
-        mov al, 20h
-        out 20h, al
-        pop ax
-        iret
+        EOI_IRET
 
 %include "lib.inc"
 

@@ -99,12 +99,8 @@ start:  cli
 
 irq8:   push ax
         inc word [cs:ticks]
-        mov al, 0Ch
-        out 70h, al
-        in al, 71h
-        mov al, 20h
-        out 0A0h, al
-        out 20h, al
+        RTC_ACK
+        EOI_BOTH
         pop ax
         iret
 

@@ -57,11 +57,7 @@ start:  cli
 
 irq0:   add word [cs:ticks], 1
         adc word [cs:ticks+2], 0
-        push ax
-        mov al, 20h
-        out 20h, al
-        pop ax
-        iret
+        EOI_IRET
 
 %include "lib.inc"
 

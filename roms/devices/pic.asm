@@ -69,9 +69,7 @@ start:  cli
         out 21h, al
         mov al, 0FEh            ; slave: only IRQ8
         out 0A1h, al
-        mov al, 0Ch
-        out 70h, al
-        in al, 71h              ; clear pending RTC flags
+        RTC_ACK                 ; clear pending RTC flags
         mov al, 0Bh
         out 70h, al
         mov al, 42h             ; PIE, 24-hour
@@ -133,12 +131,8 @@ irq8:   push ax
         out 20h, al
         in al, 20h
         mov [cs:misr], al
-        mov al, 0Ch
-        out 70h, al
-        in al, 71h
-        mov al, 20h
-        out 0A0h, al
-        out 20h, al
+        RTC_ACK
+        EOI_BOTH
         pop ax
         iret
 

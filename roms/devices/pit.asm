@@ -6,6 +6,14 @@
         org 100h
 %include "macros.inc"
 
+%macro READ_COUNT2 0            ; latch counter 2; AH = its low byte, AL = its high byte
+        mov al, 80h
+        out 43h, al
+        in al, 42h
+        mov ah, al
+        in al, 42h
+%endmacro
+
 start:  cli
         mov al, 0               ; gate 2 low, speaker off
         out 61h, al
@@ -43,11 +51,7 @@ start:  cli
         mov al, 1
         out 61h, al
         call delay
-        mov al, 80h
-        out 43h, al
-        in al, 42h
-        mov ah, al
-        in al, 42h
+        READ_COUNT2
         xchg al, ah
         PRINT " dec="
         cmp ax, 1234h
@@ -98,11 +102,7 @@ start:  cli
         out 42h, al
         call delay
         call delay
-        mov al, 80h
-        out 43h, al
-        in al, 42h
-        mov ah, al
-        in al, 42h
+        READ_COUNT2
         PRINT " bcd="
         call bcd_ok
         mov al, ah
@@ -130,24 +130,25 @@ bcd_ok: push ax
         cli
         hlt
 
+; POLL_OUT2 jcc: poll OUT2 (port 61h bit 5) until `jcc` (jnz: high, jz:
+; low) jumps to .ok; stops at timeout after 65535 polls
+%macro POLL_OUT2 1
+        mov cx, 0FFFFh
+%%poll: in al, 61h
+        test al, 20h
+        %1 .ok
+        loop %%poll
+        jmp timeout
+%endmacro
+
 ; wait_out_high / wait_out_low: poll OUT2; print "1" when seen (only
 ; after wait_out_high), "T" on timeout and stop
 wait_out_high:
-        mov cx, 0FFFFh
-.h:     in al, 61h
-        test al, 20h
-        jnz .ok
-        loop .h
-        jmp timeout
+        POLL_OUT2 jnz
 .ok:    DBG '1'
         ret
 wait_out_low:
-        mov cx, 0FFFFh
-.l:     in al, 61h
-        test al, 20h
-        jz .ok
-        loop .l
-        jmp timeout
+        POLL_OUT2 jz
 .ok:    ret
 timeout:
         DBG 'T'

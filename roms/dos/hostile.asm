@@ -9,6 +9,8 @@
         cpu 8086
         org 100h
 
+%include "report.inc"
+
 %macro TRY_CREATE 2             ; label, path
         mov dx, %2
         mov ah, 3Ch
@@ -104,24 +106,7 @@ report:
         xor bx, bx
 .err:
         mov ax, bx
-        mov cx, 4
-.digit:
-        push cx
-        mov cl, 4
-        rol ax, cl
-        push ax
-        and al, 0Fh
-        add al, '0'
-        cmp al, '9'
-        jbe .put
-        add al, 'A' - '0' - 10
-.put:
-        mov dl, al
-        mov ah, 2
-        int 21h
-        pop ax
-        pop cx
-        loop .digit
+        HEX4
         mov dx, crlf
         mov ah, 9
         int 21h

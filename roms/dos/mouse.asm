@@ -3,6 +3,8 @@
 ; registers the handler received (dos/tests/mouse.rs moves the mouse).
         cpu 8086
         org 100h
+
+%include "report.inc"
         xor ax, ax
         int 33h
         cmp ax, 0FFFFh
@@ -45,22 +47,7 @@ handler:
 
 ; Prints AX as four hex digits and a space.
 hex16:
-        mov cx, 4
-.d:     push cx
-        mov cl, 4
-        rol ax, cl
-        push ax
-        and al, 0Fh
-        add al, '0'
-        cmp al, '9'
-        jbe .p
-        add al, 7
-.p:     mov dl, al
-        mov ah, 2
-        int 21h
-        pop ax
-        pop cx
-        loop .d
+        HEX4
         mov dl, ' '
         mov ah, 2
         int 21h

@@ -4,6 +4,8 @@
         cpu 386
         org 100h
 
+%include "report.inc"
+
 %macro CHECK 1                  ; jump target on failure is .fail_%1
 %endmacro
 
@@ -448,23 +450,7 @@ result_ae:
         stc
         jmp result
 .ok:    clc
-result:
-        mov dx, s_ok
-        jnc .p
-        mov dx, s_fail
-.p:     mov ah, 9
-        int 21h
-        mov dx, si
-        mov ah, 9
-        int 21h
-        mov dx, crlf
-        mov ah, 9
-        int 21h
-        ret
-
-s_ok    db 'OK $'
-s_fail  db 'FAIL $'
-crlf    db 13, 10, '$'
+        RESULT_ROUTINE
 n_shrink  db 'shrink$'
 n_version db 'version$'
 n_date    db 'date$'

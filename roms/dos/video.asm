@@ -11,6 +11,8 @@
         cpu 8086
         org 100h
 
+%include "report.inc"
+
         mov ax, 0012h
         int 10h
         mov ax, 0C0Ch
@@ -153,21 +155,7 @@
         int 21h
 
 ; Prints "OK " or "FAIL " (from CF) and the name at SI, then CR LF.
-result:
-        mov dx, s_ok
-        jnc .p
-        mov dx, s_fail
-.p:     mov ah, 9
-        int 21h
-        mov dx, si
-        int 21h
-        mov dx, s_crlf
-        int 21h
-        ret
-
-s_ok    db 'OK $'
-s_fail  db 'FAIL $'
-s_crlf  db 13, 10, '$'
+        RESULT_ROUTINE
 n_pix12 db 'pix12$'
 n_pix13 db 'pix13$'
 n_glyph db 'glyph$'

@@ -306,107 +306,153 @@ pub fn run(args: &CorpusArgs) -> ExitCode {
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let results = run_all(&entries, &args.corpus, jobs);
 
-    struct Line {
-        outcome: String,
-        frame: String,
-        ok: bool,
-        problems: Vec<String>,
-    }
-    let mut lines = Vec::new();
     let mut new_outcomes = Vec::new();
-    for (e, r) in entries.iter().zip(&results) {
-        let mut problems = Vec::new();
-        let outcome = match &r.outcome {
-            Ok(o) => {
-                match Expected::of(o) {
-                    Some(x) if args.bless && x != e.outcome => {
-                        println!(
-                            "blessed {}: outcome \"{x}\" (was \"{}\") in {}",
-                            e.name,
-                            e.outcome,
-                            args.manifest.display()
-                        );
-                        new_outcomes.push((e.name.clone(), x));
-                    }
-                    _ if !e.outcome.matches(o) => problems.push(format!(
-                        "the run ended {}, the manifest expects {}",
-                        manifest::describe(o),
-                        e.outcome
-                    )),
-                    _ => {}
-                }
-                manifest::describe(o)
-            }
-            Err(err) => {
-                problems.push(format!("the run could not start: {err}"));
-                "did not start".into()
-            }
-        };
-        if !r.unimplemented.is_empty() {
-            problems.push(format!(
-                "it asked for BIOS/DOS functions tandem does not implement: {}",
-                r.unimplemented.join("; ")
-            ));
-        }
-        let shot = args.out.join(format!("{}.png", e.name));
-        let golden = golden_dir.join(format!("{}.png", e.name));
-        let _ = std::fs::write(args.out.join(format!("{}.txt", e.name)), &r.text);
-        let frame = match &r.frame {
-            None => "-".to_string(),
-            Some(f) => {
-                if let Err(err) = screenshot::write_png(&shot, f) {
-                    problems.push(format!("cannot write {}: {err}", shot.display()));
-                }
-                let diff_out = args.out.join(format!("{}.diff.png", e.name));
-                let (verdict, ok) = judge_frame(f, &golden, &diff_out, args.bless);
-                if !ok {
-                    problems.push(match verdict.as_str() {
-                        "no golden" => format!(
-                            "there is no golden {}: look at {} and bless it (tandem corpus --bless --only {})",
-                            golden.display(), shot.display(), e.name
-                        ),
-                        _ => {
-                            let marked = if diff_out.is_file() {
-                                format!(", magenta in {}", diff_out.display())
-                            } else {
-                                String::new()
-                            };
-                            format!(
-                                "the frame {} is not the golden {} ({verdict}{marked}); look at both and at the contact sheet; if the change is right: tandem corpus --bless --only {}",
-                                shot.display(), golden.display(), e.name
-                            )
-                        }
-                    });
-                }
-                verdict
-            }
-        };
-        lines.push(Line {
-            outcome,
-            frame,
-            ok: problems.is_empty(),
-            problems,
-        });
-    }
-
+    let lines: Vec<Line> = entries
+        .iter()
+        .zip(&results)
+        .map(|(e, r)| judge(args, &golden_dir, e, r, &mut new_outcomes))
+        .collect();
     if !new_outcomes.is_empty() {
         if let Err(err) = bless_outcomes(&args.manifest, &new_outcomes) {
             return input_error(err);
         }
     }
+    let sheet_path = match write_sheet(args, &entries, &results, &lines) {
+        Ok(p) => p,
+        Err(err) => return input_error(err),
+    };
+    let failed = print_table(args, &entries, &results, &lines);
+    println!("contact sheet: {}", sheet_path.display());
+    println!("{} passed, {} failed", entries.len() - failed, failed);
+    if failed == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(crate::exit::CHECK_FAILED)
+    }
+}
 
-    // The contact sheet.
-    let mut shots = Vec::new();
-    for e in &entries {
-        match image::read_png(&dosbox_shot(&args.corpus, &e.name)) {
-            Ok(f) => shots.push(f),
-            Err(err) => return input_error(err),
+/// One program's verdict: its outcome and frame in words, whether it
+/// passes, and what is wrong when it does not.
+struct Line {
+    outcome: String,
+    frame: String,
+    ok: bool,
+    problems: Vec<String>,
+}
+
+/// Judges one run against its entry: the outcome (with `--bless`, an
+/// outcome that differs from the manifest's joins `new_outcomes`), the
+/// functions it asked for that tandem lacks, and the frame (written to
+/// OUT/NAME.png, the guest's text to OUT/NAME.txt) against its golden.
+fn judge(
+    args: &CorpusArgs,
+    golden_dir: &Path,
+    e: &Entry,
+    r: &Ran,
+    new_outcomes: &mut Vec<(String, Expected)>,
+) -> Line {
+    let mut problems = Vec::new();
+    let outcome = match &r.outcome {
+        Ok(o) => {
+            match Expected::of(o) {
+                Some(x) if args.bless && x != e.outcome => {
+                    println!(
+                        "blessed {}: outcome \"{x}\" (was \"{}\") in {}",
+                        e.name,
+                        e.outcome,
+                        args.manifest.display()
+                    );
+                    new_outcomes.push((e.name.clone(), x));
+                }
+                _ if !e.outcome.matches(o) => problems.push(format!(
+                    "the run ended {}, the manifest expects {}",
+                    manifest::describe(o),
+                    e.outcome
+                )),
+                _ => {}
+            }
+            manifest::describe(o)
         }
+        Err(err) => {
+            problems.push(format!("the run could not start: {err}"));
+            "did not start".into()
+        }
+    };
+    if !r.unimplemented.is_empty() {
+        problems.push(format!(
+            "it asked for BIOS/DOS functions tandem does not implement: {}",
+            r.unimplemented.join("; ")
+        ));
+    }
+    let _ = std::fs::write(args.out.join(format!("{}.txt", e.name)), &r.text);
+    let frame = match &r.frame {
+        None => "-".to_string(),
+        Some(f) => judge_saved_frame(args, golden_dir, e, f, &mut problems),
+    };
+    Line {
+        outcome,
+        frame,
+        ok: problems.is_empty(),
+        problems,
+    }
+}
+
+/// Writes the frame to OUT/NAME.png and judges it against its golden; the
+/// verdict in words, with what is wrong (and how to look at it and bless
+/// it) added to `problems`.
+fn judge_saved_frame(
+    args: &CorpusArgs,
+    golden_dir: &Path,
+    e: &Entry,
+    f: &Frame,
+    problems: &mut Vec<String>,
+) -> String {
+    let shot = args.out.join(format!("{}.png", e.name));
+    let golden = golden_dir.join(format!("{}.png", e.name));
+    if let Err(err) = screenshot::write_png(&shot, f) {
+        problems.push(format!("cannot write {}: {err}", shot.display()));
+    }
+    let diff_out = args.out.join(format!("{}.diff.png", e.name));
+    let (verdict, ok) = judge_frame(f, &golden, &diff_out, args.bless);
+    if !ok {
+        problems.push(match verdict.as_str() {
+            "no golden" => format!(
+                "there is no golden {}: look at {} and bless it (tandem corpus --bless --only {})",
+                golden.display(), shot.display(), e.name
+            ),
+            _ => {
+                let marked = if diff_out.is_file() {
+                    format!(", magenta in {}", diff_out.display())
+                } else {
+                    String::new()
+                };
+                format!(
+                    "the frame {} is not the golden {} ({verdict}{marked}); look at both and at the contact sheet; if the change is right: tandem corpus --bless --only {}",
+                    shot.display(), golden.display(), e.name
+                )
+            }
+        });
+    }
+    verdict
+}
+
+/// Draws OUT/contact-sheet.png: every frame beside its DOSBox screenshot.
+/// Its path, or the error of a DOSBox screenshot that cannot be read (one
+/// that cannot be written is only reported).
+fn write_sheet(
+    args: &CorpusArgs,
+    entries: &[Entry],
+    results: &[Ran],
+    lines: &[Line],
+) -> Result<PathBuf, String> {
+    let mut shots = Vec::new();
+    for e in entries {
+        shots.push(image::read_png(&dosbox_shot(&args.corpus, &e.name))?);
     }
     let rows: Vec<sheet::Row> = entries
         .iter()
-        .zip(&results)
-        .zip(&lines)
+        .zip(results)
+        .zip(lines)
         .zip(&shots)
         .map(|(((e, r), l), shot)| sheet::Row {
             name: &e.name,
@@ -425,8 +471,12 @@ pub fn run(args: &CorpusArgs) -> ExitCode {
     if let Err(err) = screenshot::write_png(&sheet_path, &sheet::draw(&rows)) {
         eprintln!("tandem corpus: error: {}: {err}", sheet_path.display());
     }
+    Ok(sheet_path)
+}
 
-    // The table.
+/// Prints the table of runs, then each failing program's problems and how
+/// to run it by hand; returns the count of failing programs.
+fn print_table(args: &CorpusArgs, entries: &[Entry], results: &[Ran], lines: &[Line]) -> usize {
     let w = entries
         .iter()
         .map(|e| e.name.len())
@@ -437,7 +487,7 @@ pub fn run(args: &CorpusArgs) -> ExitCode {
         "{:w$}  {:<14} {:>6}  {:<14} {:<28} {:>7}  result",
         "program", "machine", "secs", "outcome", "frame", "host s"
     );
-    for ((e, r), l) in entries.iter().zip(&results).zip(&lines) {
+    for ((e, r), l) in entries.iter().zip(results).zip(lines) {
         let mut outcome = l.outcome.clone();
         if outcome.len() > 14 {
             outcome.truncate(11);
@@ -454,7 +504,7 @@ pub fn run(args: &CorpusArgs) -> ExitCode {
             if l.ok { "pass" } else { "FAIL" }
         );
     }
-    let failed: Vec<(&Entry, &Line)> = entries.iter().zip(&lines).filter(|(_, l)| !l.ok).collect();
+    let failed: Vec<(&Entry, &Line)> = entries.iter().zip(lines).filter(|(_, l)| !l.ok).collect();
     for (e, l) in &failed {
         for p in &l.problems {
             println!("FAIL {}: {p}", e.name);
@@ -466,17 +516,7 @@ pub fn run(args: &CorpusArgs) -> ExitCode {
             e.run_line(&Path::new(&copy).join(&e.program)).join(" ")
         );
     }
-    println!("contact sheet: {}", sheet_path.display());
-    println!(
-        "{} passed, {} failed",
-        entries.len() - failed.len(),
-        failed.len()
-    );
-    if failed.is_empty() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(crate::exit::CHECK_FAILED)
-    }
+    failed.len()
 }
 
 /// Writes blessed outcomes into the manifest.

@@ -22,6 +22,11 @@ pub fn budget() -> Duration {
     Duration::from_secs_f64(secs)
 }
 
+/// Seeds written as text, as bytes.
+pub fn text_seeds(texts: &[&str]) -> Vec<Vec<u8>> {
+    texts.iter().map(|s| s.as_bytes().to_vec()).collect()
+}
+
 /// xorshift64*: the same inputs every run.
 pub struct Rng(u64);
 

@@ -181,7 +181,7 @@ fn fuzz_profile() {
 
 #[test]
 fn fuzz_gdb_packets() {
-    let seeds: Vec<Vec<u8>> = [
+    let seeds = engine::text_seeds(&[
         "m0,10",
         "m7c00,ffffffff",
         "M100,4:deadbeef",
@@ -200,10 +200,7 @@ fn fuzz_gdb_packets() {
         "vCont;c",
         "?",
         "qRcmd,7265677320",
-    ]
-    .iter()
-    .map(|s| s.as_bytes().to_vec())
-    .collect();
+    ]);
     static DICT: &[&[u8]] = &[
         b",",
         b":",
