@@ -5,10 +5,18 @@
 //! line from the pipe. `--protocol stdio|PORT` serves the JSON-lines
 //! control protocol instead, `--gdb PORT` a GDB remote stub.
 
+pub mod breakpoints;
+pub mod command;
 pub mod commands;
+pub mod error;
+pub mod execute;
 pub mod gdb;
+pub mod parse;
 pub mod protocol;
+pub mod regs;
 pub mod session;
+pub mod stepping;
+pub mod text;
 
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -19,7 +27,8 @@ use dos::{Dos, DosConfig};
 use hw::Machine;
 
 use crate::machine_opts::MachineOpts;
-use session::{Session, Stop};
+use error::Error;
+use session::{Debugger, Stop};
 
 /// Exit status: the program or a state could not be loaded.
 const EXIT_BAD_INPUT: u8 = 2;
@@ -81,10 +90,14 @@ pub struct DebugArgs {
 
 /// Builds the machine with the program loaded at its entry (or from a
 /// state).
-fn setup(args: &DebugArgs) -> Result<Session, String> {
+fn setup(args: &DebugArgs) -> Result<Debugger, Error> {
     let program = &args.program;
-    let image = std::fs::read(program).map_err(|e| format!("{}: {e}", program.display()))?;
-    dos::Executable::parse(&image).map_err(|e| format!("{}: {e}", program.display()))?;
+    let bad_program = |msg: String| Error::Program {
+        path: program.clone(),
+        msg,
+    };
+    let image = std::fs::read(program).map_err(|e| Error::io(program, e))?;
+    dos::Executable::parse(&image).map_err(|e| bad_program(e.to_string()))?;
     let mount = match &args.mount {
         Some(d) => d.clone(),
         None => program
@@ -94,13 +107,16 @@ fn setup(args: &DebugArgs) -> Result<Session, String> {
             .unwrap_or_else(|| PathBuf::from(".")),
     };
     if let Some(f) = &args.load_state {
-        let snap = crate::savestate::load(f, &mount)?;
-        return Ok(Session::new(snap.machine, snap.dos));
+        let snap = crate::savestate::load(f, &mount).map_err(Error::State)?;
+        return Ok(Debugger::new(snap.machine, snap.dos, mount));
     }
     let mut cfg = DosConfig::new(mount.clone());
     cfg.xms = !args.no_xms;
     cfg.ems = !args.no_ems;
-    let mut dos = Dos::new(cfg).map_err(|e| format!("mount {}: {e}", mount.display()))?;
+    let mut dos = Dos::new(cfg).map_err(|source| Error::Mount {
+        path: mount.clone(),
+        source,
+    })?;
     let mut m = Machine::new(args.machine.config());
     dos.install(&mut m);
     let (path, dir) = crate::run_cmd::dos_path(program, &mount);
@@ -111,11 +127,11 @@ fn setup(args: &DebugArgs) -> Result<Session, String> {
         tail.extend(a.bytes());
     }
     if tail.len() > 126 {
-        return Err("command line longer than 126 bytes".into());
+        return Err(Error::CommandLineTooLong);
     }
     dos.load(&mut m, &image, &path, &tail)
-        .map_err(|e| format!("{}: {e}", program.display()))?;
-    Ok(Session::new(m, dos))
+        .map_err(|e| bad_program(e.to_string()))?;
+    Ok(Debugger::new(m, dos, mount))
 }
 
 /// Runs `tandem debug`.
@@ -135,7 +151,7 @@ pub fn run(args: &DebugArgs) -> ExitCode {
     }
     let mut stdout = std::io::stdout();
     let _ = writeln!(stdout, "tandem debug: stopped at the program's entry");
-    let _ = write!(stdout, "{}", s.stop_text(&Stop::Stepped));
+    let _ = write!(stdout, "{}", text::stop_text(&mut s, &Stop::Stepped));
     if let Some(f) = &args.script {
         match std::fs::read_to_string(f) {
             Ok(body) => {
@@ -166,7 +182,7 @@ pub fn run(args: &DebugArgs) -> ExitCode {
 }
 
 /// Runs one command and prints its result; true to quit.
-fn one(s: &mut Session, line: &str, echo: bool) -> bool {
+fn one(s: &mut Debugger, line: &str, echo: bool) -> bool {
     let mut out = std::io::stdout();
     if echo {
         let _ = writeln!(out, "(tandem) {line}");
@@ -190,7 +206,7 @@ fn one(s: &mut Session, line: &str, echo: bool) -> bool {
     }
 }
 
-fn repl(s: &mut Session) {
+fn repl(s: &mut Debugger) {
     let Ok(mut ed) = rustyline::DefaultEditor::new() else {
         return;
     };

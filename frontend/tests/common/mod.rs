@@ -8,22 +8,9 @@ use std::process::{Command, Output, Stdio};
 /// Runs `tandem debug [EXTRA] PROGRAM` with `script` piped in; its exit
 /// code and its stdout followed by its stderr.
 pub fn debug(program: &Path, extra: &[&str], script: &str) -> (Option<i32>, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tandem"))
-        .arg("debug")
-        .args(extra)
-        .arg(program)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("tandem debug runs");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(script.as_bytes())
-        .expect("script written");
-    let o = child.wait_with_output().expect("finishes");
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tandem"));
+    cmd.arg("debug").args(extra).arg(program);
+    let o = piped(cmd, script);
     (
         o.status.code(),
         String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr),
@@ -49,4 +36,38 @@ pub fn run(args: &[&str]) -> Output {
         .stdin(Stdio::null())
         .output()
         .expect("tandem runs")
+}
+
+/// Runs `tandem debug --cpu 386 --protocol stdio PROGRAM` with `requests`
+/// piped in, one per line; whether it exited with success, its stdout,
+/// and each stdout line as JSON.
+pub fn protocol(program: &Path, requests: &[String]) -> (bool, String, Vec<serde_json::Value>) {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tandem"));
+    cmd.args(["debug", "--cpu", "386", "--protocol", "stdio"])
+        .arg(program);
+    let o = piped(cmd, &(requests.join("\n") + "\n"));
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    let resp = out
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect();
+    (o.status.success(), out, resp)
+}
+
+/// Runs `cmd` with `input` on its stdin; its output (stdout and stderr
+/// captured).
+fn piped(mut cmd: Command, input: &str) -> Output {
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("tandem runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes())
+        .expect("input written");
+    child.wait_with_output().expect("finishes")
 }

@@ -1,5 +1,5 @@
 //! `tandem debug --gdb PORT PROGRAM`: a GDB remote stub (gdbstub crate)
-//! over the debugger's engine ([`Session`]).
+//! over the debugger's engine ([`Debugger`]).
 //!
 //! GDB sees a real-mode x86 through [`arch::RealMode`]: its program counter
 //! is the linear address CS*16+IP. Software and hardware breakpoints become
@@ -34,8 +34,11 @@ use gdbstub::target::ext::breakpoints::{
 use gdbstub::target::ext::monitor_cmd::{outputln, ConsoleOutput, MonitorCmd, MonitorCmdOps};
 use gdbstub::target::{Target, TargetResult};
 
+use super::breakpoints::BpKind;
 use super::commands;
-use super::session::{parse_addr, BpKind, Session, Stop};
+use super::parse::parse_addr;
+use super::regs::RegName;
+use super::session::{Debugger, Stop};
 use arch::{RealMode, RealModeRegs, CS, EFLAGS, EIP};
 
 /// Emulated clocks run between two looks at the connection (for gdb's
@@ -51,7 +54,7 @@ enum Resume {
 
 /// The stub's target: the debugger session and gdb's breakpoints.
 pub struct GdbTarget {
-    s: Session,
+    s: Debugger,
     resume: Resume,
     /// gdb breakpoint (linear address) -> session breakpoint number.
     breaks: HashMap<u32, usize>,
@@ -70,7 +73,7 @@ fn watch_key(addr: u32, len: u32, kind: WatchKind) -> (u32, u32, u8) {
 
 impl GdbTarget {
     /// A target over a session stopped at the program's entry.
-    pub fn new(s: Session) -> Self {
+    pub fn new(s: Debugger) -> Self {
         GdbTarget {
             s,
             resume: Resume::Continue,
@@ -219,13 +222,13 @@ impl SingleThreadBase for GdbTarget {
     fn write_registers(&mut self, regs: &RealModeRegs) -> TargetResult<(), Self> {
         let old_pc = self.s.pc();
         let old_ip = self.s.m.cpu.regs.ip as u16;
-        let names = ["eax", "ecx", "edx", "ebx", "esp", "ebp", "esi", "edi"];
-        for (i, n) in names.iter().enumerate() {
-            self.s.set_reg(n, regs.gregs[i]);
+        for i in 0..8 {
+            self.s.put_reg(RegName::Gpr32(i), regs.gregs[i]);
         }
-        self.s.set_reg("eflags", regs.gregs[EFLAGS]);
-        for (i, n) in ["cs", "ss", "ds", "es", "fs", "gs"].iter().enumerate() {
-            self.s.set_reg(n, regs.gregs[CS + i]);
+        self.s.put_reg(RegName::Eflags, regs.gregs[EFLAGS]);
+        // gdb's order cs, ss, ds, es, fs, gs as `seg` indices.
+        for (i, seg) in [1, 2, 3, 0, 4, 5].into_iter().enumerate() {
+            self.s.put_reg(RegName::Seg(seg), regs.gregs[CS + i]);
         }
         // A new $pc is a linear address: keep CS when the offset fits,
         // else CS = pc >> 4 (the canonical segment). Otherwise a new $ip
@@ -234,14 +237,14 @@ impl SingleThreadBase for GdbTarget {
         if pc != old_pc {
             let cs = self.s.m.cpu.regs.sreg(SegReg::CS) as u32;
             match pc.checked_sub(cs << 4).filter(|o| *o <= 0xFFFF) {
-                Some(off) => self.s.set_reg("ip", off),
+                Some(off) => self.s.put_reg(RegName::Ip, off),
                 None => {
-                    self.s.set_reg("cs", (pc >> 4) & 0xFFFF);
-                    self.s.set_reg("ip", pc & 0xF)
+                    self.s.put_reg(RegName::Seg(1), (pc >> 4) & 0xFFFF);
+                    self.s.put_reg(RegName::Ip, pc & 0xF)
                 }
             };
         } else if regs.ip != old_ip {
-            self.s.set_reg("ip", regs.ip as u32);
+            self.s.put_reg(RegName::Ip, regs.ip as u32);
         }
         Ok(())
     }
@@ -474,7 +477,7 @@ impl run_blocking::BlockingEventLoop for EventLoop {
 
 /// Serves one gdb connection on 127.0.0.1:`port` (0: any free port; the
 /// port is printed on stderr either way) until gdb detaches or kills.
-pub fn serve(s: Session, port: u16) -> ExitCode {
+pub fn serve(s: Debugger, port: u16) -> ExitCode {
     let listener = match TcpListener::bind(("127.0.0.1", port)) {
         Ok(l) => l,
         Err(e) => {
