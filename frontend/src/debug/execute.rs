@@ -269,3 +269,81 @@ fn write_png(path: &Path, w: u32, h: u32, rgb: &[u8]) -> Result<()> {
     let mut wr = enc.write_header().map_err(png_err)?;
     wr.write_image_data(rgb).map_err(png_err)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::debug::command::{MachineCmd, Which};
+    use crate::debug::parse::Addr;
+    use crate::debug::session::Stop;
+
+    /// roms/dos/hello.com (prints "Hello, world", exits with 7) at its
+    /// entry.
+    fn hello() -> Debugger {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../roms/dos");
+        let image = std::fs::read(root.join("hello.com")).expect("roms/dos/hello.com");
+        let mut dos = dos::Dos::new(dos::DosConfig::new(root.clone())).expect("mount");
+        let mut m = hw::Machine::new(hw::MachineConfig::default());
+        dos.install(&mut m);
+        dos.load(&mut m, &image, "C:\\HELLO.COM", b"")
+            .expect("loads");
+        Debugger::new(m, dos, root)
+    }
+
+    #[test]
+    fn commands_return_data_and_typed_errors() {
+        let mut s = hello();
+        let Ok(Reply::Regs(r)) = s.execute(Command::Machine(MachineCmd::SetRegs(vec![(
+            "bx".into(),
+            Val::Num(0x1234),
+        )]))) else {
+            panic!("registers")
+        };
+        assert_eq!(r.r.gpr[3] & 0xFFFF, 0x1234);
+        let bad = s.execute(Command::Machine(MachineCmd::SetRegs(vec![(
+            "zz".into(),
+            Val::Num(1),
+        )])));
+        assert!(matches!(bad, Err(Error::BadRegister(n)) if n == "zz"));
+        let gone = s.execute(Command::Break(BreakCmd::Delete(Which::One(3))));
+        assert!(matches!(gone, Err(Error::NoSuchBreakpoint(3))));
+        let past = s.execute(Command::Break(BreakCmd::Add {
+            spec: BpSpec::Mem {
+                read: true,
+                write: false,
+                addr: Addr::Linear(u32::MAX),
+                len: 2,
+            },
+            cond: None,
+            text: String::new(),
+        }));
+        assert!(matches!(past, Err(Error::BadAddress { .. })));
+        let Ok(Reply::Disasm { current, insns }) =
+            s.execute(Command::View(ViewCmd::Disasm { at: None, count: 2 }))
+        else {
+            panic!("disassembly")
+        };
+        assert_eq!((insns[0].seg, insns[0].off), current);
+        assert_eq!(insns.len(), 2);
+    }
+
+    #[test]
+    fn a_run_returns_its_stop_and_the_guest_output() {
+        let mut s = hello();
+        let r = s.execute(Command::Run(RunCmd::Continue(Budget::Seconds(10))));
+        let Ok(Reply::Stopped { stop, output }) = r else {
+            panic!("a stop")
+        };
+        assert!(matches!(stop, Stop::Exited(7)), "{stop:?}");
+        assert!(String::from_utf8_lossy(&output).contains("Hello"));
+        // The end is kept: a further run stops at once.
+        let again = s.execute(Command::Run(RunCmd::Step(1)));
+        assert!(matches!(
+            again,
+            Ok(Reply::Stopped {
+                stop: Stop::Stopped(_),
+                ..
+            })
+        ));
+    }
+}
