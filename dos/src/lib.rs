@@ -5,7 +5,8 @@
 //! stub ROM (see [`rom`]), points the interrupt vectors at it, sets up the
 //! BIOS data area, the DOS memory arena and a shell process, and asks the
 //! machine to stop whenever CS:IP enters the stub ROM's trap block.
-//! [`Dos::run`] runs the machine and services each trap in Rust — reading
+//! [`Session`] owns the machine and its DOS and runs them: it services each
+//! trap through [`Dos::service`] in Rust — reading
 //! and writing the guest's registers and memory, results in FLAGS through
 //! the FLAGS word the INT pushed — before the CPU executes the stub's IRET.
 //! Hardware interrupt handlers (INT 08h, 09h) are guest code in the ROM that
@@ -28,19 +29,21 @@ pub mod mem;
 pub mod mz;
 pub mod quota;
 pub mod rom;
+pub mod session;
 pub mod state;
 pub mod xms;
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
-use hw::{Machine, RunExit};
+use hw::Machine;
 
 use crate::drive::Drive;
 use crate::int21::files::Sft;
 use crate::mcb::{Arena, Strategy};
 use crate::mem::{lin, wr16, wr8, write_bytes, Regs};
 pub use crate::mz::{Executable, LoadError};
+pub use crate::session::{Exit, Session, Stop};
 
 /// The DOS configuration.
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
@@ -75,21 +78,6 @@ impl DosConfig {
             disk_quota: quota::DEFAULT_QUOTA,
         }
     }
-}
-
-/// How a run ended.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum DosExit {
-    /// The program terminated (INT 21h 4Ch/00h/31h, INT 20h/27h) with this
-    /// return code.
-    Exited(u8),
-    /// The cycle budget ran out.
-    TimeLimit,
-    /// The run stopped: something tandem does not emulate, a CPU fault
-    /// with no handler, a halt with interrupts off or a reset.
-    Stopped(String),
-    /// A CPU hook asked to stop; running on resumes where it stopped.
-    HookStop,
 }
 
 /// What servicing a trap asks of the run loop.
@@ -380,43 +368,6 @@ impl Dos {
         let f = m.cpu.normalize_flags(emu::flags::IF);
         m.cpu.regs.flags = f;
         m.cpu.halted = false;
-    }
-
-    /// Runs the machine for at most `max_cycles`, servicing traps, until
-    /// the top-level program terminates or the run stops.
-    pub fn run(&mut self, m: &mut Machine, max_cycles: u64) -> DosExit {
-        let end = m.cycles().saturating_add(max_cycles);
-        loop {
-            let left = end.saturating_sub(m.cycles());
-            if left == 0 {
-                return DosExit::TimeLimit;
-            }
-            match m.run_for(left) {
-                RunExit::Trap(a) => match self.service(m, a) {
-                    Flow::Continue => {}
-                    Flow::Exit(code) => return DosExit::Exited(code),
-                    Flow::Stop(msg) => return DosExit::Stopped(msg),
-                },
-                RunExit::CyclesElapsed => return DosExit::TimeLimit,
-                RunExit::Frame => {}
-                RunExit::Halted => {
-                    return DosExit::Stopped(format!(
-                        "the CPU halted with interrupts disabled at {:04X}:{:04X}",
-                        m.cs(),
-                        m.cpu.regs.ip
-                    ))
-                }
-                RunExit::Reset => return DosExit::Stopped("the program reset the machine".into()),
-                RunExit::HookStop => return DosExit::HookStop,
-                RunExit::Unsupported(msg) => {
-                    return DosExit::Stopped(format!(
-                        "{msg} (at {:04X}:{:04X})",
-                        m.cs(),
-                        m.cpu.regs.ip
-                    ))
-                }
-            }
-        }
     }
 
     /// Services the trap at linear address `addr`.

@@ -13,7 +13,7 @@
 mod common;
 
 use dos::mem::{rd16, rd32, rd8, wr16, wr8};
-use dos::{Dos, DosConfig, DosExit};
+use dos::{Dos, DosConfig, Exit, Session};
 use emu::{CpuModel, Reg16, SegReg};
 use hw::kbc::Key;
 use hw::{Machine, MachineConfig};
@@ -24,8 +24,7 @@ const SEG: u16 = 0x9000;
 const DATA: u32 = 0x90100;
 
 struct Rig {
-    m: Machine,
-    dos: Dos,
+    s: Session,
     mount: std::path::PathBuf,
 }
 
@@ -50,25 +49,28 @@ impl Rig {
         let r = &mut m.cpu.regs;
         r.set_sreg(SegReg::SS, SEG);
         r.set_reg16(Reg16::SP, 0xFFF0);
-        Rig { m, dos, mount }
+        Rig {
+            s: Session::new(m, dos),
+            mount,
+        }
     }
 
     fn at(&mut self, ip: u16, code: &[u8]) {
         for (i, &b) in code.iter().enumerate() {
-            wr8(&mut self.m, ((SEG as u32) << 4) + ip as u32 + i as u32, b);
+            wr8(&mut self.s.m, ((SEG as u32) << 4) + ip as u32 + i as u32, b);
         }
-        let r = &mut self.m.cpu.regs;
+        let r = &mut self.s.m.cpu.regs;
         r.set_sreg(SegReg::CS, SEG);
         r.ip = ip as u32;
         r.set_reg16(Reg16::SP, 0xFFF0);
         r.flags |= emu::flags::IF;
-        self.m.cpu.halted = false;
+        self.s.m.cpu.halted = false;
     }
 
     /// Calls INT `v` with AX, BX, CX, DX (ES = DS = 9000h).
     fn int(&mut self, v: u8, ax: u16, bx: u16, cx: u16, dx: u16) -> Out {
         self.at(0, &[0xCD, v, 0xFA, 0xF4]);
-        let r = &mut self.m.cpu.regs;
+        let r = &mut self.s.m.cpu.regs;
         for (reg, val) in [
             (Reg16::AX, ax),
             (Reg16::BX, bx),
@@ -79,11 +81,11 @@ impl Rig {
         }
         r.set_sreg(SegReg::ES, SEG);
         r.set_sreg(SegReg::DS, SEG);
-        match self.dos.run(&mut self.m, 5 * HZ) {
-            DosExit::Stopped(s) if s.contains("halted") => {}
+        match self.s.run_for(5 * HZ) {
+            Exit::Stopped(dos::Stop::Halted { .. }) => {}
             e => panic!("INT {v:02X}h AX={ax:04X} did not return: {e:?}"),
         }
-        let r = &self.m.cpu.regs;
+        let r = &self.s.m.cpu.regs;
         Out {
             ax: r.reg16(Reg16::AX),
             bx: r.reg16(Reg16::BX),
@@ -96,21 +98,21 @@ impl Rig {
     }
 
     /// Lets `us` microseconds of emulated time pass with interrupts on.
-    fn idle(&mut self, us: u64) -> DosExit {
+    fn idle(&mut self, us: u64) -> Exit {
         self.at(0x10, &[0xFB, 0xEB, 0xFE]);
-        self.dos.run(&mut self.m, us * HZ / 1_000_000)
+        self.s.run_for(us * HZ / 1_000_000)
     }
 
     /// Runs on from where the CPU is for `us` microseconds.
-    fn run_on(&mut self, us: u64) -> DosExit {
-        self.dos.run(&mut self.m, us * HZ / 1_000_000)
+    fn run_on(&mut self, us: u64) -> Exit {
+        self.s.run_for(us * HZ / 1_000_000)
     }
 
     /// Presses or releases a key and lets the keyboard interrupt run.
     fn key(&mut self, k: Key, down: bool) {
-        let now = self.m.cycles();
-        self.m.key(now, k, down);
-        assert_eq!(self.idle(10_000), DosExit::TimeLimit);
+        let now = self.s.m.cycles();
+        self.s.m.key(now, k, down);
+        assert_eq!(self.idle(10_000), Exit::Limit);
     }
 
     fn tap(&mut self, k: Key) {
@@ -119,16 +121,16 @@ impl Rig {
     }
 
     fn byte(&mut self, a: u32) -> u8 {
-        rd8(&mut self.m, a)
+        rd8(&mut self.s.m, a)
     }
 
     /// Points vector `v` at guest code placed at 9000:`ip`.
     fn hook(&mut self, v: u8, ip: u16, code: &[u8]) {
         for (i, &b) in code.iter().enumerate() {
-            wr8(&mut self.m, ((SEG as u32) << 4) + ip as u32 + i as u32, b);
+            wr8(&mut self.s.m, ((SEG as u32) << 4) + ip as u32 + i as u32, b);
         }
-        wr16(&mut self.m, v as u32 * 4, ip);
-        wr16(&mut self.m, v as u32 * 4 + 2, SEG);
+        wr16(&mut self.s.m, v as u32 * 4, ip);
+        wr16(&mut self.s.m, v as u32 * 4 + 2, SEG);
     }
 
     /// Hooks `v` with `inc byte [cs:off]; iret`.
@@ -140,10 +142,10 @@ impl Rig {
     /// Hooks INT 15h with a stub that stores AX at 9000:0120 and chains to
     /// the BIOS.
     fn spy15(&mut self) {
-        let old_off = rd16(&mut self.m, 0x15 * 4);
-        let old_seg = rd16(&mut self.m, 0x15 * 4 + 2);
-        wr16(&mut self.m, DATA + 0x24, old_off);
-        wr16(&mut self.m, DATA + 0x26, old_seg);
+        let old_off = rd16(&mut self.s.m, 0x15 * 4);
+        let old_seg = rd16(&mut self.s.m, 0x15 * 4 + 2);
+        wr16(&mut self.s.m, DATA + 0x24, old_off);
+        wr16(&mut self.s.m, DATA + 0x26, old_seg);
         // mov [cs:0120h],ax; jmp far [cs:0124h]
         self.hook(
             0x15,
@@ -215,7 +217,7 @@ fn shift_flags_follow_the_keys_bit_for_bit() {
     assert_eq!(flags(&mut r), (0x40, 0x40, 0x10), "repeat");
     r.key(CAPS, false);
     assert_eq!(flags(&mut r), (0x40, 0x00, 0x10));
-    assert_eq!(r.m.bus.kbc.leds(), 0x04, "Caps Lock LED");
+    assert_eq!(r.s.m.bus.kbc.leds(), 0x04, "Caps Lock LED");
     assert_eq!(r.byte(0x497) & 0x17, 0x14, "LED bits and the ACK");
     r.key(NUM, true);
     let o = r.int(0x16, 0x1200, 0, 0, 0);
@@ -223,19 +225,19 @@ fn shift_flags_follow_the_keys_bit_for_bit() {
     r.key(NUM, false);
     r.tap(SCROLL);
     assert_eq!(flags(&mut r), (0x70, 0x00, 0x10));
-    assert_eq!(r.m.bus.kbc.leds(), 0x07);
+    assert_eq!(r.s.m.bus.kbc.leds(), 0x07);
     r.tap(CAPS);
     r.tap(NUM);
     r.tap(SCROLL);
     assert_eq!(flags(&mut r), (0x00, 0x00, 0x10));
-    assert_eq!(r.m.bus.kbc.leds(), 0x00);
+    assert_eq!(r.s.m.bus.kbc.leds(), 0x00);
     // A program that sets Num Lock in 40:17h sees the LED follow at its
     // next INT 16h call; INT 16h 02h returns 40:17h.
-    wr8(&mut r.m, 0x417, 0x20);
+    wr8(&mut r.s.m, 0x417, 0x20);
     let o = r.int(0x16, 0x0200, 0, 0, 0);
     assert_eq!(o.ax & 0xFF, 0x20);
-    assert_eq!(r.idle(10_000), DosExit::TimeLimit);
-    assert_eq!(r.m.bus.kbc.leds(), 0x02);
+    assert_eq!(r.idle(10_000), Exit::Limit);
+    assert_eq!(r.s.m.bus.kbc.leds(), 0x02);
     // Insert toggles 40:17h bit 7 once per press; bit 7 of 40:18h while
     // held; the key is stored.
     r.key(INS, true);
@@ -331,13 +333,13 @@ fn int16_store_capabilities_id_and_typematic() {
     assert_eq!(r.int(0x16, 0x0500, 0, 0x1E00, 0).ax & 0xFF, 1, "full");
     // A key typed into the full buffer is dropped, and the speaker beeps
     // for 62.5 ms (PIT channel 2 gated through port 61h bits 0-1).
-    let now = r.m.cycles();
-    r.m.key(now, A, true);
-    assert_eq!(r.idle(5_000), DosExit::TimeLimit);
-    assert_eq!(r.m.in8(0x61) & 3, 3, "beeping");
+    let now = r.s.m.cycles();
+    r.s.m.key(now, A, true);
+    assert_eq!(r.idle(5_000), Exit::Limit);
+    assert_eq!(r.s.m.in8(0x61) & 3, 3, "beeping");
     let mut ms = 0;
-    while r.m.in8(0x61) & 3 != 0 && ms < 200 {
-        assert_eq!(r.run_on(1_000), DosExit::TimeLimit);
+    while r.s.m.in8(0x61) & 3 != 0 && ms < 200 {
+        assert_eq!(r.run_on(1_000), Exit::Limit);
         ms += 1;
     }
     assert!((54..62).contains(&ms), "the beep lasted 5 + {ms} ms");
@@ -356,17 +358,17 @@ fn int16_store_capabilities_id_and_typematic() {
     // 10h with nothing typed waits, after posting INT 15h 9002h once.
     r.spy15();
     r.at(0, &[0xCD, 0x16, 0xFA, 0xF4]);
-    r.m.cpu.regs.set_reg16(Reg16::AX, 0x1000);
-    assert_eq!(r.run_on(20_000), DosExit::TimeLimit);
-    assert_eq!(rd16(&mut r.m, DATA + 0x20), 0x9002);
-    wr16(&mut r.m, DATA + 0x20, 0);
-    assert_eq!(r.run_on(100_000), DosExit::TimeLimit);
-    assert_eq!(rd16(&mut r.m, DATA + 0x20), 0, "posted once");
-    let now = r.m.cycles();
-    r.m.key(now, A, true);
-    assert!(matches!(r.run_on(20_000), DosExit::Stopped(_)));
-    assert_eq!(r.m.cpu.regs.reg16(Reg16::AX), 0x1E61);
-    assert!(r.dos.warnings.is_empty(), "{:?}", r.dos.warnings);
+    r.s.m.cpu.regs.set_reg16(Reg16::AX, 0x1000);
+    assert_eq!(r.run_on(20_000), Exit::Limit);
+    assert_eq!(rd16(&mut r.s.m, DATA + 0x20), 0x9002);
+    wr16(&mut r.s.m, DATA + 0x20, 0);
+    assert_eq!(r.run_on(100_000), Exit::Limit);
+    assert_eq!(rd16(&mut r.s.m, DATA + 0x20), 0, "posted once");
+    let now = r.s.m.cycles();
+    r.s.m.key(now, A, true);
+    assert!(matches!(r.run_on(20_000), Exit::Stopped(_)));
+    assert_eq!(r.s.m.cpu.regs.reg16(Reg16::AX), 0x1E61);
+    assert!(r.s.dos.warnings.is_empty(), "{:?}", r.s.dos.warnings);
 }
 
 #[test]
@@ -377,10 +379,10 @@ fn ctrl_break_pause_sysrq_and_print_screen() {
     r.spy15();
     // A key stored posts INT 15h 9102h (after the 4Fh intercept).
     r.key(A, true);
-    assert_eq!(rd16(&mut r.m, DATA + 0x20), 0x9102);
+    assert_eq!(rd16(&mut r.s.m, DATA + 0x20), 0x9102);
     // Its release went through the 4Fh intercept only.
     r.key(A, false);
-    assert_eq!(rd16(&mut r.m, DATA + 0x20), 0x4F9E);
+    assert_eq!(rd16(&mut r.s.m, DATA + 0x20), 0x4F9E);
     // Ctrl-Break: buffer flushed, 0000h stored, 40:71h bit 7, INT 1Bh.
     r.tap(A);
     r.key(LCTRL, true);
@@ -396,19 +398,19 @@ fn ctrl_break_pause_sysrq_and_print_screen() {
     assert!(r.int(0x16, 0x1100, 0, 0, 0).zf);
     // SysRq: INT 15h 8500h on press (40:18h bit 2), 8501h on release.
     r.key(SYSRQ, true);
-    assert_eq!(rd16(&mut r.m, DATA + 0x20), 0x8500);
+    assert_eq!(rd16(&mut r.s.m, DATA + 0x20), 0x8500);
     assert_eq!(r.byte(0x418), 0x04);
     r.key(SYSRQ, false);
-    assert_eq!(rd16(&mut r.m, DATA + 0x20), 0x8501);
+    assert_eq!(rd16(&mut r.s.m, DATA + 0x20), 0x8501);
     assert_eq!(r.byte(0x418), 0x00);
     // Pause: 40:18h bit 3, the CPU held in the keyboard interrupt until
     // the next key, which is not stored.
     r.key(Key::PAUSE, true);
     assert_eq!(r.byte(0x418), 0x08);
-    assert_eq!(r.m.cpu.regs.sreg(SegReg::CS), 0xF000, "paused in INT 09h");
+    assert_eq!(r.s.m.cpu.regs.sreg(SegReg::CS), 0xF000, "paused in INT 09h");
     r.key(A, true);
     assert_eq!(r.byte(0x418), 0x00);
-    assert_eq!(r.m.cpu.regs.sreg(SegReg::CS), SEG, "running again");
+    assert_eq!(r.s.m.cpu.regs.sreg(SegReg::CS), SEG, "running again");
     r.key(A, false);
     assert!(
         r.int(0x16, 0x1100, 0, 0, 0).zf,
@@ -421,11 +423,11 @@ fn ctrl_alt_del_sets_the_reset_flag_and_resets() {
     let mut r = Rig::new(CpuModel::I286, "bios-reset");
     r.key(LCTRL, true);
     r.key(LALT, true);
-    let now = r.m.cycles();
-    r.m.key(now, DEL, true);
+    let now = r.s.m.cycles();
+    r.s.m.key(now, DEL, true);
     let e = r.idle(10_000);
-    assert_eq!(e, DosExit::Stopped("the program reset the machine".into()));
-    assert_eq!(rd16(&mut r.m, 0x472), 0x1234);
+    assert_eq!(e, Exit::Stopped(dos::Stop::Reset));
+    assert_eq!(rd16(&mut r.s.m, 0x472), 0x1234);
 }
 
 #[test]
@@ -455,9 +457,9 @@ fn own_int9_handler_sees_port_60h_unchanged() {
 fn int15_waits_in_emulated_time() {
     let mut r = Rig::new(CpuModel::I386, "bios-wait");
     // 86h: 5000 us.
-    let t0 = r.m.cycles();
+    let t0 = r.s.m.cycles();
     let o = r.int(0x15, 0x8600, 0, 0, 5000);
-    let us = (r.m.cycles() - t0) * 1_000_000 / HZ;
+    let us = (r.s.m.cycles() - t0) * 1_000_000 / HZ;
     assert!(!o.cf);
     assert!((5000..6500).contains(&us), "86h took {us} us");
     assert_eq!(r.byte(0x4A0), 0, "no wait active afterwards");
@@ -467,16 +469,16 @@ fn int15_waits_in_emulated_time() {
     assert_eq!(r.byte(0x4A0), 1);
     assert!(r.int(0x15, 0x8300, 0x0140, 0, 1000).cf, "busy");
     assert!(r.int(0x15, 0x8600, 0, 0, 1000).cf, "86h while 83h runs");
-    assert_eq!(r.idle(15_000), DosExit::TimeLimit);
+    assert_eq!(r.idle(15_000), Exit::Limit);
     assert_eq!(r.byte(DATA + 0x40), 0, "not yet");
-    assert_eq!(r.idle(7_000), DosExit::TimeLimit);
+    assert_eq!(r.idle(7_000), Exit::Limit);
     assert_eq!(r.byte(DATA + 0x40), 0x80, "posted");
     assert_eq!(r.byte(0x4A0), 0x80);
     // Cancel.
-    wr8(&mut r.m, DATA + 0x40, 0);
+    wr8(&mut r.s.m, DATA + 0x40, 0);
     r.int(0x15, 0x8300, 0x0140, 0, 2000);
     r.int(0x15, 0x8301, 0, 0, 0);
-    assert_eq!(r.idle(10_000), DosExit::TimeLimit);
+    assert_eq!(r.idle(10_000), Exit::Limit);
     assert_eq!(r.byte(DATA + 0x40), 0, "cancelled");
 }
 
@@ -485,35 +487,38 @@ fn int15_block_move_config_and_memory() {
     let mut r = Rig::new(CpuModel::I386, "bios-int15");
     // 87h: 8 words from 9000:0200h to 110000h through a GDT at 9000:0300h.
     for i in 0..16 {
-        wr8(&mut r.m, 0x90200 + i, 0xA0 + i as u8);
+        wr8(&mut r.s.m, 0x90200 + i, 0xA0 + i as u8);
     }
     let gdt = 0x90300;
     for (d, base) in [(2u32, 0x090200u32), (3, 0x110000)] {
-        wr16(&mut r.m, gdt + d * 8, 0xFFFF);
-        wr16(&mut r.m, gdt + d * 8 + 2, base as u16);
-        wr8(&mut r.m, gdt + d * 8 + 4, (base >> 16) as u8);
-        wr8(&mut r.m, gdt + d * 8 + 5, 0x93);
+        wr16(&mut r.s.m, gdt + d * 8, 0xFFFF);
+        wr16(&mut r.s.m, gdt + d * 8 + 2, base as u16);
+        wr8(&mut r.s.m, gdt + d * 8 + 4, (base >> 16) as u8);
+        wr8(&mut r.s.m, gdt + d * 8 + 5, 0x93);
     }
-    r.m.cpu.regs.set_reg16(Reg16::SI, 0x0300);
+    r.s.m.cpu.regs.set_reg16(Reg16::SI, 0x0300);
     let o = r.int(0x15, 0x8700, 0, 8, 0);
     assert!(!o.cf && o.zf && o.ax >> 8 == 0);
     for i in 0..16 {
-        assert_eq!(dos::xms::read_phys(&mut r.m, 0x110000 + i), 0xA0 + i as u8);
+        assert_eq!(
+            dos::xms::read_phys(&mut r.s.m, 0x110000 + i),
+            0xA0 + i as u8
+        );
     }
-    assert_eq!(dos::xms::read_phys(&mut r.m, 0x110010), 0, "only 8 words");
+    assert_eq!(dos::xms::read_phys(&mut r.s.m, 0x110010), 0, "only 8 words");
     // C0h: the AT's table, the model byte at F000:FFFEh agrees.
     let o = r.int(0x15, 0xC000, 0, 0, 0);
     assert!(!o.cf);
     let t = ((o.es as u32) << 4) + o.bx as u32;
     assert_eq!((o.es, o.bx), (0xF000, 0xE6F5));
-    let table: Vec<u8> = (0..10).map(|i| rd8(&mut r.m, t + i)).collect();
+    let table: Vec<u8> = (0..10).map(|i| rd8(&mut r.s.m, t + i)).collect();
     assert_eq!(&table[..5], &[8, 0, 0xFC, 0x01, 0x00]);
     assert_eq!(
         table[5] & 0x74,
         0x70,
         "8259 x2, RTC, 4Fh intercept, no EBDA"
     );
-    assert_eq!(rd8(&mut r.m, 0xFFFFE), 0xFC);
+    assert_eq!(rd8(&mut r.s.m, 0xFFFFE), 0xFC);
     // No EBDA, no PS/2 mouse, no joystick: CF and AH = 86h.
     for ax in [0xC100, 0xC200, 0x8400] {
         let o = r.int(0x15, ax, 0, 0, 0);
@@ -523,28 +528,28 @@ fn int15_block_move_config_and_memory() {
     let mut ebx = 0u32;
     let mut map = Vec::new();
     loop {
-        let regs = &mut r.m.cpu.regs;
+        let regs = &mut r.s.m.cpu.regs;
         regs.gpr[2] = 0x534D_4150;
         regs.gpr[3] = ebx;
         regs.gpr[1] = 20;
         regs.set_reg16(Reg16::DI, 0x0500);
         r.at(0, &[0xCD, 0x15, 0xFA, 0xF4]);
-        r.m.cpu.regs.gpr[0] = 0xE820;
-        r.m.cpu.regs.set_sreg(SegReg::ES, SEG);
-        assert!(matches!(r.dos.run(&mut r.m, HZ), DosExit::Stopped(_)));
-        assert_eq!(r.m.cpu.regs.gpr[0], 0x534D_4150);
+        r.s.m.cpu.regs.gpr[0] = 0xE820;
+        r.s.m.cpu.regs.set_sreg(SegReg::ES, SEG);
+        assert!(matches!(r.s.run_for(HZ), Exit::Stopped(_)));
+        assert_eq!(r.s.m.cpu.regs.gpr[0], 0x534D_4150);
         let e = 0x90500;
         map.push((
-            rd32(&mut r.m, e),
-            rd32(&mut r.m, e + 8),
-            rd32(&mut r.m, e + 16),
+            rd32(&mut r.s.m, e),
+            rd32(&mut r.s.m, e + 8),
+            rd32(&mut r.s.m, e + 16),
         ));
-        ebx = r.m.cpu.regs.gpr[3];
+        ebx = r.s.m.cpu.regs.gpr[3];
         if ebx == 0 || map.len() > 8 {
             break;
         }
     }
-    let ext = r.m.config().extended_kib * 1024;
+    let ext = r.s.m.config().extended_kib * 1024;
     assert_eq!(
         map,
         vec![(0, 0xA0000, 1), (0xF0000, 0x10000, 2), (0x100000, ext, 1)]
@@ -553,8 +558,8 @@ fn int15_block_move_config_and_memory() {
     let mut x = Rig::new(CpuModel::I8086, "bios-int15-xt");
     let o = x.int(0x15, 0xC000, 0, 0, 0);
     let t = ((o.es as u32) << 4) + o.bx as u32;
-    assert_eq!(rd8(&mut x.m, t + 2), 0xFB);
-    assert_eq!(rd8(&mut x.m, 0xFFFFE), 0xFB);
+    assert_eq!(rd8(&mut x.s.m, t + 2), 0xFB);
+    assert_eq!(rd8(&mut x.s.m, 0xFFFFE), 0xFB);
     let o = x.int(0x15, 0x8800, 0, 0, 0);
     assert!(o.cf && o.ax >> 8 == 0x86);
 }
@@ -571,7 +576,7 @@ fn int1a_clock_date_alarm_and_ticks() {
     let o = r.int(0x1A, 0x0400, 0, 0, 0);
     assert_eq!((o.cx, o.dx), (0x1999, 0x1231));
     // The RTC runs on: 2 s later the seconds moved on.
-    assert_eq!(r.idle(2_000_000), DosExit::TimeLimit);
+    assert_eq!(r.idle(2_000_000), Exit::Limit);
     let o = r.int(0x1A, 0x0200, 0, 0, 0);
     assert_eq!((o.cx, o.dx >> 8), (0x1234, 0x58));
     // Day counter: 1999-12-31 is day 7304 after 1980-01-01; 0Bh sets it.
@@ -583,16 +588,16 @@ fn int1a_clock_date_alarm_and_ticks() {
     r.count(0x4A, 0x200, 0x150);
     assert!(!r.int(0x1A, 0x0600, 0, 0x1235, 0x0000).cf);
     assert!(r.int(0x1A, 0x0600, 0, 0x1235, 0x0000).cf);
-    assert_eq!(r.idle(1_000_000), DosExit::TimeLimit);
+    assert_eq!(r.idle(1_000_000), Exit::Limit);
     assert_eq!(r.byte(DATA + 0x50), 0, "not yet");
-    assert_eq!(r.idle(2_000_000), DosExit::TimeLimit);
+    assert_eq!(r.idle(2_000_000), Exit::Limit);
     assert_eq!(r.byte(DATA + 0x50), 1, "INT 4Ah");
     assert!(!r.int(0x1A, 0x0700, 0, 0, 0).cf);
     assert!(!r.int(0x1A, 0x0600, 0, 0x1300, 0).cf, "free again");
     // Ticks: 01h sets 40:6Ch; past midnight 00h returns AL = 1 once.
     r.int(0x1A, 0x0100, 0, 0x0018, 0x00AF);
-    assert_eq!(rd32(&mut r.m, 0x46C), 0x1800AF);
-    assert_eq!(r.idle(120_000), DosExit::TimeLimit);
+    assert_eq!(rd32(&mut r.s.m, 0x46C), 0x1800AF);
+    assert_eq!(r.idle(120_000), Exit::Limit);
     let o = r.int(0x1A, 0x0000, 0, 0, 0);
     assert_eq!(o.ax & 0xFF, 1, "midnight");
     assert!(o.cx == 0 && o.dx < 3, "ticks {:04X}:{:04X}", o.cx, o.dx);
@@ -603,40 +608,40 @@ fn int1a_clock_date_alarm_and_ticks() {
 fn int11_int12_and_the_bios_data_area() {
     let mut r = Rig::new(CpuModel::I386, "bios-bda");
     let e = r.int(0x11, 0, 0, 0, 0).ax;
-    assert_eq!(e, rd16(&mut r.m, 0x410));
+    assert_eq!(e, rd16(&mut r.s.m, 0x410));
     // The CMOS has a 1.44 MB drive A: and no coprocessor; 80x25 colour;
     // no serial, parallel or game ports.
     assert_eq!(e, 0x0021);
     for p in 0..8 {
-        assert_eq!(rd16(&mut r.m, 0x400 + 2 * p), 0, "port address {p}");
+        assert_eq!(rd16(&mut r.s.m, 0x400 + 2 * p), 0, "port address {p}");
     }
     assert_eq!(r.int(0x12, 0, 0, 0, 0).ax, 640);
-    wr16(&mut r.m, 0x413, 512);
+    wr16(&mut r.s.m, 0x413, 512);
     assert_eq!(r.int(0x12, 0, 0, 0, 0).ax, 512);
-    assert_eq!(rd16(&mut r.m, 0x480), 0x1E);
-    assert_eq!(rd16(&mut r.m, 0x482), 0x3E);
-    assert_eq!(rd32(&mut r.m, 0x478), 0x1414_1414);
-    assert_eq!(rd32(&mut r.m, 0x47C), 0x0101_0101);
+    assert_eq!(rd16(&mut r.s.m, 0x480), 0x1E);
+    assert_eq!(rd16(&mut r.s.m, 0x482), 0x3E);
+    assert_eq!(rd32(&mut r.s.m, 0x478), 0x1414_1414);
+    assert_eq!(rd32(&mut r.s.m, 0x47C), 0x0101_0101);
     assert_eq!(r.byte(0x496), 0x10, "101-key keyboard");
     // 40:A8h: the save pointer table, whose first pointer is the video
     // parameter table: entry 18h is mode 03h (80 columns, 25 rows, 16
     // lines, 1000h bytes, misc 67h), 1Ch mode 13h.
     let far = |m: &mut Machine, a: u32| ((rd16(m, a + 2) as u32) << 4) + rd16(m, a) as u32;
-    let save = far(&mut r.m, 0x4A8);
+    let save = far(&mut r.s.m, 0x4A8);
     assert!(save >= 0xC0000, "in ROM");
-    let params = far(&mut r.m, save);
+    let params = far(&mut r.s.m, save);
     assert_ne!(params, 0);
     let e: Vec<u8> = (0..10)
-        .map(|i| rd8(&mut r.m, params + 0x18 * 64 + i))
+        .map(|i| rd8(&mut r.s.m, params + 0x18 * 64 + i))
         .collect();
     assert_eq!(e, [80, 24, 16, 0x00, 0x10, 0x00, 0x03, 0x00, 0x02, 0x67]);
     let e: Vec<u8> = (0..3)
-        .map(|i| rd8(&mut r.m, params + 0x1C * 64 + i))
+        .map(|i| rd8(&mut r.s.m, params + 0x1C * 64 + i))
         .collect();
     assert_eq!(e, [40, 24, 8]);
     // The tick count runs: 18.2 per second.
-    let t0 = rd32(&mut r.m, 0x46C);
-    assert_eq!(r.idle(1_000_000), DosExit::TimeLimit);
-    let n = rd32(&mut r.m, 0x46C) - t0;
+    let t0 = rd32(&mut r.s.m, 0x46C);
+    assert_eq!(r.idle(1_000_000), Exit::Limit);
+    let n = rd32(&mut r.s.m, 0x46C) - t0;
     assert!((18..=19).contains(&n), "{n} ticks");
 }

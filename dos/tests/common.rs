@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use dos::{Dos, DosConfig, DosExit};
+use dos::{Dos, DosConfig, Exit, Session};
 use emu::CpuModel;
 use hw::{Machine, MachineConfig};
 
@@ -31,16 +31,17 @@ pub fn run(
     image: &[u8],
     tail: &str,
     seconds: u64,
-) -> (DosExit, String, Dos, Machine) {
+) -> (Exit, String, Dos, Machine) {
     let hz = 25_000_000;
     let mut m = Machine::new(MachineConfig::with_cpu(model, hz));
     let mut dos = Dos::new(DosConfig::new(mount.to_path_buf())).expect("mount");
     dos.install(&mut m);
     dos.load(&mut m, image, &format!("C:\\{name}"), tail.as_bytes())
         .expect("program loads");
-    let exit = dos.run(&mut m, seconds * hz);
-    let out = String::from_utf8_lossy(&dos.take_output()).into_owned();
-    (exit, out, dos, m)
+    let mut s = Session::new(m, dos);
+    let exit = s.run_for(seconds * hz);
+    let out = String::from_utf8_lossy(&s.dos.take_output()).into_owned();
+    (exit, out, s.dos, s.m)
 }
 
 /// A machine with DOS installed and a program loaded as C:\`name` (not

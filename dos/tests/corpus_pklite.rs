@@ -11,7 +11,7 @@ mod common;
 use std::path::PathBuf;
 
 use dos::mz::Executable;
-use dos::DosExit;
+use dos::Exit;
 use emu::CpuModel;
 
 fn corpus(name: &str, file: &str) -> Vec<u8> {
@@ -39,7 +39,7 @@ fn starts(name: &str, file: &str) {
     // The program runs from an empty folder: digger writes DIGGER.SCO.
     let mount = common::temp_dir(&format!("corpus-{name}"));
     let (exit, _, dos, m) = common::run(CpuModel::I8086, &mount, file, &image, "", 1);
-    assert_eq!(exit, DosExit::TimeLimit, "{name} stopped");
+    assert_eq!(exit, Exit::Limit, "{name} stopped");
     assert!(dos.warnings.is_empty(), "{name}: {:?}", dos.warnings);
     // It got past the decompressor: CS is no longer the PSP's.
     assert_ne!(

@@ -8,7 +8,7 @@
 mod common;
 
 use dos::mem::{lin, rd16, rd32, rd8, read_bytes, wr16, wr8, write_bytes, Regs};
-use dos::{Dos, DosExit};
+use dos::{Dos, Exit};
 use emu::CpuModel;
 use hw::Machine;
 
@@ -725,7 +725,7 @@ fn default_ctrl_c_handler_ends_the_program() {
         0xB4, 0x02, 0xB2, b'a', 0xCD, 0x21, 0xCD, 0x23, 0xB8, 0x07, 0x4C, 0xCD, 0x21,
     ];
     let (exit, out, _, _) = common::run(CpuModel::I8086, &mount, "C.COM", &prog, "", 1);
-    assert_eq!(exit, DosExit::Exited(0));
+    assert_eq!(exit, Exit::Exited(0));
     assert_eq!(out, "a");
     let _ = std::fs::remove_dir_all(&mount);
 }
@@ -735,7 +735,7 @@ fn cp_m_call_5_and_the_case_map_routine_work_from_guest_code() {
     let mount = common::temp_dir("cpm");
     let image = std::fs::read(common::roms_dir().join("dos/cpm.com")).expect("cpm.com");
     let (exit, out, dos, _) = common::run(CpuModel::I386, &mount, "CPM.COM", &image, "", 1);
-    assert_eq!((exit, out.as_str()), (DosExit::Exited(0), "CPM!+"));
+    assert_eq!((exit, out.as_str()), (Exit::Exited(0), "CPM!+"));
     assert!(dos.warnings.is_empty(), "{:?}", dos.warnings);
     let _ = std::fs::remove_dir_all(&mount);
 }
@@ -750,9 +750,10 @@ fn ctrl_c_calls_the_programs_int_23h_handler() {
     dos.load(&mut m, &image, "C:\\CTRLC.COM", b"")
         .expect("loads");
     dos.type_text(b"\x03x\x03");
-    let exit = dos.run(&mut m, 25_000_000);
-    let out = String::from_utf8_lossy(&dos.take_output()).into_owned();
-    assert_eq!((exit, out.as_str()), (DosExit::Exited(0), "^C\nx^C\n"));
+    let mut s = dos::Session::new(m, dos);
+    let exit = s.run_for(25_000_000);
+    let out = String::from_utf8_lossy(&s.dos.take_output()).into_owned();
+    assert_eq!((exit, out.as_str()), (Exit::Exited(0), "^C\nx^C\n"));
     let _ = std::fs::remove_dir_all(&mount);
 }
 
@@ -766,9 +767,10 @@ fn ctrl_c_with_dos_s_handler_ends_the_program() {
     dos.install(&mut m);
     dos.load(&mut m, &prog, "C:\\C.COM", b"").expect("loads");
     dos.type_text(b"\x03");
-    let exit = dos.run(&mut m, 25_000_000);
-    let out = String::from_utf8_lossy(&dos.take_output()).into_owned();
-    assert_eq!((exit, out.as_str()), (DosExit::Exited(0), "^C\n"));
+    let mut s = dos::Session::new(m, dos);
+    let exit = s.run_for(25_000_000);
+    let out = String::from_utf8_lossy(&s.dos.take_output()).into_owned();
+    assert_eq!((exit, out.as_str()), (Exit::Exited(0), "^C\n"));
     let _ = std::fs::remove_dir_all(&mount);
 }
 

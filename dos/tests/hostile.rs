@@ -10,7 +10,7 @@ mod common;
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use dos::DosExit;
+use dos::Exit;
 use emu::CpuModel;
 
 /// Every file under `dir` with its contents (symlinks not followed).
@@ -56,7 +56,7 @@ fn hostile_guest_stays_inside_the_mount() {
 
     let image = std::fs::read(common::roms_dir().join("dos/hostile.com")).expect("hostile.com");
     let (exit, out, _, _) = common::run(CpuModel::I8086, &mount, "HOSTILE.COM", &image, "", 5);
-    assert_eq!(exit, DosExit::Exited(0), "output:\n{out}");
+    assert_eq!(exit, Exit::Exited(0), "output:\n{out}");
 
     let codes: BTreeMap<&str, &str> = out.lines().filter_map(|l| l.split_once(' ')).collect();
     let expect = [

@@ -17,7 +17,7 @@
 mod common;
 
 use dos::mem::{lin, rd16, read_bytes};
-use dos::DosExit;
+use dos::Exit;
 use emu::CpuModel;
 
 /// Entry registers and memory of an MZ header (CS and SS relative to
@@ -82,7 +82,7 @@ fn an_exe_without_mz_signature_loads_as_com() {
     let mount = common::temp_dir("comexe");
     let prog = print_and_exit(0x100, "COM OK");
     let (exit, out, _, _) = common::run(CpuModel::I8086, &mount, "NOTMZ.EXE", &prog, "", 1);
-    assert_eq!((exit, out.as_str()), (DosExit::Exited(0), "COM OK"));
+    assert_eq!((exit, out.as_str()), (Exit::Exited(0), "COM OK"));
     let _ = std::fs::remove_dir_all(&mount);
 }
 
@@ -106,7 +106,7 @@ fn data_after_the_mz_image_is_not_loaded() {
         &trailer,
     );
     let (exit, out, dos, mut m) = common::run(CpuModel::I8086, &mount, "T.EXE", &file, "", 1);
-    assert_eq!((exit, out.as_str()), (DosExit::Exited(0), "MZ OK"));
+    assert_eq!((exit, out.as_str()), (Exit::Exited(0), "MZ OK"));
     // The image sits at PSP+10h; what follows it is not the trailer.
     let _ = dos;
     let mut found = false;
@@ -138,7 +138,7 @@ fn cs_relative_to_the_load_segment_wraps_as_pklite_expects() {
         &[],
     );
     let (exit, out, _, _) = common::run(CpuModel::I8086, &mount, "P.EXE", &file, "", 1);
-    assert_eq!((exit, out.as_str()), (DosExit::Exited(0), "WRAP OK"));
+    assert_eq!((exit, out.as_str()), (Exit::Exited(0), "WRAP OK"));
     let _ = std::fs::remove_dir_all(&mount);
 }
 
@@ -166,7 +166,7 @@ fn overlays_are_relocated_by_the_factor_given() {
     std::fs::write(mount.join("OVL.EXE"), file).unwrap();
     let parent = std::fs::read(common::roms_dir().join("dos/overlay.com")).expect("overlay.com");
     let (exit, out, _, _) = common::run(CpuModel::I8086, &mount, "OVERLAY.COM", &parent, "", 1);
-    assert_eq!((exit, out.as_str()), (DosExit::Exited(0), "OVERLAY OK"));
+    assert_eq!((exit, out.as_str()), (Exit::Exited(0), "OVERLAY OK"));
     let _ = std::fs::remove_dir_all(&mount);
 }
 
@@ -263,7 +263,7 @@ fn exepack_programs_loaded_low_are_unpacked_by_the_loader() {
     let mount = common::temp_dir("exepack");
     let file = packed_program();
     let (exit, out, dos, mut m) = common::run(CpuModel::I386, &mount, "PACKED.EXE", &file, "", 1);
-    assert_eq!((exit, out.as_str()), (DosExit::Exited(0), "EXEPACK OK"));
+    assert_eq!((exit, out.as_str()), (Exit::Exited(0), "EXEPACK OK"));
     // The unpacked image is in memory: the relocated far jump and the run
     // of zeros the fill command made.
     let _ = dos;
@@ -305,9 +305,10 @@ fn exepack_programs_loaded_above_64k_run_their_own_stub() {
     d.load(&mut m, &file, "C:\\PACKED.EXE", b"").expect("loads");
     let psp = d.current_psp();
     assert!(psp >= 0x1000);
-    let exit = d.run(&mut m, hz);
-    let out = String::from_utf8_lossy(&d.take_output()).into_owned();
-    assert_eq!((exit, out.as_str()), (DosExit::Exited(0), "EXEPACK OK"));
+    let mut s = dos::Session::new(m, d);
+    let exit = s.run_for(hz);
+    let out = String::from_utf8_lossy(&s.dos.take_output()).into_owned();
+    assert_eq!((exit, out.as_str()), (Exit::Exited(0), "EXEPACK OK"));
     // The stub did it: it moved its block (header, "RB") above the
     // unpacked image, which the loader never does.
     let cs = u16::from_le_bytes([file[0x16], file[0x17]]);
@@ -315,7 +316,7 @@ fn exepack_programs_loaded_above_64k_run_their_own_stub() {
         file[0x20 + cs as usize * 16 + 0x0C],
         file[0x20 + cs as usize * 16 + 0x0D],
     ]);
-    assert_eq!(read_bytes(&mut m, psp + 0x10 + dest_len, 0x10, 2), b"RB");
+    assert_eq!(read_bytes(&mut s.m, psp + 0x10 + dest_len, 0x10, 2), b"RB");
     // And it left the same image as tandem's own unpacker makes.
     let load = psp + 0x10;
     let u = dos::exepack::unpack(&file[0x20..], cs, 0x12).expect("recognised");
@@ -325,7 +326,7 @@ fn exepack_programs_loaded_above_64k_run_their_own_stub() {
         let v = u16::from_le_bytes([want[r], want[r + 1]]).wrapping_add(load);
         want[r..r + 2].copy_from_slice(&v.to_le_bytes());
     }
-    assert_eq!(read_bytes(&mut m, load, 0, want.len()), want);
+    assert_eq!(read_bytes(&mut s.m, load, 0, want.len()), want);
     let _ = std::fs::remove_dir_all(&mount);
 }
 
@@ -345,7 +346,7 @@ fn corrupt_exepack_data_is_left_to_the_stub() {
     let (exit, out, _, _) = common::run(CpuModel::I386, &mount, "BAD.EXE", &file, "", 1);
     assert_eq!(
         (exit, out.as_str()),
-        (DosExit::Exited(0xFF), "Packed file is corrupt")
+        (Exit::Exited(0xFF), "Packed file is corrupt")
     );
     let _ = std::fs::remove_dir_all(&mount);
 }

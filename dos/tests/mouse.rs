@@ -5,7 +5,7 @@
 
 mod common;
 
-use dos::{Dos, DosConfig, DosExit};
+use dos::{Dos, DosConfig, Exit};
 use emu::CpuModel;
 use hw::{Machine, MachineConfig};
 
@@ -19,14 +19,15 @@ fn mouse_event_handler_is_called() {
     dos.install(&mut m);
     dos.load(&mut m, &image, "C:\\MOUSE.COM", b"")
         .expect("loads");
+    let mut s = dos::Session::new(m, dos);
     // Nothing happens without an event.
-    assert_eq!(dos.run(&mut m, hz / 5), DosExit::TimeLimit);
-    assert!(dos.take_output().is_empty());
+    assert_eq!(s.run_for(hz / 5), Exit::Limit);
+    assert!(s.dos.take_output().is_empty());
     // 16 mickeys right, 8 down (8 and 16 mickeys per 8 pixels), left
     // button down: moved (1) + left pressed (2).
-    dos.mouse_input(16, 8, 1);
-    assert_eq!(dos.run(&mut m, hz), DosExit::Exited(0));
-    let out = String::from_utf8_lossy(&dos.take_output()).into_owned();
+    s.dos.mouse_input(16, 8, 1);
+    assert_eq!(s.run_for(hz), Exit::Exited(0));
+    let out = String::from_utf8_lossy(&s.dos.take_output()).into_owned();
     assert_eq!(out, "EVENT 0003 0001 0150 0068 \n");
     let _ = std::fs::remove_dir_all(&mount);
 }

@@ -3,7 +3,7 @@
 
 mod common;
 
-use dos::DosExit;
+use dos::Exit;
 use emu::CpuModel;
 
 /// The largest count channel 0 shows over `ms` milliseconds of PIT time,
@@ -34,23 +34,28 @@ fn the_replica_quits_on_esc_and_restores_int_08h_and_the_pit() {
     let vec08 = (m.peek16(0x22), m.peek16(0x20));
     dos.load(&mut m, &image, "C:\\REPLICA.EXE", b"")
         .expect("loads");
+    let mut s = dos::Session::new(m, dos);
     // Two emulated seconds of frames: the handler is hooked, the PIT fast.
-    assert_eq!(dos.run(&mut m, 2 * hz), DosExit::TimeLimit);
+    assert_eq!(s.run_for(2 * hz), Exit::Limit);
     assert_ne!(
-        (m.peek16(0x22), m.peek16(0x20)),
+        (s.m.peek16(0x22), s.m.peek16(0x20)),
         vec08,
         "INT 08h is the replica's"
     );
-    let fast = max_count(&mut m, 10);
+    let fast = max_count(&mut s.m, 10);
     assert!(
         (2000..=2386).contains(&fast),
         "divisor 2,386 while running: {fast}"
     );
     // Esc quits.
-    dos.type_text(b"\x1b");
-    assert_eq!(dos.run(&mut m, 2 * hz), DosExit::Exited(0));
-    assert_eq!((m.peek16(0x22), m.peek16(0x20)), vec08, "INT 08h restored");
-    let slow = max_count(&mut m, 60);
+    s.dos.type_text(b"\x1b");
+    assert_eq!(s.run_for(2 * hz), Exit::Exited(0));
+    assert_eq!(
+        (s.m.peek16(0x22), s.m.peek16(0x20)),
+        vec08,
+        "INT 08h restored"
+    );
+    let slow = max_count(&mut s.m, 60);
     assert!(slow > 60_000, "divisor 65,536 after exit: {slow}");
     let _ = std::fs::remove_dir_all(&mount);
 }

@@ -6,7 +6,7 @@
 
 mod common;
 
-use dos::DosExit;
+use dos::Exit;
 use emu::CpuModel;
 
 #[test]
@@ -17,7 +17,7 @@ fn services_program_passes_every_check() {
     let image = std::fs::read(roms.join("services.com")).expect("services.com");
     let (exit, out, dos, mut m) =
         common::run(CpuModel::I386, &mount, "SERVICES.COM", &image, "", 20);
-    assert_eq!(exit, DosExit::Exited(0), "output:\n{out}");
+    assert_eq!(exit, Exit::Exited(0), "output:\n{out}");
     for name in [
         "shrink", "version", "date", "time", "memory", "files", "find", "dirs", "hook21", "tick",
         "xms", "ems", "exec", "video",
@@ -51,7 +51,7 @@ fn runs_are_deterministic() {
         let mount = common::temp_dir(&format!("determinism{i}"));
         std::fs::copy(&hello, mount.join("HELLO.COM")).expect("copy hello");
         let (exit, out, _, m) = common::run(CpuModel::I386, &mount, "SERVICES.COM", &image, "", 20);
-        assert_eq!(exit, DosExit::Exited(0));
+        assert_eq!(exit, Exit::Exited(0));
         hashes.push((m.cycles(), m.state_hash(), out));
         let _ = std::fs::remove_dir_all(&mount);
     }
@@ -69,7 +69,7 @@ fn unimplemented_functions_warn_once_and_return_error_1() {
         0x4C, 0xCD, 0x21,
     ];
     let (exit, _, dos, _) = common::run(CpuModel::I8086, &mount, "U.COM", &prog, "", 1);
-    assert_eq!(exit, DosExit::Exited(1));
+    assert_eq!(exit, Exit::Exited(1));
     assert_eq!(dos.warnings.len(), 1, "{:?}", dos.warnings);
     assert!(
         dos.warnings[0].contains("INT 21h AH=73h"),

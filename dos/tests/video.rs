@@ -649,7 +649,7 @@ fn video_com_in_guest_code() {
     let mount = common::temp_dir("videocom");
     let image = std::fs::read(common::roms_dir().join("dos/video.com")).expect("video.com");
     let (exit, out, _dos, mut m) = common::run(CpuModel::I386, &mount, "VIDEO.COM", &image, "", 10);
-    assert_eq!(exit, dos::DosExit::Exited(0), "output:\n{out}");
+    assert_eq!(exit, dos::Exit::Exited(0), "output:\n{out}");
     for name in ["pix12", "pix13", "glyph", "dac", "state"] {
         assert!(out.contains(&format!("OK {name}\n")), "{name}: {out}");
     }

@@ -20,6 +20,7 @@ const BENCH_COM: &[u8] = include_bytes!("../../roms/devices/bench.com");
 
 /// Arguments of `tandem bench`.
 #[derive(Args, Debug)]
+#[command(after_help = crate::exit::HELP)]
 pub struct BenchArgs {
     /// A flat binary (.COM-style, loaded at 1000:0100h) to run instead of the
     /// built-in benchmark. It should end with CLI; HLT.
@@ -46,7 +47,7 @@ pub fn run(args: &BenchArgs) -> ExitCode {
             Ok(b) => (p.display().to_string(), b),
             Err(e) => {
                 eprintln!("tandem bench: error: {}: {e}", p.display());
-                return ExitCode::from(2);
+                return ExitCode::from(crate::exit::BAD_INPUT);
             }
         },
     };
@@ -55,7 +56,7 @@ pub fn run(args: &BenchArgs) -> ExitCode {
     let mut m = Machine::new(config);
     if let Err(e) = m.load_com(&image, 0x1000) {
         eprintln!("tandem bench: error: {name}: {e}");
-        return ExitCode::from(2);
+        return ExitCode::from(crate::exit::BAD_INPUT);
     }
     let limit = args.seconds.saturating_mul(cpu_hz);
     let start = Instant::now();
@@ -77,7 +78,7 @@ pub fn run(args: &BenchArgs) -> ExitCode {
                 "tandem bench: error: {name}: {msg} (at {:04X}:{:04X})",
                 m.cpu.regs.seg[1], m.cpu.regs.ip
             );
-            return ExitCode::from(1);
+            return ExitCode::from(crate::exit::EMULATION_STOPPED);
         }
     };
     if args.json {

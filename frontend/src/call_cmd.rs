@@ -14,10 +14,11 @@ use clap::Args;
 use emu::{HookAction, HookEvent, HookKind, SegReg};
 use models::call::call_near;
 
-use crate::session::{self, input_error, GmMachine, Segs, Session};
+use crate::session::{self, input_error, GmMachine, Loaded, Segs};
 
 /// Arguments of `tandem call`.
 #[derive(Args, Debug)]
+#[command(after_help = crate::exit::HELP)]
 pub struct CallArgs {
     /// The DOS program.
     #[arg(value_name = "PROGRAM")]
@@ -58,12 +59,12 @@ pub struct CallArgs {
     json: bool,
 }
 
-fn set_reg(s: &mut Session, spec: &str) -> Result<(), String> {
+fn set_reg(s: &mut Loaded, spec: &str) -> Result<(), String> {
     let bad = || format!("--reg '{spec}': expected R=V with V hexadecimal");
     let (r, v) = spec.split_once('=').ok_or_else(bad)?;
     let v = u32::from_str_radix(v.trim_start_matches("0x").trim_end_matches('h'), 16)
         .map_err(|_| bad())?;
-    let regs = &mut s.m.cpu.regs;
+    let regs = &mut s.session.m.cpu.regs;
     let r = r.to_ascii_lowercase();
     const R16: [&str; 8] = ["ax", "cx", "dx", "bx", "sp", "bp", "si", "di"];
     const R8: [&str; 8] = ["al", "cl", "dl", "bl", "ah", "ch", "dh", "bh"];
@@ -100,7 +101,7 @@ fn linear(addr: &str, segs: &Segs) -> Result<u32, String> {
     }
 }
 
-fn set_mem(s: &mut Session, spec: &str, segs: &Segs) -> Result<(), String> {
+fn set_mem(s: &mut Loaded, spec: &str, segs: &Segs) -> Result<(), String> {
     let (a, hex) = spec
         .split_once('=')
         .ok_or_else(|| format!("--mem '{spec}': expected ADDR=HEX"))?;
@@ -116,7 +117,7 @@ fn set_mem(s: &mut Session, spec: &str, segs: &Segs) -> Result<(), String> {
                 String::from_utf8_lossy(pair)
             )
         })?;
-        s.m.poke8(a + i as u32, b);
+        s.session.m.poke8(a + i as u32, b);
     }
     Ok(())
 }
@@ -128,7 +129,7 @@ pub fn run(args: &CallArgs) -> ExitCode {
         Ok(b) => b,
         Err(e) => return input_error("call", format!("{name}: {e}")),
     };
-    let mut s = match Session::start(&image, &name, args.program.parent(), &args.machine, b"") {
+    let mut s = match Loaded::start(&image, &name, args.program.parent(), &args.machine, b"") {
         Ok(s) => s,
         Err(e) => return input_error("call", e),
     };
@@ -138,9 +139,9 @@ pub fn run(args: &CallArgs) -> ExitCode {
         Err(e) => return input_error("call", e),
     };
     let ss = s.entry_ss;
-    s.m.cpu.regs.set_sreg(SegReg::DS, ss);
-    s.m.cpu.regs.set_sreg(SegReg::ES, ss);
-    s.m.cpu.regs.flags = s.m.cpu.normalize_flags(0);
+    s.session.m.cpu.regs.set_sreg(SegReg::DS, ss);
+    s.session.m.cpu.regs.set_sreg(SegReg::ES, ss);
+    s.session.m.cpu.regs.flags = s.session.m.cpu.normalize_flags(0);
     for r in &args.regs {
         if let Err(e) = set_reg(&mut s, r) {
             return input_error("call", e);
@@ -151,9 +152,9 @@ pub fn run(args: &CallArgs) -> ExitCode {
             return input_error("call", e);
         }
     }
-    let sp = s.m.cpu.regs.get16(4);
+    let sp = s.session.m.cpu.regs.get16(4);
     {
-        let h = s.m.cpu.hooks_mut();
+        let h = s.session.m.cpu.hooks_mut();
         h.add(
             HookKind::MemWrite {
                 start: 0,
@@ -178,7 +179,7 @@ pub fn run(args: &CallArgs) -> ExitCode {
             );
         }
     }
-    let m = &mut s.m;
+    let m = &mut s.session.m;
     // The far return frame the call pushes is not the routine's doing.
     let outcome = call_near(&mut m.cpu, &mut m.bus, cs, ip, ss, sp, args.max);
     let log = m.cpu.hooks.take().map(|h| h.log).unwrap_or_default();
@@ -186,7 +187,7 @@ pub fn run(args: &CallArgs) -> ExitCode {
         Ok(o) => o,
         Err(e) => {
             eprintln!("tandem call: stopped: {name}: {e}");
-            return ExitCode::from(1);
+            return ExitCode::from(crate::exit::EMULATION_STOPPED);
         }
     };
     let mut writes = Vec::new();

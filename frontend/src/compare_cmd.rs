@@ -16,16 +16,17 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use dos::DosExit;
+use dos::Exit;
 use emu::{ExecAt, HookAction, HookEvent, HookKind};
 use models::compare::{Divergence, LockStep};
 use models::{GuestMemory, Placement, Profile};
 
 use crate::press::{self, Press};
-use crate::session::{self, input_error, GmMachine, Session};
+use crate::session::{self, input_error, GmMachine, Loaded};
 
 /// Arguments of `tandem compare`.
 #[derive(Args, Debug)]
+#[command(after_help = crate::exit::HELP)]
 pub struct CompareArgs {
     /// Profile: replica, replica-demo, game-retail, game-demo, or a TOML file.
     #[arg(long, value_name = "NAME")]
@@ -65,7 +66,7 @@ pub struct CompareArgs {
 /// point instead of checking it (for the replay).
 struct Run<'a> {
     profile: &'a Profile,
-    reference: &'a Session,
+    reference: &'a Loaded,
     ref_at: Placement,
 }
 
@@ -76,8 +77,8 @@ impl Run<'_> {
         name: &str,
         gm: &GmMachine,
         presses: &[Press],
-    ) -> Result<(Session, Placement), String> {
-        let mut s = Session::start(image, name, None, gm, b"")?;
+    ) -> Result<(Loaded, Placement), String> {
+        let mut s = Loaded::start(image, name, None, gm, b"")?;
         let at = s.place(self.profile, name)?;
         let frame = self.profile.code.frame_update.ok_or_else(|| {
             format!(
@@ -87,10 +88,10 @@ impl Run<'_> {
         })?;
         for p in presses {
             for (cycle, key, down) in p.events(gm.cpu_hz(), 0) {
-                s.m.key(cycle, key, down);
+                s.session.m.key(cycle, key, down);
             }
         }
-        let h = s.m.cpu.hooks_mut();
+        let h = s.session.m.cpu.hooks_mut();
         h.add(
             HookKind::Exec(ExecAt::SegOff(at.code_seg, frame)),
             HookAction::Stop,
@@ -127,40 +128,45 @@ impl Run<'_> {
     /// Runs to the end or the first divergence.
     fn check(
         &self,
-        s: &mut Session,
+        s: &mut Loaded,
         at: Placement,
         end: u64,
         writers: &mut [(u16, u16); 256],
     ) -> Result<(u64, Vec<u16>, Option<Divergence>), String> {
         let table = at.data(self.profile.data.params);
-        let baseline = LockStep::table(&self.reference.m, self.profile, self.ref_at);
+        let baseline = LockStep::table(&self.reference.session.m, self.profile, self.ref_at);
         let mut lock = LockStep::new(self.profile.clone(), baseline);
         let step_addr = self.profile.code.step_imm.map(|o| at.code(o));
-        let mut step = step_addr.map(|a| s.m.read16(a)).unwrap_or(1);
+        let mut step = step_addr.map(|a| s.session.m.read16(a)).unwrap_or(1);
         let mut seen = 0usize;
         let (mut irqs, mut advance) = (0u64, 0u16);
         loop {
-            let left = end.saturating_sub(s.m.cycles());
+            let left = end.saturating_sub(s.session.m.cycles());
             if left == 0 {
                 return Ok((lock.frames(), lock.clocks().to_vec(), None));
             }
-            match s.dos.run(&mut s.m, left) {
-                DosExit::HookStop => {}
-                DosExit::TimeLimit => return Ok((lock.frames(), lock.clocks().to_vec(), None)),
-                DosExit::Exited(code) => {
+            match s.session.run_for(left) {
+                Exit::HookStop => {}
+                // (A session without frame stops or a replay never ends so.)
+                Exit::Limit | Exit::Frame | Exit::ReplayEnd => {
+                    return Ok((lock.frames(), lock.clocks().to_vec(), None))
+                }
+                Exit::Exited(code) => {
                     return Err(format!(
                         "the program exited (code {code}) after {} frames",
                         lock.frames()
                     ))
                 }
-                DosExit::Stopped(msg) => return Err(format!("the run stopped: {msg}")),
+                Exit::Stopped(msg) => return Err(format!("the run stopped: {msg}")),
             }
-            let log =
-                s.m.cpu
-                    .hooks
-                    .as_ref()
-                    .map(|h| &h.log[seen..])
-                    .unwrap_or(&[]);
+            let log = s
+                .session
+                .m
+                .cpu
+                .hooks
+                .as_ref()
+                .map(|h| &h.log[seen..])
+                .unwrap_or(&[]);
             let mut frame_point = false;
             for r in log {
                 match r.event {
@@ -177,7 +183,7 @@ impl Run<'_> {
                                 }
                             }
                         } else {
-                            step = step_addr.map(|a| s.m.read16(a)).unwrap_or(step);
+                            step = step_addr.map(|a| s.session.m.read16(a)).unwrap_or(step);
                         }
                     }
                     HookEvent::Exec { .. } => frame_point = true,
@@ -188,7 +194,14 @@ impl Run<'_> {
             if !frame_point {
                 continue;
             }
-            if let Err(d) = lock.check(&s.m, at, &self.reference.m, self.ref_at, irqs, advance) {
+            if let Err(d) = lock.check(
+                &s.session.m,
+                at,
+                &self.reference.session.m,
+                self.ref_at,
+                irqs,
+                advance,
+            ) {
                 return Ok((lock.frames(), lock.clocks().to_vec(), Some(d)));
             }
             irqs = 0;
@@ -212,40 +225,43 @@ fn last_instructions(
     let mut frames = 0u64;
     // Run at full speed to the frame before, then step.
     while frames < frame {
-        match s.dos.run(&mut s.m, u64::MAX / 4) {
-            DosExit::HookStop
-                if s.m.cpu.hooks.as_ref().is_some_and(|h| {
+        match s.session.run_for(u64::MAX / 4) {
+            Exit::HookStop
+                if s.session.m.cpu.hooks.as_ref().is_some_and(|h| {
                     h.stopped
                         .is_some_and(|r| matches!(r.event, HookEvent::Exec { .. }))
                 }) =>
             {
                 frames += 1
             }
-            DosExit::HookStop => {}
+            Exit::HookStop => {}
             other => return Err(format!("the replay ended early: {other:?}")),
         }
     }
     let mut ring: VecDeque<String> = VecDeque::new();
     loop {
-        let cs = s.m.cpu.regs.seg[1];
-        let ip = s.m.cpu.regs.ip as u16;
+        let cs = s.session.m.cpu.regs.seg[1];
+        let ip = s.session.m.cpu.regs.ip as u16;
         let lin = ((cs as u32) << 4) + ip as u32;
-        let bytes: Vec<u8> = (0..15).map(|i| s.m.peek8(lin + i)).collect();
-        let before = s.m.cycles();
-        match s.dos.run(&mut s.m, 1) {
-            DosExit::HookStop => {
-                if s.m.cpu.hooks.as_ref().is_some_and(|h| {
+        let bytes: Vec<u8> = (0..15).map(|i| s.session.m.peek8(lin + i)).collect();
+        let before = s.session.m.cycles();
+        match s.session.run_for(1) {
+            Exit::HookStop => {
+                if s.session.m.cpu.hooks.as_ref().is_some_and(|h| {
                     h.stopped
                         .is_some_and(|r| matches!(r.event, HookEvent::Exec { .. }))
                 }) {
-                    let at = format!("{:04X}:{:04X}", s.m.cpu.regs.seg[1], s.m.cpu.regs.ip);
+                    let at = format!(
+                        "{:04X}:{:04X}",
+                        s.session.m.cpu.regs.seg[1], s.session.m.cpu.regs.ip
+                    );
                     return Ok((at, ring.into_iter().collect()));
                 }
             }
-            DosExit::TimeLimit => {}
+            Exit::Limit => {}
             other => return Err(format!("the replay ended early: {other:?}")),
         }
-        if s.m.cycles() != before {
+        if s.session.m.cycles() != before {
             ring.push_back(format!(
                 "{cs:04X}:{ip:04X}  {}",
                 emu::disasm::disasm16(&bytes, ip as u32)
@@ -290,7 +306,7 @@ pub fn run(args: &CompareArgs) -> ExitCode {
         Ok(x) => x,
         Err(e) => {
             eprintln!("tandem compare: stopped: {name}: {e}");
-            return ExitCode::from(1);
+            return ExitCode::from(crate::exit::CHECK_FAILED);
         }
     };
     let Some(d) = divergence else {
@@ -316,7 +332,10 @@ pub fn run(args: &CompareArgs) -> ExitCode {
     )
     .unwrap_or_else(|e| {
         (
-            format!("{:04X}:{:04X}", s.m.cpu.regs.seg[1], s.m.cpu.regs.ip),
+            format!(
+                "{:04X}:{:04X}",
+                s.session.m.cpu.regs.seg[1], s.session.m.cpu.regs.ip
+            ),
             vec![format!("(replay failed: {e})")],
         )
     });
@@ -328,7 +347,7 @@ pub fn run(args: &CompareArgs) -> ExitCode {
     let writer = d.slot.map(|slot| {
         let (cs, ip) = writers[slot as usize];
         let lin = ((cs as u32) << 4) + ip as u32;
-        let bytes: Vec<u8> = (0..15).map(|i| s.m.peek8(lin + i)).collect();
+        let bytes: Vec<u8> = (0..15).map(|i| s.session.m.peek8(lin + i)).collect();
         format!(
             "{cs:04X}:{ip:04X}  {}",
             emu::disasm::disasm16(&bytes, ip as u32)
@@ -360,5 +379,5 @@ pub fn run(args: &CompareArgs) -> ExitCode {
         }
         println!("1 divergence");
     }
-    ExitCode::from(1)
+    ExitCode::from(crate::exit::CHECK_FAILED)
 }

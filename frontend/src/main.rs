@@ -11,6 +11,7 @@ mod call_cmd;
 mod compare_cmd;
 mod corpus;
 mod debug;
+mod exit;
 mod machine_opts;
 mod play;
 mod press;
@@ -30,7 +31,7 @@ use clap::{ArgAction, Parser, Subcommand};
 
 /// tandem: a cycle-level x86 PC emulator for reverse engineering DOS games.
 #[derive(Parser, Debug)]
-#[command(name = "tandem", version, about, long_about = None)]
+#[command(name = "tandem", version, about, long_about = None, after_help = exit::HELP)]
 struct Cli {
     /// More log output on stderr: -v info, -vv debug, -vvv trace (RUST_LOG
     /// overrides).
@@ -62,9 +63,7 @@ enum Command {
     Trace(trace_cmd::TraceArgs),
     /// Run a DOS program (.EXE or .COM) in a window or headless, with
     /// tandem's DOS and BIOS; drive C: is a host folder. With no PROGRAM,
-    /// the built-in replica demo. Exit status: the program's own code; 124
-    /// when the run ends first, 2 when it cannot start, 126 when the
-    /// emulation cannot go on.
+    /// the built-in replica demo.
     Run(run_cmd::RunArgs),
     /// Run the corpus of real DOS programs in a manifest headless with
     /// their scripted keys; compare each final frame with its golden and

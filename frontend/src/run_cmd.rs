@@ -4,19 +4,9 @@
 //! into the binary (`roms/replica/replica.exe`, on a 386).
 //!
 //! Exit status: the program's own return code (INT 21h 4Ch AL) when it
-//! terminates; otherwise one of three codes that tandem keeps for itself,
-//! with one line on stderr saying why:
-//!
-//! - 124 ([`EXIT_STOPPED`]): the run ended before the program terminated
-//!   (the `--frames`/`--seconds` limit, the end of a `--replay`, the window
-//!   closed);
-//! - 2 ([`EXIT_BAD_INPUT`]): tandem could not start (unreadable or
-//!   malformed program, bad mount, bad record, bad options);
-//! - 126 ([`EXIT_EMULATION`]): the emulation cannot go on (something tandem
-//!   does not emulate, the CPU halted with interrupts off, a fault with no
-//!   handler).
-//!
-//! (clap's own usage errors exit with 2.) Guest text goes to stdout;
+//! terminates; otherwise one of the codes of [`crate::exit`] (124 the run
+//! ended first, 2 it could not start, 126 the emulation cannot go on), with
+//! one line on stderr saying why. Guest text goes to stdout;
 //! tandem's own messages to stderr. Headless, when stdin is not a terminal,
 //! its bytes are typed on the keyboard as the program asks for keys.
 
@@ -25,22 +15,15 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::Args;
-use dos::{Dos, DosConfig};
+use dos::{Dos, DosConfig, Exit, Session};
 use emu::CpuModel;
 use hw::Machine;
 
 use crate::machine_opts::{parse_mhz, MachineOpts};
+use crate::play::player::Player;
 use crate::play::record::{self, Header, Input, Recorder};
-use crate::play::session::{Session, Step};
 use crate::play::stdin_keys::StdinKeys;
 use crate::play::{headless, screenshot};
-
-/// Exit status: the run ended before the program terminated.
-pub const EXIT_STOPPED: u8 = 124;
-/// Exit status: tandem could not start the program.
-pub const EXIT_BAD_INPUT: u8 = 2;
-/// Exit status: the emulation cannot go on.
-pub const EXIT_EMULATION: u8 = 126;
 
 /// The replica demo, run when no program is named.
 pub const REPLICA_EXE: &[u8] = include_bytes!("../../roms/replica/replica.exe");
@@ -51,7 +34,7 @@ const HEADLESS_DEFAULT_SECONDS: f64 = 60.0;
 
 /// Arguments of `tandem run`.
 #[derive(Args, Debug)]
-#[command(after_help = "\
+#[command(after_help = concat!("\
 Window keys (never passed to the program):
   Pause        pause / resume emulation
   . (paused)   advance one frame
@@ -60,16 +43,14 @@ Window keys (never passed to the program):
   Ctrl+F10     release the mouse (a click in the window captures it)
   closing the window quits
 
-Exit status: the program's own code when it terminates; 124 when the run
-ends first (limit, end of replay, window closed); 2 when tandem cannot
-start it (bad input); 126 when the emulation cannot go on.
+", crate::exit::exit_help!(), "
 
 Examples:
   tandem run                                 the built-in replica demo in a window
   tandem run --headless --frames 70 --screenshot shot.png
   tandem run GAME.EXE --mount ~/dos/game --record play.jsonl
   tandem run --headless --seconds 8 --press 2:y --press 3:enter GAME.EXE
-  tandem run GAME.EXE --mount ~/dos/game --replay play.jsonl --state-hash")]
+  tandem run GAME.EXE --mount ~/dos/game --replay play.jsonl --state-hash"))]
 pub struct RunArgs {
     /// CPU model: 8086, 286 or 386 [default: 8086; 386 for the built-in
     /// replica, which needs 186+ instructions].
@@ -185,8 +166,8 @@ impl Drop for TempDir {
 
 /// What a run is: everything both the headless loop and the window need.
 pub struct Run {
-    /// The session.
-    pub session: Session,
+    /// The session and its input streams.
+    pub player: Player,
     /// What runs (for messages).
     pub name: String,
     /// The CPU clock in Hz.
@@ -202,35 +183,27 @@ pub struct Run {
     _temp: Option<TempDir>,
 }
 
-/// How a run ended.
+/// How a run ended: as the session's run did, or at a limit only the
+/// front end knows.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Outcome {
-    /// The program terminated with its code.
-    Exited(u8),
-    /// The time limit passed.
-    TimeLimit,
+    /// The session's run ended so (never [`Exit::Frame`]).
+    Ended(Exit),
     /// The frame limit was reached.
     FrameLimit,
-    /// The replayed record ended.
-    ReplayEnd,
     /// The user closed the window.
     Quit,
-    /// The emulation cannot go on.
-    Stopped(String),
 }
 
 impl Outcome {
-    /// The outcome of a step that ends the run, or None for a frame.
-    pub fn of(step: Step, run: &Run) -> Option<Outcome> {
-        match step {
-            Step::Frame => match run.frame_limit {
-                Some(n) if run.session.frames >= n => Some(Outcome::FrameLimit),
+    /// The outcome of a slice that ends the run, or None for a frame.
+    pub fn of(exit: Exit, run: &Run) -> Option<Outcome> {
+        match exit {
+            Exit::Frame => match run.frame_limit {
+                Some(n) if run.player.session.frames >= n => Some(Outcome::FrameLimit),
                 _ => None,
             },
-            Step::Limit => Some(Outcome::TimeLimit),
-            Step::ReplayEnd => Some(Outcome::ReplayEnd),
-            Step::Exited(c) => Some(Outcome::Exited(c)),
-            Step::Stopped(m) => Some(Outcome::Stopped(m)),
+            e => Some(Outcome::Ended(e)),
         }
     }
 }
@@ -441,7 +414,7 @@ pub fn prepare(args: &RunArgs, headless: bool, stdin: Stdin) -> Result<Run, Stri
     } else {
         None
     };
-    let mut session = Session::new(m, dos);
+    let mut session = Player::new(Session::new(m, dos));
     let replay_has_end = replay
         .as_ref()
         .is_some_and(|(_, evs)| evs.iter().any(|e| matches!(e.input, Input::End { .. })));
@@ -488,7 +461,7 @@ pub fn prepare(args: &RunArgs, headless: bool, stdin: Stdin) -> Result<Run, Stri
         origin.saturating_add((s * cpu_hz as f64).round() as u64)
     });
     Ok(Run {
-        session,
+        player: session,
         name,
         cpu_hz,
         cycle_limit,
@@ -510,7 +483,7 @@ pub fn run(args: &RunArgs) -> ExitCode {
         Ok(r) => r,
         Err(e) => {
             eprintln!("tandem run: error: {e}");
-            return ExitCode::from(EXIT_BAD_INPUT);
+            return ExitCode::from(crate::exit::BAD_INPUT);
         }
     };
     let outcome = if headless {
@@ -520,7 +493,7 @@ pub fn run(args: &RunArgs) -> ExitCode {
             Ok(o) => o,
             Err(e) => {
                 eprintln!("tandem run: error: the window: {e}");
-                return ExitCode::from(EXIT_BAD_INPUT);
+                return ExitCode::from(crate::exit::BAD_INPUT);
             }
         }
     };
@@ -530,18 +503,20 @@ pub fn run(args: &RunArgs) -> ExitCode {
 /// Ends a run: the record's end, the screenshot, the state hash, the
 /// message and the exit status.
 fn finish(args: &RunArgs, run: &mut Run, outcome: Outcome) -> ExitCode {
-    let s = &mut run.session;
-    s.flush_output(&mut std::io::stdout());
-    s.finish_record(!matches!(outcome, Outcome::Exited(_) | Outcome::Stopped(_)));
-    let mut status = match &outcome {
-        Outcome::Exited(code) => ExitCode::from(*code),
-        Outcome::Stopped(_) => ExitCode::from(EXIT_EMULATION),
-        _ => ExitCode::from(EXIT_STOPPED),
-    };
+    let p = &mut run.player;
+    p.flush_output(&mut std::io::stdout());
+    // A run that stopped before the program terminated ends its record
+    // with a mark; one that terminated or failed replays to the same end.
+    p.finish_record(!matches!(
+        outcome,
+        Outcome::Ended(Exit::Exited(_) | Exit::Stopped(_))
+    ));
+    let mut status = ExitCode::from(crate::exit::of_run(&outcome));
+    let s = &p.session;
     if let Some(p) = &args.screenshot {
         if let Err(e) = screenshot::write_png(p, &s.m.render()) {
             eprintln!("tandem run: error: {}: {e}", p.display());
-            status = ExitCode::from(EXIT_BAD_INPUT);
+            status = ExitCode::from(crate::exit::BAD_INPUT);
         }
     }
     if let Some(file) = &args.save_state {
@@ -551,7 +526,7 @@ fn finish(args: &RunArgs, run: &mut Run, outcome: Outcome) -> ExitCode {
             .unwrap_or_else(|| PathBuf::from(REPLICA_NAME));
         if let Err(e) = crate::savestate::save(file, &program, &s.m, &s.dos, run.cycle_limit) {
             eprintln!("tandem run: error: {e}");
-            status = ExitCode::from(EXIT_BAD_INPUT);
+            status = ExitCode::from(crate::exit::BAD_INPUT);
         }
     }
     if log::log_enabled!(log::Level::Info) {
@@ -565,31 +540,36 @@ fn finish(args: &RunArgs, run: &mut Run, outcome: Outcome) -> ExitCode {
             s.frames
         );
     }
-    let name = &run.name;
-    let at = s.at();
-    match outcome {
-        Outcome::Exited(_) => {}
-        Outcome::TimeLimit => eprintln!(
-            "tandem run: stopped: {name}: the time limit of {} emulated seconds passed (at {at})",
-            run.seconds.unwrap_or_default()
-        ),
-        Outcome::FrameLimit => eprintln!(
-            "tandem run: stopped: {name}: {} frames done (at {at})",
-            s.frames
-        ),
-        Outcome::ReplayEnd => eprintln!(
-            "tandem run: stopped: {name}: the replayed record ended at cycle {}, frame {} (at {at})",
-            s.m.cycles(),
-            s.frames
-        ),
-        Outcome::Quit => eprintln!(
-            "tandem run: stopped: {name}: the window was closed at cycle {}, frame {}",
-            s.m.cycles(),
-            s.frames
-        ),
-        Outcome::Stopped(msg) => eprintln!("tandem run: stopped: {name}: {msg}"),
+    if let Some(why) = why_stopped(run, &outcome) {
+        eprintln!("tandem run: stopped: {}: {why}", run.name);
     }
     status
+}
+
+/// Why a run ended before its program did, or None when it terminated.
+fn why_stopped(run: &Run, outcome: &Outcome) -> Option<String> {
+    let s = &run.player.session;
+    let at = s.at();
+    let (cycle, frames) = (s.m.cycles(), s.frames);
+    Some(match outcome {
+        Outcome::Ended(Exit::Exited(_)) => return None,
+        Outcome::Ended(Exit::Limit) => format!(
+            "the time limit of {} emulated seconds passed (at {at})",
+            run.seconds.unwrap_or_default()
+        ),
+        Outcome::FrameLimit | Outcome::Ended(Exit::Frame) => {
+            format!("{frames} frames done (at {at})")
+        }
+        Outcome::Ended(Exit::ReplayEnd) => {
+            format!("the replayed record ended at cycle {cycle}, frame {frames} (at {at})")
+        }
+        Outcome::Quit => {
+            format!("the window was closed at cycle {cycle}, frame {frames}")
+        }
+        Outcome::Ended(Exit::Stopped(why)) => why.to_string(),
+        // `tandem run` sets no hooks.
+        Outcome::Ended(Exit::HookStop) => format!("a hook stopped the run (at {at})"),
+    })
 }
 
 /// With `-v`: the list of every BIOS or DOS function the program asked for

@@ -1,19 +1,17 @@
 //! What the golden-master commands share: a program loaded on the emulated
-//! PC with tandem's DOS (`Session`), the built-in replicas, profiles, the
-//! placement of a program in memory, and `SEG:OFF` addresses.
+//! PC with tandem's DOS ([`Loaded`]: a [`dos::Session`] and where the
+//! program is), the built-in replicas, profiles, the placement of a program
+//! in memory, and `SEG:OFF` addresses.
 
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use dos::{Dos, DosConfig};
+use dos::{Dos, DosConfig, Session};
 use emu::{CpuModel, SegReg};
 use hw::Machine;
 use models::{Placement, Profile};
 
 use crate::machine_opts::{parse_mhz, parse_model};
-
-/// Exit status: bad usage or unreadable input.
-pub const EXIT_INPUT: u8 = 2;
 
 /// The built-in replica, retail layout (`roms/replica/replica.exe`).
 pub const REPLICA: &[u8] = include_bytes!("../../roms/replica/replica.exe");
@@ -40,12 +38,10 @@ impl GmMachine {
     }
 }
 
-/// A program loaded and ready at its entry, with its DOS.
-pub struct Session {
-    /// The machine.
-    pub m: Machine,
-    /// Its DOS.
-    pub dos: Dos,
+/// A program loaded and ready at its entry: its session and where it is.
+pub struct Loaded {
+    /// The machine, its DOS and the run loop.
+    pub session: Session,
     /// The segment the program image was loaded at (PSP + 10h).
     pub load_seg: u16,
     /// Paragraphs of the program image.
@@ -58,7 +54,7 @@ pub struct Session {
     temp: Option<PathBuf>,
 }
 
-impl Drop for Session {
+impl Drop for Loaded {
     fn drop(&mut self) {
         if let Some(t) = &self.temp {
             let _ = std::fs::remove_dir_all(t);
@@ -66,7 +62,7 @@ impl Drop for Session {
     }
 }
 
-impl Session {
+impl Loaded {
     /// Loads `image` (named `name`) with drive C: at `mount`, or at a fresh
     /// empty temporary folder when `mount` is `None`.
     pub fn start(
@@ -75,7 +71,7 @@ impl Session {
         mount: Option<&Path>,
         gm: &GmMachine,
         tail: &[u8],
-    ) -> Result<Session, String> {
+    ) -> Result<Loaded, String> {
         let exe = dos::Executable::parse(image).map_err(|e| format!("{name}: {e}"))?;
         let (mount, temp) = match mount {
             Some(m) => (m.to_path_buf(), None),
@@ -101,11 +97,10 @@ impl Session {
             .map_err(|e| format!("{name}: {e}"))?;
         let load_seg = dos.current_psp().wrapping_add(0x10);
         let image_paras = exe.image_paras().min(0xFFFF) as u16;
-        Ok(Session {
+        Ok(Loaded {
             entry_ss: m.cpu.regs.sreg(SegReg::SS),
             entry_cs: m.cpu.regs.sreg(SegReg::CS),
-            m,
-            dos,
+            session: Session::new(m, dos),
             load_seg,
             image_paras,
             temp,
@@ -116,7 +111,7 @@ impl Session {
     /// signature, its data group at the entry SS.
     pub fn place(&self, profile: &Profile, name: &str) -> Result<Placement, String> {
         let last = self.load_seg.saturating_add(self.image_paras);
-        let code_seg = profile.find_code_segment(&self.m, self.load_seg, last).ok_or_else(|| {
+        let code_seg = profile.find_code_segment(&self.session.m, self.load_seg, last).ok_or_else(|| {
             format!(
                 "{name}: the signature of profile {} is not in this program (is it the right program?)",
                 profile.name
@@ -182,7 +177,7 @@ pub fn reference(
     image: &[u8],
     name: &str,
     gm: &GmMachine,
-) -> Result<(Session, Placement), String> {
+) -> Result<(Loaded, Placement), String> {
     let (bytes, n): (Vec<u8>, String) = match explicit {
         Some(p) => (
             std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()))?,
@@ -193,7 +188,7 @@ pub fn reference(
             None => (image.to_vec(), name.to_string()),
         },
     };
-    let s = Session::start(&bytes, &n, None, gm, b"")?;
+    let s = Loaded::start(&bytes, &n, None, gm, b"")?;
     let at = s.place(profile, &n)?;
     Ok((s, at))
 }
@@ -230,7 +225,7 @@ pub struct Segs {
     pub code: Option<u16>,
 }
 
-impl Session {
+impl Loaded {
     /// The named segments of this session.
     pub fn segs(&self, code: Option<u16>) -> Segs {
         Segs {
@@ -242,11 +237,7 @@ impl Session {
     }
 }
 
-/// Prints one error line for `cmd` and returns exit status 2.
-pub fn input_error(cmd: &str, msg: impl std::fmt::Display) -> std::process::ExitCode {
-    eprintln!("tandem {cmd}: error: {msg}");
-    std::process::ExitCode::from(EXIT_INPUT)
-}
+pub use crate::exit::input_error;
 
 /// What `sweep` and `compare` start from: the profile, the program's bytes
 /// and name, and the loaded reference whose tables the models read.
@@ -258,7 +249,7 @@ pub struct GoldenSetup {
     /// Its name for messages.
     pub name: String,
     /// The reference program, loaded.
-    pub reference: Session,
+    pub reference: Loaded,
     /// Where the reference is in its memory.
     pub ref_at: Placement,
 }

@@ -10,7 +10,7 @@ use std::time::Instant;
 use clap::{Args, ValueEnum};
 use models::sweep;
 
-use crate::session::{self, input_error, GmMachine, Session};
+use crate::session::{self, input_error, GmMachine, Loaded};
 
 /// The routines that can be swept.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -23,6 +23,7 @@ pub enum Routine {
 
 /// Arguments of `tandem sweep`.
 #[derive(Args, Debug)]
+#[command(after_help = crate::exit::HELP)]
 pub struct SweepArgs {
     /// Profile: replica, replica-demo, game-retail, game-demo, or a TOML file.
     #[arg(long, value_name = "NAME")]
@@ -63,7 +64,7 @@ pub fn run(args: &SweepArgs) -> ExitCode {
     };
     let (profile, name, ref_at) = (&g.profile, &g.name, g.ref_at);
     let reference = &g.reference;
-    let mut s = match Session::start(&g.image, name, None, &args.machine, b"") {
+    let mut s = match Loaded::start(&g.image, name, None, &args.machine, b"") {
         Ok(s) => s,
         Err(e) => return input_error("sweep", e),
     };
@@ -71,14 +72,14 @@ pub fn run(args: &SweepArgs) -> ExitCode {
         Ok(a) => a,
         Err(e) => return input_error("sweep", e),
     };
-    let m = &mut s.m;
+    let m = &mut s.session.m;
     // The routine runs alone: no interrupts.
     m.cpu.regs.flags = m.cpu.normalize_flags(0);
     let result = match args.routine {
         Routine::Fountain => sweep::fountain(
             &mut m.cpu,
             &mut m.bus,
-            &reference.m,
+            &reference.session.m,
             profile,
             at,
             ref_at,
@@ -87,7 +88,7 @@ pub fn run(args: &SweepArgs) -> ExitCode {
         Routine::StateSelection => sweep::state_selection(
             &mut m.cpu,
             &mut m.bus,
-            &reference.m,
+            &reference.session.m,
             profile,
             at,
             ref_at,
@@ -131,6 +132,6 @@ pub fn run(args: &SweepArgs) -> ExitCode {
     if r.equal == r.total && r.total > 0 {
         ExitCode::SUCCESS
     } else {
-        ExitCode::from(1)
+        ExitCode::from(crate::exit::CHECK_FAILED)
     }
 }

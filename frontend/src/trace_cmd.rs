@@ -9,13 +9,14 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use dos::DosExit;
+use dos::Exit;
 use emu::{ExecAt, HookAction, HookKind};
 
-use crate::session::{self, input_error, GmMachine, Session};
+use crate::session::{self, input_error, GmMachine, Loaded};
 
 /// Arguments of `tandem trace`.
 #[derive(Args, Debug)]
+#[command(after_help = crate::exit::HELP)]
 pub struct TraceArgs {
     /// The DOS program.
     #[arg(value_name = "PROGRAM")]
@@ -74,7 +75,7 @@ pub fn run(args: &TraceArgs) -> ExitCode {
         Ok(b) => b,
         Err(e) => return input_error("trace", format!("{name}: {e}")),
     };
-    let mut s = match Session::start(&image, &name, args.program.parent(), &args.machine, b"") {
+    let mut s = match Loaded::start(&image, &name, args.program.parent(), &args.machine, b"") {
         Ok(s) => s,
         Err(e) => return input_error("trace", e),
     };
@@ -91,38 +92,40 @@ pub fn run(args: &TraceArgs) -> ExitCode {
             Ok(a) => a,
             Err(e) => return input_error("trace", e),
         };
-        s.m.cpu
+        s.session
+            .m
+            .cpu
             .hooks_mut()
             .add(HookKind::Exec(ExecAt::SegOff(seg, off)), HookAction::Stop);
-        match s.dos.run(&mut s.m, limit) {
-            DosExit::HookStop => {}
+        match s.session.run_for(limit) {
+            Exit::HookStop => {}
             other => {
                 eprintln!("tandem trace: stopped: {name}: {from} was not reached ({other:?})");
-                return ExitCode::from(1);
+                return ExitCode::from(crate::exit::RUN_ENDED_FIRST);
             }
         }
-        s.m.cpu.hooks = None;
+        s.session.m.cpu.hooks = None;
     }
     let mut n = 0;
     while n < args.count {
-        let text = line(&s.m);
-        let before = s.m.cycles();
-        let r = s.dos.run(&mut s.m, 1);
-        let ran = s.m.cycles() != before;
+        let text = line(&s.session.m);
+        let before = s.session.m.cycles();
+        let r = s.session.run_for(1);
+        let ran = s.session.m.cycles() != before;
         if ran {
             n += 1;
             if writeln!(out, "{text}").is_err() {
                 return input_error("trace", "cannot write the trace");
             }
-        } else if !matches!(r, DosExit::TimeLimit) {
+        } else if !matches!(r, Exit::Limit) {
             // A service ran in Rust without executing an instruction.
         }
         match r {
-            DosExit::Exited(code) => {
+            Exit::Exited(code) => {
                 let _ = writeln!(out, "; the program exited with code {code}");
                 break;
             }
-            DosExit::Stopped(msg) => {
+            Exit::Stopped(msg) => {
                 let _ = writeln!(out, "; the run stopped: {msg}");
                 break;
             }

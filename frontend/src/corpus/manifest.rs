@@ -20,6 +20,8 @@ use std::path::Path;
 
 use serde::Deserialize;
 
+use dos::Exit;
+
 use crate::run_cmd::Outcome;
 
 /// The whole manifest.
@@ -100,10 +102,7 @@ impl std::fmt::Display for Expected {
 impl Expected {
     /// Whether the run's `outcome` is this one.
     pub fn matches(&self, outcome: &Outcome) -> bool {
-        matches!(
-            (self, outcome),
-            (Expected::Running, Outcome::TimeLimit) | (Expected::Stopped, Outcome::Stopped(_))
-        ) || matches!((self, outcome), (Expected::Exited(a), Outcome::Exited(b)) if a == b)
+        Expected::of(outcome).as_ref() == Some(self)
     }
 }
 
@@ -112,9 +111,9 @@ impl Expected {
     /// corpus run cannot end: a frame limit, a replay's end, a window).
     pub fn of(outcome: &Outcome) -> Option<Expected> {
         match outcome {
-            Outcome::TimeLimit => Some(Expected::Running),
-            Outcome::Exited(n) => Some(Expected::Exited(*n)),
-            Outcome::Stopped(_) => Some(Expected::Stopped),
+            Outcome::Ended(Exit::Limit) => Some(Expected::Running),
+            Outcome::Ended(Exit::Exited(n)) => Some(Expected::Exited(*n)),
+            Outcome::Ended(Exit::Stopped(_)) => Some(Expected::Stopped),
             _ => None,
         }
     }
@@ -165,9 +164,9 @@ pub fn set_outcome(text: &str, name: &str, to: Expected) -> Result<String, Strin
 /// The manifest's words for a run's outcome.
 pub fn describe(outcome: &Outcome) -> String {
     match outcome {
-        Outcome::TimeLimit => "running".into(),
-        Outcome::Exited(n) => format!("exited {n}"),
-        Outcome::Stopped(msg) => format!("stopped ({msg})"),
+        Outcome::Ended(Exit::Limit) => "running".into(),
+        Outcome::Ended(Exit::Exited(n)) => format!("exited {n}"),
+        Outcome::Ended(Exit::Stopped(why)) => format!("stopped ({why})"),
         other => format!("{other:?}"),
     }
 }
@@ -260,9 +259,9 @@ outcome = "exited 3"
         let m = parse(ONE).expect("parses");
         let e = &m.programs[0];
         assert_eq!(e.outcome, Expected::Exited(3));
-        assert!(e.outcome.matches(&Outcome::Exited(3)));
-        assert!(!e.outcome.matches(&Outcome::Exited(4)));
-        assert!(!e.outcome.matches(&Outcome::TimeLimit));
+        assert!(e.outcome.matches(&Outcome::Ended(Exit::Exited(3))));
+        assert!(!e.outcome.matches(&Outcome::Ended(Exit::Exited(4))));
+        assert!(!e.outcome.matches(&Outcome::Ended(Exit::Limit)));
         assert_eq!(
             e.run_line(Path::new("/t/X.COM")).join(" "),
             "--headless --cpu 286 --seconds 2.5 --press 1:space /t/X.COM"

@@ -33,14 +33,12 @@ use manifest::{Entry, Expected};
 
 /// Arguments of `tandem corpus`.
 #[derive(Args, Debug)]
-#[command(after_help = "\
-Exit status: 0 when every program passes, 1 when any fails, 2 when the
-manifest or corpus data is missing or malformed.
+#[command(after_help = concat!(crate::exit::exit_help!(), "
 
 Examples:
   tandem corpus                                   run all, compare with the goldens
   tandem corpus --only lgengine --only digger     two of them
-  tandem corpus --bless                           approve this run's frames and outcomes")]
+  tandem corpus --bless                           approve this run's frames and outcomes"))]
 pub struct CorpusArgs {
     /// The manifest.
     #[arg(value_name = "MANIFEST", default_value = "tests/corpus/corpus.toml")]
@@ -147,9 +145,9 @@ fn run_one(e: &Entry, corpus: &Path) -> Ran {
         let line = RunLine::try_parse_from(&argv).map_err(|err| err.to_string())?;
         let mut run = run_cmd::prepare(&line.run, true, Stdin::Ignore)?;
         let o = headless::run(&mut run, &mut text, false);
-        run.session.flush_output(&mut text);
-        frame = Some(run.session.m.render());
-        unimplemented = run.session.dos.warnings.clone();
+        run.player.flush_output(&mut text);
+        frame = Some(run.player.session.m.render());
+        unimplemented = run.player.session.dos.warnings.clone();
         Ok(o)
     })();
     Ran {
@@ -199,7 +197,7 @@ fn run_all(entries: &[Entry], corpus: &Path, jobs: usize) -> Vec<Ran> {
 /// Prints one error line and returns exit status 2.
 fn input_error(msg: impl std::fmt::Display) -> ExitCode {
     eprintln!("tandem corpus: error: {msg}");
-    ExitCode::from(run_cmd::EXIT_BAD_INPUT)
+    ExitCode::from(crate::exit::BAD_INPUT)
 }
 
 /// The entries `--only` selects (all without it).
@@ -476,7 +474,7 @@ pub fn run(args: &CorpusArgs) -> ExitCode {
     if failed.is_empty() {
         ExitCode::SUCCESS
     } else {
-        ExitCode::from(1)
+        ExitCode::from(crate::exit::CHECK_FAILED)
     }
 }
 

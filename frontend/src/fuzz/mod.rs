@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use crate::debug::gdb::packets::{check, check_packet, Checked, Verdict};
 use crate::play::record::{self, Event, Header, Input, Recorder};
-use crate::play::session::Session;
+use dos::{Exit, Session};
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -66,7 +66,7 @@ fn fuzz_savestate() {
         if let Ok(snap) = crate::savestate::load_bytes(&bytes, &m) {
             let mut s = Session::new(snap.machine, snap.dos);
             let end = s.m.cycles().saturating_add(200_000);
-            while matches!(s.run_frame(end), crate::play::session::Step::Frame) {}
+            while matches!(s.run_frame(end), Exit::Frame) {}
         }
     });
     let _ = std::fs::remove_dir_all(&mount);

@@ -15,17 +15,17 @@ pub fn run(run: &mut Run, out: &mut impl Write, bar: bool) -> Outcome {
     let outcome = loop {
         if let Some(k) = run.stdin.as_mut() {
             let text = k.poll();
-            run.session.dos.type_text(&text);
+            run.player.session.dos.type_text(&text);
         }
-        let step = run.session.run_frame(run.cycle_limit);
-        run.session.flush_output(out);
+        let step = run.player.run_frame(run.cycle_limit);
+        run.player.flush_output(out);
         if let Some(o) = Outcome::of(step, run) {
             break o;
         }
         if let Some(b) = &bar {
             b.set_position(match run.frame_limit {
-                Some(_) => run.session.frames,
-                None => run.session.m.cycles() / (run.cpu_hz / 100).max(1),
+                Some(_) => run.player.session.frames,
+                None => run.player.session.m.cycles() / (run.cpu_hz / 100).max(1),
             });
         }
     };

@@ -9,8 +9,8 @@
 pub mod audio;
 pub mod headless;
 pub mod keymap;
+pub mod player;
 pub mod record;
 pub mod screenshot;
-pub mod session;
 pub mod stdin_keys;
 pub mod window;

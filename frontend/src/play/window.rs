@@ -234,7 +234,7 @@ fn open_sound(sdl: &sdl2::Sdl, run: &mut Run) -> Option<Sound> {
         audio.current_audio_driver(),
         queue.spec().freq
     );
-    let m = &mut run.session.m;
+    let m = &mut run.player.session.m;
     m.bus.ppi.record = true;
     m.bus.ppi.speaker_log.clear();
     let speaker = Speaker::new(
@@ -253,7 +253,7 @@ fn open_sound(sdl: &sdl2::Sdl, run: &mut Run) -> Option<Sound> {
 
 impl Sound {
     fn frame(&mut self, run: &mut Run) {
-        let m = &mut run.session.m;
+        let m = &mut run.player.session.m;
         let log = std::mem::take(&mut m.bus.ppi.speaker_log);
         self.buf.clear();
         self.speaker.render(&log, m.cycles(), &mut self.buf);
@@ -300,9 +300,9 @@ pub fn run(run: &mut Run, fullscreen: bool, mute: bool) -> Result<Outcome, Strin
     let mouse = sdl.mouse();
     let mut ui = Ui::default();
     let mut stdout = std::io::stdout();
-    let mut base = (Instant::now(), run.session.m.cycles());
+    let mut base = (Instant::now(), run.player.session.m.cycles());
     let mut inputs = Vec::new();
-    screen.show(&mut canvas, &run.session.m.render())?;
+    screen.show(&mut canvas, &run.player.session.m.render())?;
     let outcome = loop {
         // Host events.
         let was_paused = ui.paused;
@@ -316,7 +316,7 @@ pub fn run(run: &mut Run, fullscreen: bool, mute: bool) -> Result<Outcome, Strin
             }
         }
         for i in inputs.drain(..) {
-            run.session.input(i);
+            run.player.input(i);
         }
         if ui.quit {
             break Outcome::Quit;
@@ -336,8 +336,8 @@ pub fn run(run: &mut Run, fullscreen: bool, mute: bool) -> Result<Outcome, Strin
         }
         if ui.screenshot {
             ui.screenshot = false;
-            let p = PathBuf::from(format!("tandem-{:06}.png", run.session.frames));
-            match screenshot::write_png(&p, &run.session.m.render()) {
+            let p = PathBuf::from(format!("tandem-{:06}.png", run.player.session.frames));
+            match screenshot::write_png(&p, &run.player.session.m.render()) {
                 Ok(()) => eprintln!("tandem run: screenshot {}", p.display()),
                 Err(e) => eprintln!("tandem run: error: {}: {e}", p.display()),
             }
@@ -360,7 +360,7 @@ pub fn run(run: &mut Run, fullscreen: bool, mute: bool) -> Result<Outcome, Strin
                 if let Some(s) = &sound {
                     s.queue.resume();
                 }
-                base = (Instant::now(), run.session.m.cycles());
+                base = (Instant::now(), run.player.session.m.cycles());
             }
         }
         if ui.paused && ui.advance == 0 {
@@ -370,11 +370,11 @@ pub fn run(run: &mut Run, fullscreen: bool, mute: bool) -> Result<Outcome, Strin
         }
         // One emulated frame.
         if let Some(i) = ui.mouse_input() {
-            run.session.input(i);
+            run.player.input(i);
         }
-        let step = run.session.run_frame(run.cycle_limit);
-        run.session.flush_output(&mut stdout);
-        screen.show(&mut canvas, &run.session.m.render())?;
+        let step = run.player.run_frame(run.cycle_limit);
+        run.player.flush_output(&mut stdout);
+        screen.show(&mut canvas, &run.player.session.m.render())?;
         if let Some(s) = sound.as_mut() {
             s.frame(run);
         }
@@ -387,13 +387,13 @@ pub fn run(run: &mut Run, fullscreen: bool, mute: bool) -> Result<Outcome, Strin
             continue;
         }
         // Pacing: the host waits for the emulated clock.
-        let emulated = (run.session.m.cycles() - base.1) as f64 / run.cpu_hz as f64;
+        let emulated = (run.player.session.m.cycles() - base.1) as f64 / run.cpu_hz as f64;
         let host = base.0.elapsed().as_secs_f64();
         if emulated > host {
             std::thread::sleep(Duration::from_secs_f64(emulated - host));
         } else if host - emulated > MAX_LAG {
             log::debug!("{:.3} s behind real time: not catching up", host - emulated);
-            base = (Instant::now(), run.session.m.cycles());
+            base = (Instant::now(), run.player.session.m.cycles());
         }
     };
     Ok(outcome)
@@ -402,7 +402,7 @@ pub fn run(run: &mut Run, fullscreen: bool, mute: bool) -> Result<Outcome, Strin
 fn paused_line(run: &Run) -> String {
     format!(
         "tandem run: paused at frame {}, cycle {}",
-        run.session.frames,
-        run.session.m.cycles()
+        run.player.session.frames,
+        run.player.session.m.cycles()
     )
 }

@@ -1,51 +1,32 @@
-//! A running program: the machine, DOS, and the input that reaches them at
-//! chosen emulated cycles. Shared by the headless run and the window, so
-//! both step the same way and a frame means the same moment in each.
+//! A running program and the input that reaches it at chosen emulated
+//! cycles: replayed records, scripted keys, the window's keys and mouse,
+//! and the record of all of them. Shared by the headless run and the
+//! window, so both step the same way and a frame means the same moment in
+//! each. The run loop itself is [`dos::Session`]'s.
 
 use std::collections::VecDeque;
 use std::io::Write;
 
-use dos::{Dos, Flow};
+use dos::{Exit, Session};
 use hw::kbc::Key;
-use hw::{Machine, RunExit};
 
 use super::record::{Event, Input, Recorder};
 
-/// How a call to [`Session::run_frame`] ended.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Step {
-    /// A frame is complete (vertical retrace began).
-    Frame,
-    /// The cycle limit was reached.
-    Limit,
-    /// A replayed record ended here.
-    ReplayEnd,
-    /// The program terminated with this code.
-    Exited(u8),
-    /// The emulation cannot go on (the message says why).
-    Stopped(String),
-}
-
-/// The machine, DOS and the input streams.
-pub struct Session {
-    /// The PC.
-    pub m: Machine,
-    /// DOS and BIOS services.
-    pub dos: Dos,
-    /// Frames completed since the start.
-    pub frames: u64,
+/// A session and its input streams.
+pub struct Player {
+    /// The machine, its DOS and the run loop.
+    pub session: Session,
     replay: VecDeque<Event>,
     recorder: Option<Recorder>,
     record_error: bool,
 }
 
-impl Session {
-    /// A session of a machine with DOS installed and a program loaded.
-    pub fn new(m: Machine, dos: Dos) -> Session {
-        Session {
-            m,
-            dos,
-            frames: 0,
+impl Player {
+    /// Input streams for a session (DOS installed, a program loaded or a
+    /// state restored).
+    pub fn new(session: Session) -> Player {
+        Player {
+            session,
             replay: VecDeque::new(),
             recorder: None,
             record_error: false,
@@ -76,7 +57,7 @@ impl Session {
     /// Delivers `input` now (at the current cycle) and records it.
     pub fn input(&mut self, input: Input) {
         let e = Event {
-            cycle: self.m.cycles(),
+            cycle: self.session.m.cycles(),
             input,
         };
         self.deliver(e);
@@ -87,11 +68,11 @@ impl Session {
             Input::Key { code, ext, down } => {
                 let key = if ext { Key::ext(code) } else { Key::new(code) };
                 log::debug!("cycle {}: key {key:?} down={down}", e.cycle);
-                self.m.key(e.cycle, key, down);
+                self.session.m.key(e.cycle, key, down);
             }
             Input::Mouse { dx, dy, buttons } => {
                 log::trace!("cycle {}: mouse {dx},{dy} buttons {buttons}", e.cycle);
-                self.dos.mouse_input(dx, dy, buttons);
+                self.session.dos.mouse_input(dx, dy, buttons);
             }
             Input::End { .. } => {}
         }
@@ -118,9 +99,9 @@ impl Session {
     pub fn finish_record(&mut self, end: bool) {
         if end {
             let e = Event {
-                cycle: self.m.cycles(),
+                cycle: self.session.m.cycles(),
                 input: Input::End {
-                    frames: self.frames,
+                    frames: self.session.frames,
                 },
             };
             self.record(&e);
@@ -134,7 +115,7 @@ impl Session {
 
     /// Writes the guest's text so far to `out`.
     pub fn flush_output(&mut self, out: &mut impl Write) {
-        let text = self.dos.take_output();
+        let text = self.session.dos.take_output();
         if !text.is_empty() {
             let _ = out.write_all(&text);
             let _ = out.flush();
@@ -142,11 +123,12 @@ impl Session {
     }
 
     /// Runs until the next frame is complete, the cycle `limit`, the end of
-    /// the replayed record, or the program's end. Replayed events are
-    /// delivered at their cycles (the run stops there to deliver them).
-    pub fn run_frame(&mut self, limit: u64) -> Step {
+    /// the replayed record ([`Exit::ReplayEnd`]), or the program's end.
+    /// Replayed events are delivered at their cycles (the run stops there
+    /// to deliver them).
+    pub fn run_frame(&mut self, limit: u64) -> Exit {
         loop {
-            let now = self.m.cycles();
+            let now = self.session.m.cycles();
             while let Some(e) = self.replay.front().copied() {
                 if e.cycle > now {
                     break;
@@ -154,45 +136,19 @@ impl Session {
                 self.replay.pop_front();
                 if let Input::End { .. } = e.input {
                     self.replay.clear();
-                    return Step::ReplayEnd;
+                    return Exit::ReplayEnd;
                 }
                 self.deliver(e);
             }
             if now >= limit {
-                return Step::Limit;
+                return Exit::Limit;
             }
             let target = self.replay.front().map_or(limit, |e| e.cycle.min(limit));
-            match self.m.run_frame(target - now) {
-                RunExit::Frame => {
-                    self.frames += 1;
-                    return Step::Frame;
-                }
-                RunExit::CyclesElapsed => {}
-                RunExit::Trap(a) => match self.dos.service(&mut self.m, a) {
-                    Flow::Continue => {}
-                    Flow::Exit(code) => return Step::Exited(code),
-                    Flow::Stop(msg) => return Step::Stopped(msg),
-                },
-                RunExit::Halted => {
-                    return Step::Stopped(format!(
-                        "the CPU halted with interrupts disabled at {}",
-                        self.at()
-                    ))
-                }
-                RunExit::Reset => return Step::Stopped("the program reset the machine".into()),
-                RunExit::Unsupported(msg) => {
-                    return Step::Stopped(format!("{msg} (at {})", self.at()))
-                }
-                // `tandem run` sets no hooks.
-                RunExit::HookStop => {
-                    return Step::Stopped(format!("a hook stopped the run (at {})", self.at()))
-                }
+            match self.session.run_frame(target) {
+                // A slice that ends at a replayed event's cycle goes on.
+                Exit::Limit => {}
+                exit => return exit,
             }
         }
-    }
-
-    /// CS:IP as text.
-    pub fn at(&self) -> String {
-        format!("{:04X}:{:04X}", self.m.cpu.regs.seg[1], self.m.cpu.regs.ip)
     }
 }

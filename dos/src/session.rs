@@ -1,0 +1,162 @@
+//! One running program: the machine, its DOS, and the run loop every
+//! command uses (`run` in the window and headless, `debug`, `call`, `sweep`,
+//! `compare`, `trace`, `corpus`).
+//!
+//! The machine runs until something needs the outside world: a trap into
+//! the high-level BIOS/DOS (serviced here, and the run goes on), the end of
+//! a frame when asked for, a CPU hook, the cycle limit, the program's end,
+//! or something that stops the emulation. [`Exit`] says which.
+
+use std::fmt;
+
+use hw::{Machine, RunExit};
+
+use crate::mem::Regs;
+use crate::{Dos, Flow};
+
+/// How a run of a [`Session`] ended. The one exit enum of a run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Exit {
+    /// A frame is complete: a vertical retrace began (only from
+    /// [`Session::run_frame`]).
+    Frame,
+    /// The cycle limit was reached.
+    Limit,
+    /// The top-level program terminated (INT 21h 4Ch/00h/31h, INT 20h/27h)
+    /// with this return code.
+    Exited(u8),
+    /// The emulation cannot go on.
+    Stopped(Stop),
+    /// A CPU hook asked to stop (`cpu.hooks().stopped` says which); running
+    /// on resumes where it stopped.
+    HookStop,
+    /// The input record being replayed into the session ended here (only
+    /// from a front end that feeds one, such as `tandem run --replay`).
+    ReplayEnd,
+}
+
+/// Why the emulation cannot go on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// The CPU halted with interrupts disabled at CS:IP: nothing can wake it.
+    Halted {
+        /// CS of the HLT's successor.
+        cs: u16,
+        /// IP of the HLT's successor.
+        ip: u16,
+    },
+    /// The program pulsed the CPU's reset line (8042 or port 92h).
+    Reset,
+    /// The program did something tandem does not emulate, at CS:IP.
+    Unsupported {
+        /// What it was.
+        what: &'static str,
+        /// CS of the instruction.
+        cs: u16,
+        /// IP of the instruction.
+        ip: u16,
+    },
+    /// The BIOS or DOS stopped the run (the message says why).
+    Service(String),
+}
+
+impl fmt::Display for Stop {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Stop::Halted { cs, ip } => write!(
+                f,
+                "the CPU halted with interrupts disabled at {cs:04X}:{ip:04X}"
+            ),
+            Stop::Reset => f.write_str("the program reset the machine"),
+            Stop::Unsupported { what, cs, ip } => write!(f, "{what} (at {cs:04X}:{ip:04X})"),
+            Stop::Service(msg) => f.write_str(msg),
+        }
+    }
+}
+
+/// The machine, its DOS and the frames completed since the start.
+pub struct Session {
+    /// The PC.
+    pub m: Machine,
+    /// Its BIOS and DOS services.
+    pub dos: Dos,
+    /// Frames completed (vertical retraces seen by [`Session::run_frame`]).
+    pub frames: u64,
+}
+
+impl Session {
+    /// A session of a machine with DOS installed (and usually a program
+    /// loaded, or restored from a save state).
+    pub fn new(m: Machine, dos: Dos) -> Session {
+        Session { m, dos, frames: 0 }
+    }
+
+    /// Runs until the emulated cycle `end` (servicing traps on the way),
+    /// the program's end, a hook stop or a stop.
+    pub fn run_until(&mut self, end: u64) -> Exit {
+        self.run(end, false)
+    }
+
+    /// Runs for at most `cycles` emulated cycles: [`Session::run_until`]
+    /// from now.
+    pub fn run_for(&mut self, cycles: u64) -> Exit {
+        self.run(self.m.cycles().saturating_add(cycles), false)
+    }
+
+    /// Runs until the next frame is complete, or as [`Session::run_until`].
+    pub fn run_frame(&mut self, end: u64) -> Exit {
+        self.run(end, true)
+    }
+
+    /// The run loop: the machine runs in slices that end at a trap (which
+    /// DOS services before the run goes on) or at something the caller
+    /// must see.
+    fn run(&mut self, end: u64, frames: bool) -> Exit {
+        loop {
+            let now = self.m.cycles();
+            if now >= end {
+                return Exit::Limit;
+            }
+            let exit = if frames {
+                self.m.run_frame(end - now)
+            } else {
+                self.m.run_for(end - now)
+            };
+            match exit {
+                RunExit::Trap(a) => match self.dos.service(&mut self.m, a) {
+                    Flow::Continue => {}
+                    Flow::Exit(code) => return Exit::Exited(code),
+                    Flow::Stop(msg) => return Exit::Stopped(Stop::Service(msg)),
+                },
+                RunExit::CyclesElapsed => return Exit::Limit,
+                RunExit::Frame => {
+                    self.frames += 1;
+                    return Exit::Frame;
+                }
+                RunExit::HookStop => return Exit::HookStop,
+                RunExit::Halted => return Exit::Stopped(self.halted()),
+                RunExit::Reset => return Exit::Stopped(Stop::Reset),
+                RunExit::Unsupported(what) => {
+                    let (cs, ip) = self.cs_ip();
+                    return Exit::Stopped(Stop::Unsupported { what, cs, ip });
+                }
+            }
+        }
+    }
+
+    fn halted(&self) -> Stop {
+        let (cs, ip) = self.cs_ip();
+        Stop::Halted { cs, ip }
+    }
+
+    /// CS:IP now.
+    pub fn cs_ip(&self) -> (u16, u16) {
+        (self.m.cs(), self.m.cpu.regs.ip as u16)
+    }
+
+    /// CS:IP as text (`1234:0100`).
+    pub fn at(&self) -> String {
+        let (cs, ip) = self.cs_ip();
+        format!("{cs:04X}:{ip:04X}")
+    }
+}
