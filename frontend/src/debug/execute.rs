@@ -32,7 +32,7 @@ impl Debugger {
     pub fn cycles_of(&self, b: Budget) -> u64 {
         match b {
             Budget::Cycles(c) => c,
-            Budget::Seconds(s) => s.saturating_mul(self.m.config().cpu_hz),
+            Budget::Seconds(s) => s.saturating_mul(self.core.m.config().cpu_hz),
         }
     }
 
@@ -145,7 +145,7 @@ impl Debugger {
                 });
             }
             MachineCmd::Key(text) => {
-                self.dos.type_text(&text);
+                self.core.dos.type_text(&text);
                 return Ok(Reply::Typed(text.len()));
             }
         }
@@ -172,8 +172,8 @@ impl Debugger {
                 (first..first.saturating_add(count).min(0x100))
                     .map(|v| IvtEntry {
                         vector: v as u8,
-                        off: self.m.peek16(v * 4),
-                        seg: self.m.peek16(v * 4 + 2),
+                        off: self.core.m.peek16(v * 4),
+                        seg: self.core.m.peek16(v * 4 + 2),
                     })
                     .collect(),
             ),
@@ -188,7 +188,8 @@ impl Debugger {
     }
 
     fn pit(&self) -> Vec<PitChannel> {
-        self.m
+        self.core
+            .m
             .bus
             .pit
             .channels
@@ -204,7 +205,7 @@ impl Debugger {
     }
 
     fn pics(&self) -> Vec<Pic> {
-        let p = &self.m.bus.pics;
+        let p = &self.core.m.bus.pics;
         [("master", &p.master), ("slave", &p.slave)]
             .into_iter()
             .map(|(name, p)| Pic {
@@ -219,9 +220,9 @@ impl Debugger {
     }
 
     fn vga(&self) -> Vga {
-        let v = &self.m.bus.vga;
+        let v = &self.core.m.bus.vga;
         Vga {
-            bios_mode: self.m.peek8(0x449),
+            bios_mode: self.core.m.peek8(0x449),
             misc: v.misc,
             seq: v.seq.regs.to_vec(),
             crtc: v.crtc.regs.to_vec(),
@@ -245,7 +246,7 @@ impl Debugger {
                 Reply::StateLoaded(p, self.regs())
             }
             FileCmd::Screenshot(p) => {
-                let f = self.m.render();
+                let f = self.core.m.render();
                 write_png(&p, f.width as u32, f.height as u32, &f.rgb)?;
                 Reply::Screenshot {
                     path: p,

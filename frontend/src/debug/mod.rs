@@ -26,12 +26,10 @@ use clap::Args;
 use dos::{Dos, DosConfig};
 use hw::Machine;
 
+use crate::exit::input_error;
 use crate::machine_opts::MachineOpts;
 use error::Error;
 use session::{Debugger, Stop};
-
-/// Exit status: the program or a state could not be loaded.
-const EXIT_BAD_INPUT: u8 = 2;
 
 /// Arguments of `tandem debug`.
 #[derive(Args, Debug)]
@@ -138,10 +136,7 @@ fn setup(args: &DebugArgs) -> Result<Debugger, Error> {
 pub fn run(args: &DebugArgs) -> ExitCode {
     let mut s = match setup(args) {
         Ok(s) => s,
-        Err(e) => {
-            eprintln!("tandem debug: error: {e}");
-            return ExitCode::from(EXIT_BAD_INPUT);
-        }
+        Err(e) => return input_error("debug", e),
     };
     if let Some(p) = &args.protocol {
         return protocol::serve(s, p, args.token_file.as_deref());
@@ -161,10 +156,7 @@ pub fn run(args: &DebugArgs) -> ExitCode {
                     }
                 }
             }
-            Err(e) => {
-                eprintln!("tandem debug: error: {}: {e}", f.display());
-                return ExitCode::from(EXIT_BAD_INPUT);
-            }
+            Err(e) => return input_error("debug", Error::io(f, e)),
         }
     }
     if std::io::stdin().is_terminal() {

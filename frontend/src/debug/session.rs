@@ -1,14 +1,15 @@
 //! The debugger's engine, shared by the console, the control protocol and
-//! the GDB stub: a machine with DOS, breakpoints mapped onto the CPU's
-//! hooks, stepping one instruction at a time (`stepping.rs`), a call
+//! the GDB stub: the core session ([`dos::Session`]: the machine, its DOS
+//! and the run loop), breakpoints mapped onto the CPU's hooks, stepping
+//! one instruction at a time (`stepping.rs`), a call
 //! stack built from CALL/RET, the bytes changed between stops, and an
 //! optional trace file. It returns data; the front ends present it.
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
-use dos::Dos;
-use emu::{ExecAt, SegReg};
+use dos::{Dos, Session};
+use emu::ExecAt;
 use hw::Machine;
 use iced_x86::{Decoder, DecoderOptions, Formatter, Instruction, IntelFormatter};
 
@@ -78,10 +79,8 @@ const DIFF_LEN: usize = 0x11_0000;
 
 /// The debugger's state.
 pub struct Debugger {
-    /// The PC.
-    pub m: Machine,
-    /// DOS.
-    pub dos: Dos,
+    /// The machine, its DOS and the run loop.
+    pub core: Session,
     /// The host folder that is drive C: (a loaded state mounts it too).
     mount: PathBuf,
     /// Breakpoints by number (None: deleted).
@@ -105,8 +104,7 @@ impl Debugger {
     /// `mount`.
     pub fn new(m: Machine, dos: Dos, mount: PathBuf) -> Self {
         let mut s = Debugger {
-            m,
-            dos,
+            core: Session::new(m, dos),
             mount,
             bps: Vec::new(),
             frames: Vec::new(),
@@ -121,33 +119,33 @@ impl Debugger {
     }
 
     fn mem_snapshot(&self) -> Vec<u8> {
-        let b = self.m.bus.mem.bytes();
+        let b = self.core.m.bus.mem.bytes();
         b[..b.len().min(DIFF_LEN)].to_vec()
     }
 
     /// CS and IP.
     pub fn cs_ip(&self) -> (u16, u16) {
-        (self.m.cpu.regs.sreg(SegReg::CS), self.m.cpu.regs.ip as u16)
+        self.core.cs_ip()
     }
 
     /// The linear address of CS:IP.
     pub fn pc(&self) -> u32 {
         let (cs, ip) = self.cs_ip();
-        self.m.cpu.linear(cs, ip)
+        self.core.m.cpu.linear(cs, ip)
     }
 
     /// The registers now.
     pub fn regs(&self) -> Regs {
         Regs {
-            r: self.m.cpu.regs.clone(),
+            r: self.core.m.cpu.regs.clone(),
             pc: self.pc(),
-            cycles: self.m.cycles(),
+            cycles: self.core.m.cycles(),
         }
     }
 
     /// Reads a register by name (see [`RegName`]).
     pub fn reg(&self, name: &str) -> Option<u32> {
-        RegName::parse(name).map(|n| n.read(&self.m.cpu.regs))
+        RegName::parse(name).map(|n| n.read(&self.core.m.cpu.regs))
     }
 
     /// Writes a register by name.
@@ -159,10 +157,10 @@ impl Debugger {
 
     /// Writes a register (a new CS:IP wakes a halted CPU).
     pub fn put_reg(&mut self, n: RegName, v: u32) {
-        let flags = self.m.cpu.normalize_flags(v);
-        n.write(&mut self.m.cpu.regs, v, flags);
+        let flags = self.core.m.cpu.normalize_flags(v);
+        n.write(&mut self.core.m.cpu.regs, v, flags);
         if n.moves_pc() {
-            self.m.cpu.halted = false;
+            self.core.m.cpu.halted = false;
         }
     }
 
@@ -189,7 +187,7 @@ impl Debugger {
             Addr::Linear(l) => Ok(*l),
             Addr::SegOff(..) => {
                 let (seg, off) = self.seg_off(a)?;
-                Ok(self.m.cpu.linear(seg, off))
+                Ok(self.core.m.cpu.linear(seg, off))
             }
         }
     }
@@ -209,7 +207,7 @@ impl Debugger {
     /// Reads `len` bytes at linear `addr` (VGA memory reads FFh).
     pub fn read_mem(&self, addr: u32, len: usize) -> Vec<u8> {
         (0..len as u32)
-            .map(|i| self.m.peek8(addr.wrapping_add(i)))
+            .map(|i| self.core.m.peek8(addr.wrapping_add(i)))
             .collect()
     }
 
@@ -217,7 +215,7 @@ impl Debugger {
     pub fn write_mem(&mut self, addr: u32, bytes: &[u8]) -> usize {
         let mut n = 0;
         for (i, &b) in bytes.iter().enumerate() {
-            if self.m.bus.mem.poke(addr.wrapping_add(i as u32), b) {
+            if self.core.m.bus.mem.poke(addr.wrapping_add(i as u32), b) {
                 n += 1;
             }
         }
@@ -232,7 +230,11 @@ impl Debugger {
 
     fn code_bytes(&self, seg: u16, off: u16, len: usize) -> Vec<u8> {
         (0..len as u16)
-            .map(|i| self.m.peek8(self.m.cpu.linear(seg, off.wrapping_add(i))))
+            .map(|i| {
+                self.core
+                    .m
+                    .peek8(self.core.m.cpu.linear(seg, off.wrapping_add(i)))
+            })
             .collect()
     }
 
@@ -336,9 +338,9 @@ impl Debugger {
         let meta = dos::state::Meta {
             tandem: env!("CARGO_PKG_VERSION").into(),
             program: String::new(),
-            origin_cycle: self.m.cycles(),
+            origin_cycle: self.core.m.cycles(),
         };
-        dos::state::write_file(file, &self.m, &self.dos, &meta)
+        dos::state::write_file(file, &self.core.m, &self.core.dos, &meta)
             .map_err(|e| Error::State(format!("{}: {e}", file.display())))
     }
 
@@ -347,8 +349,7 @@ impl Debugger {
     /// changed-bytes snapshot and any ended state start afresh.
     pub fn load_state(&mut self, file: &Path) -> Result<()> {
         let snap = crate::savestate::load(file, &self.mount).map_err(Error::State)?;
-        self.m = snap.machine;
-        self.dos = snap.dos;
+        self.core = Session::new(snap.machine, snap.dos);
         self.frames.clear();
         self.ended = None;
         self.output.clear();

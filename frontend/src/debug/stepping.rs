@@ -5,9 +5,8 @@
 
 use std::io::Write as _;
 
-use dos::Flow;
+use dos::Exit;
 use emu::{ExecAt, HookAction, HookEvent, HookRecord, SegReg};
-use hw::RunExit;
 use iced_x86::{Formatter, Instruction, IntelFormatter, Mnemonic};
 
 use super::breakpoints::BpKind;
@@ -20,29 +19,35 @@ const MAX_FRAMES: usize = 4096;
 impl Debugger {
     /// Rebuilds the CPU's hooks from the breakpoints.
     fn arm(&mut self) {
-        let resume = self.m.cpu.hooks.as_ref().and_then(|h| h.resume_at);
-        let h = self.m.cpu.hooks_mut();
+        let resume = self.core.m.cpu.hooks.as_ref().and_then(|h| h.resume_at);
+        let h = self.core.m.cpu.hooks_mut();
         h.clear();
         h.resume_at = resume;
         self.hook_bp.clear();
         for (n, bp) in self.bps.iter().enumerate() {
             let Some(bp) = bp else { continue };
             for k in bp.kind.hooks() {
-                self.m.cpu.hooks_mut().add(k, HookAction::Stop);
+                self.core.m.cpu.hooks_mut().add(k, HookAction::Stop);
                 self.hook_bp.push(n);
             }
         }
         if self.hook_bp.is_empty() && resume.is_none() {
             // No hooks: the CPU runs its hook-free step.
-            self.m.cpu.hooks = None;
+            self.core.m.cpu.hooks = None;
         }
     }
 
     fn cond_holds(&self, c: &Cond) -> bool {
         let v = match &c.lhs {
             Operand::Reg(r) => self.reg(r).unwrap_or(0),
-            Operand::Byte(a) => self.linear(a).map(|l| self.m.peek8(l) as u32).unwrap_or(0),
-            Operand::Word(a) => self.linear(a).map(|l| self.m.peek16(l) as u32).unwrap_or(0),
+            Operand::Byte(a) => self
+                .linear(a)
+                .map(|l| self.core.m.peek8(l) as u32)
+                .unwrap_or(0),
+            Operand::Word(a) => self
+                .linear(a)
+                .map(|l| self.core.m.peek16(l) as u32)
+                .unwrap_or(0),
         };
         c.op.holds(v, c.rhs)
     }
@@ -79,13 +84,13 @@ impl Debugger {
     /// Writes the trace line of the instruction about to run.
     fn trace_line(&mut self, ins: &Instruction, (cs, ip): (u16, u16)) {
         let Some(t) = self.trace.as_mut() else { return };
-        let r = &self.m.cpu.regs;
+        let r = &self.core.m.cpu.regs;
         let mut line = String::new();
         IntelFormatter::new().format(ins, &mut line);
         let _ = writeln!(
             t,
             "{:>12} {cs:04X}:{ip:04X} {line:<32} AX={:04X} BX={:04X} CX={:04X} DX={:04X} SI={:04X} DI={:04X} BP={:04X} SP={:04X} DS={:04X} ES={:04X} SS={:04X} FL={:04X}",
-            self.m.cycles(),
+            self.core.m.cycles(),
             r.gpr[0] as u16, r.gpr[3] as u16, r.gpr[1] as u16, r.gpr[2] as u16,
             r.gpr[6] as u16, r.gpr[7] as u16, r.gpr[5] as u16, r.gpr[4] as u16,
             r.seg[3], r.seg[0], r.seg[2], r.flags as u16
@@ -101,39 +106,39 @@ impl Debugger {
         let (cs, ip) = self.cs_ip();
         let ins = self.decode(cs, ip);
         let stack0 = (
-            self.m.cpu.regs.sreg(SegReg::SS),
-            self.m.cpu.regs.gpr[4] as u16,
+            self.core.m.cpu.regs.sreg(SegReg::SS),
+            self.core.m.cpu.regs.gpr[4] as u16,
         );
         self.trace_line(&ins, (cs, ip));
         loop {
-            let budget = if self.m.cpu.halted {
-                self.m
+            // One instruction; while halted, up to the next device event
+            // (the core session services DOS traps on the way).
+            let budget = if self.core.m.cpu.halted {
+                self.core
+                    .m
                     .bus
                     .sched
                     .next()
-                    .saturating_sub(self.m.cycles())
+                    .saturating_sub(self.core.m.cycles())
                     .max(1)
             } else {
                 1
             };
-            let exit = self.m.run_for(budget);
-            self.output.extend(self.dos.take_output());
+            let exit = self.core.run_for(budget);
+            self.output.extend(self.core.dos.take_output());
             match exit {
-                RunExit::Trap(a) => {
-                    let flow = self.dos.service(&mut self.m, a);
-                    self.output.extend(self.dos.take_output());
-                    match flow {
-                        Flow::Continue => continue,
-                        Flow::Exit(code) => {
-                            self.ended = Some(format!("the program exited with code {code}"));
-                            return Some(Stop::Exited(code));
-                        }
-                        Flow::Stop(msg) => return self.end(msg),
-                    }
+                Exit::Limit | Exit::Frame | Exit::ReplayEnd => break,
+                Exit::Exited(code) => {
+                    self.ended = Some(format!("the program exited with code {code}"));
+                    return Some(Stop::Exited(code));
                 }
-                RunExit::CyclesElapsed | RunExit::Frame => break,
-                RunExit::HookStop => {
-                    let Some(rec) = self.m.cpu.hooks.as_ref().and_then(|h| h.stopped) else {
+                // Something not emulated: the program may be moved on.
+                Exit::Stopped(why @ dos::Stop::Unsupported { .. }) => {
+                    return Some(Stop::Stopped(why.to_string()))
+                }
+                Exit::Stopped(why) => return self.end(why.to_string()),
+                Exit::HookStop => {
+                    let Some(rec) = self.core.m.cpu.hooks.as_ref().and_then(|h| h.stopped) else {
                         break;
                     };
                     if let Some(n) = self.breakpoint_hit(&rec) {
@@ -145,15 +150,6 @@ impl Debugger {
                     }
                     break;
                 }
-                RunExit::Halted => {
-                    return self.end(format!(
-                        "the CPU halted with interrupts disabled at {cs:04X}:{ip:04X}"
-                    ))
-                }
-                RunExit::Reset => return self.end("the program reset the machine".into()),
-                RunExit::Unsupported(msg) => {
-                    return Some(Stop::Stopped(format!("{msg} (at {cs:04X}:{ip:04X})")))
-                }
             }
         }
         self.track_calls(&ins, (cs, ip), stack0);
@@ -162,8 +158,8 @@ impl Debugger {
 
     fn track_calls(&mut self, ins: &Instruction, at: (u16, u16), stack0: (u16, u16)) {
         let (ss, sp) = (
-            self.m.cpu.regs.sreg(SegReg::SS),
-            self.m.cpu.regs.gpr[4] as u16,
+            self.core.m.cpu.regs.sreg(SegReg::SS),
+            self.core.m.cpu.regs.gpr[4] as u16,
         );
         // Unwind frames whose return address has been popped.
         while let Some(f) = self.frames.last() {
@@ -197,7 +193,7 @@ impl Debugger {
     /// stops, the program ends, or `max_cycles` pass.
     pub fn run_until(&mut self, max_cycles: u64, mut done: impl FnMut(&Debugger) -> bool) -> Stop {
         self.arm();
-        let end = self.m.cycles().saturating_add(max_cycles);
+        let end = self.core.m.cycles().saturating_add(max_cycles);
         loop {
             if let Some(stop) = self.step_insn() {
                 return stop;
@@ -205,7 +201,7 @@ impl Debugger {
             if done(self) {
                 return Stop::Stepped;
             }
-            if self.m.cycles() >= end {
+            if self.core.m.cycles() >= end {
                 return Stop::Limit;
             }
         }
@@ -246,23 +242,23 @@ impl Debugger {
             return self.step(1);
         }
         let next = ip.wrapping_add(ins.len() as u16);
-        let sp = self.m.cpu.regs.gpr[4] as u16;
-        let ss = self.m.cpu.regs.sreg(SegReg::SS);
+        let sp = self.core.m.cpu.regs.gpr[4] as u16;
+        let ss = self.core.m.cpu.regs.sreg(SegReg::SS);
         self.run_until(max_cycles, move |s| {
             s.cs_ip() == (cs, next)
-                && s.m.cpu.regs.sreg(SegReg::SS) == ss
-                && s.m.cpu.regs.gpr[4] as u16 >= sp
+                && s.core.m.cpu.regs.sreg(SegReg::SS) == ss
+                && s.core.m.cpu.regs.gpr[4] as u16 >= sp
         })
     }
 
     /// Runs until the current routine returns (a RET/RETF/IRET that pops
     /// the stack above where it is now).
     pub fn step_out(&mut self, max_cycles: u64) -> Stop {
-        let ss = self.m.cpu.regs.sreg(SegReg::SS);
-        let sp = self.m.cpu.regs.gpr[4] as u16;
+        let ss = self.core.m.cpu.regs.sreg(SegReg::SS);
+        let sp = self.core.m.cpu.regs.gpr[4] as u16;
         let mut was_ret = false;
         self.run_until(max_cycles, move |s| {
-            let r = &s.m.cpu.regs;
+            let r = &s.core.m.cpu.regs;
             let hit = was_ret && r.sreg(SegReg::SS) == ss && (r.gpr[4] as u16) > sp;
             let (cs, ip) = s.cs_ip();
             was_ret = matches!(

@@ -197,7 +197,7 @@ impl Target for GdbTarget {
 
 impl SingleThreadBase for GdbTarget {
     fn read_registers(&mut self, regs: &mut RealModeRegs) -> TargetResult<(), Self> {
-        let r = &self.s.m.cpu.regs;
+        let r = &self.s.core.m.cpu.regs;
         regs.gregs[..8].copy_from_slice(&r.gpr);
         regs.gregs[EIP] = self.s.pc();
         regs.gregs[EFLAGS] = r.flags;
@@ -221,7 +221,7 @@ impl SingleThreadBase for GdbTarget {
 
     fn write_registers(&mut self, regs: &RealModeRegs) -> TargetResult<(), Self> {
         let old_pc = self.s.pc();
-        let old_ip = self.s.m.cpu.regs.ip as u16;
+        let old_ip = self.s.core.m.cpu.regs.ip as u16;
         for i in 0..8 {
             self.s.put_reg(RegName::Gpr32(i), regs.gregs[i]);
         }
@@ -235,7 +235,7 @@ impl SingleThreadBase for GdbTarget {
         // is the offset itself.
         let pc = regs.gregs[EIP];
         if pc != old_pc {
-            let cs = self.s.m.cpu.regs.sreg(SegReg::CS) as u32;
+            let cs = self.s.core.m.cpu.regs.sreg(SegReg::CS) as u32;
             match pc.checked_sub(cs << 4).filter(|o| *o <= 0xFFFF) {
                 Some(off) => self.s.put_reg(RegName::Ip, off),
                 None => {
@@ -391,7 +391,7 @@ impl MonitorCmd for GdbTarget {
             .to_ascii_lowercase();
         let text = match word.as_str() {
             "segs" => {
-                let r = &self.s.m.cpu.regs;
+                let r = &self.s.core.m.cpu.regs;
                 let (cs, ip) = self.s.cs_ip();
                 format!(
                     "CS={cs:04X} DS={:04X} ES={:04X} SS={:04X} FS={:04X} GS={:04X}  CS:IP={cs:04X}:{ip:04X} = linear {:05X}\n",
@@ -480,10 +480,7 @@ impl run_blocking::BlockingEventLoop for EventLoop {
 pub fn serve(s: Debugger, port: u16) -> ExitCode {
     let listener = match TcpListener::bind(("127.0.0.1", port)) {
         Ok(l) => l,
-        Err(e) => {
-            eprintln!("tandem debug: error: --gdb {port}: {e}");
-            return ExitCode::from(super::EXIT_BAD_INPUT);
-        }
+        Err(e) => return crate::exit::input_error("debug", format_args!("--gdb {port}: {e}")),
     };
     let bound = listener.local_addr().map(|a| a.port()).unwrap_or(port);
     eprintln!("tandem debug: waiting for gdb on 127.0.0.1:{bound} (target remote :{bound})");

@@ -27,6 +27,7 @@ use super::command::Reply;
 use super::commands;
 use super::error::{Error, Result};
 use super::session::Debugger;
+use crate::exit::input_error;
 use request::Request;
 
 /// The longest request line: a `write` of 1 MiB is 2 MiB of hex.
@@ -44,10 +45,10 @@ const TOKEN_BYTES: usize = 16;
 pub fn serve(mut s: Debugger, how: &str, token_file: Option<&Path>) -> ExitCode {
     if how == "stdio" {
         if token_file.is_some() {
-            eprintln!(
-                "tandem debug: error: --token-file is for --protocol PORT (stdio needs none)"
+            return input_error(
+                "debug",
+                format_args!("--token-file is for --protocol PORT (stdio needs none)"),
             );
-            return ExitCode::from(2);
         }
         let stdin = std::io::stdin();
         let mut out = std::io::stdout();
@@ -55,27 +56,26 @@ pub fn serve(mut s: Debugger, how: &str, token_file: Option<&Path>) -> ExitCode 
         return ExitCode::SUCCESS;
     }
     let Ok(port) = how.parse::<u16>() else {
-        eprintln!("tandem debug: error: --protocol {how}: expected stdio or a TCP port");
-        return ExitCode::from(2);
+        return input_error(
+            "debug",
+            format_args!("--protocol {how}: expected stdio or a TCP port"),
+        );
     };
     let token = match new_token() {
         Ok(t) => t,
         Err(e) => {
-            eprintln!("tandem debug: error: no random token: {e}");
-            return ExitCode::from(2);
+            return input_error("debug", format_args!("no random token: {e}"));
         }
     };
     let listener = match TcpListener::bind(("127.0.0.1", port)) {
         Ok(l) => l,
         Err(e) => {
-            eprintln!("tandem debug: error: port {port}: {e}");
-            return ExitCode::from(2);
+            return input_error("debug", format_args!("port {port}: {e}"));
         }
     };
     if let Some(f) = token_file {
         if let Err(e) = write_token_file(f, &token) {
-            eprintln!("tandem debug: error: {}: {e}", f.display());
-            return ExitCode::from(2);
+            return input_error("debug", Error::io(f, e));
         }
     }
     eprintln!(
