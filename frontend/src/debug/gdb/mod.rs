@@ -35,7 +35,8 @@ use gdbstub::target::ext::monitor_cmd::{outputln, ConsoleOutput, MonitorCmd, Mon
 use gdbstub::target::{Target, TargetResult};
 
 use super::breakpoints::BpKind;
-use super::commands;
+use super::command::{Command, FileCmd};
+use super::commands::{self, Line};
 use super::parse::parse_addr;
 use super::regs::RegName;
 use super::session::{Debugger, Stop};
@@ -366,12 +367,17 @@ impl HwWatchpoint for GdbTarget {
     }
 }
 
-/// Debugger commands that run the machine: gdb must do that itself
-/// (`continue`, `stepi`), or its view of the registers goes stale.
-const RUNNING: [&str; 14] = [
-    "s", "step", "si", "n", "next", "over", "finish", "out", "c", "cont", "continue", "go", "q",
-    "quit",
-];
+/// Whether a console line runs the machine or replaces it: gdb must do
+/// that itself (`continue`, `stepi`, `kill`), or its view of the
+/// registers goes stale.
+fn runs_the_machine(line: &str) -> bool {
+    matches!(
+        commands::parse(line),
+        Ok(Line::Engine(
+            Command::Run(_) | Command::Quit | Command::File(FileCmd::LoadState(_))
+        ))
+    )
+}
 
 impl MonitorCmd for GdbTarget {
     fn handle_monitor_cmd(
@@ -415,7 +421,7 @@ impl MonitorCmd for GdbTarget {
                  run with gdb's continue/stepi; $pc is linear CS*16+IP, $ip the offset\n",
                 commands::HELP
             ),
-            w if RUNNING.contains(&w) => {
+            w if runs_the_machine(line) => {
                 format!("error: '{w}' runs the machine: use gdb's continue, stepi or kill\n")
             }
             _ => match commands::execute(&mut self.s, line) {
@@ -508,4 +514,27 @@ pub fn serve(s: Debugger, port: u16) -> ExitCode {
         }
     }
     ExitCode::SUCCESS
+}
+
+#[cfg(test)]
+mod tests {
+    use super::runs_the_machine;
+
+    #[test]
+    fn commands_that_run_the_machine_are_left_to_gdb() {
+        for l in [
+            "c",
+            "g",
+            "s 3",
+            "until cs:100",
+            "finish",
+            "q",
+            "load a state.sav",
+        ] {
+            assert!(runs_the_machine(l), "{l}");
+        }
+        for l in ["x ds:0", "b cs:100", "r ax=1", "bogus", "save a.sav"] {
+            assert!(!runs_the_machine(l), "{l}");
+        }
+    }
 }
