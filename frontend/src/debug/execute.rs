@@ -276,7 +276,7 @@ mod tests {
     use super::*;
     use crate::debug::command::{MachineCmd, Which};
     use crate::debug::parse::Addr;
-    use crate::debug::session::Stop;
+    use crate::debug::session::{End, Stop};
 
     /// roms/dos/hello.com (prints "Hello, world", exits with 7) at its
     /// entry.
@@ -342,7 +342,7 @@ mod tests {
         assert!(matches!(
             again,
             Ok(Reply::Stopped {
-                stop: Stop::Stopped(_),
+                stop: Stop::Ended(End::Exited(7)),
                 ..
             })
         ));

@@ -28,10 +28,31 @@ pub enum Stop {
     Breakpoint(usize, emu::HookRecord),
     /// The program terminated with this code.
     Exited(u8),
-    /// The run stopped (halt with IF clear, reset, unsupported).
-    Stopped(String),
+    /// The emulation cannot go on (halt with IF clear, reset, something
+    /// not emulated, a DOS stop): the core session's reason.
+    Stopped(dos::Stop),
+    /// The program had ended before this run: how.
+    Ended(End),
     /// The cycle budget of the command ran out.
     Limit,
+}
+
+/// How the program ended (no more running).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum End {
+    /// It terminated with this code.
+    Exited(u8),
+    /// The emulation stopped.
+    Stopped(dos::Stop),
+}
+
+impl std::fmt::Display for End {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            End::Exited(code) => write!(f, "the program exited with code {code}"),
+            End::Stopped(why) => write!(f, "{why}"),
+        }
+    }
 }
 
 /// One frame of the call stack.
@@ -94,7 +115,7 @@ pub struct Debugger {
     /// Hook index -> breakpoint number.
     pub(super) hook_bp: Vec<usize>,
     /// The program has ended (no more running).
-    pub ended: Option<String>,
+    pub ended: Option<End>,
     /// Guest text not yet shown.
     pub output: Vec<u8>,
 }

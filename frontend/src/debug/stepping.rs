@@ -11,7 +11,7 @@ use iced_x86::{Formatter, Instruction, IntelFormatter, Mnemonic};
 
 use super::breakpoints::BpKind;
 use super::parse::{Cond, Operand};
-use super::session::{Debugger, Frame, Stop};
+use super::session::{Debugger, End, Frame, Stop};
 
 /// The deepest call stack kept (the oldest frames are dropped).
 const MAX_FRAMES: usize = 4096;
@@ -75,12 +75,6 @@ impl Debugger {
         Some(n)
     }
 
-    /// The program ended: no more running.
-    fn end(&mut self, why: String) -> Option<Stop> {
-        self.ended = Some(why.clone());
-        Some(Stop::Stopped(why))
-    }
-
     /// Writes the trace line of the instruction about to run.
     fn trace_line(&mut self, ins: &Instruction, (cs, ip): (u16, u16)) {
         let Some(t) = self.trace.as_mut() else { return };
@@ -101,7 +95,7 @@ impl Debugger {
     /// a stop when a breakpoint fired or the program ended.
     fn step_insn(&mut self) -> Option<Stop> {
         if let Some(e) = &self.ended {
-            return Some(Stop::Stopped(e.clone()));
+            return Some(Stop::Ended(e.clone()));
         }
         let (cs, ip) = self.cs_ip();
         let ins = self.decode(cs, ip);
@@ -129,14 +123,17 @@ impl Debugger {
             match exit {
                 Exit::Limit | Exit::Frame | Exit::ReplayEnd => break,
                 Exit::Exited(code) => {
-                    self.ended = Some(format!("the program exited with code {code}"));
+                    self.ended = Some(End::Exited(code));
                     return Some(Stop::Exited(code));
                 }
-                // Something not emulated: the program may be moved on.
-                Exit::Stopped(why @ dos::Stop::Unsupported { .. }) => {
-                    return Some(Stop::Stopped(why.to_string()))
+                Exit::Stopped(why) => {
+                    // Something not emulated does not end the program: it
+                    // may be moved on (`r ip=...`).
+                    if !matches!(why, dos::Stop::Unsupported { .. }) {
+                        self.ended = Some(End::Stopped(why.clone()));
+                    }
+                    return Some(Stop::Stopped(why));
                 }
-                Exit::Stopped(why) => return self.end(why.to_string()),
                 Exit::HookStop => {
                     let Some(rec) = self.core.m.cpu.hooks.as_ref().and_then(|h| h.stopped) else {
                         break;

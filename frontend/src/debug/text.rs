@@ -129,8 +129,11 @@ pub fn stop_text(s: &mut Debugger, stop: &Stop) -> String {
         Stop::Exited(c) => {
             let _ = writeln!(t, "the program exited with code {c}");
         }
-        Stop::Stopped(msg) => {
-            let _ = writeln!(t, "stopped: {msg}");
+        Stop::Stopped(why) => {
+            let _ = writeln!(t, "stopped: {why}");
+        }
+        Stop::Ended(end) => {
+            let _ = writeln!(t, "stopped: {end}");
         }
         Stop::Limit => {
             let _ = writeln!(t, "stopped: the command's time limit passed");

@@ -130,8 +130,12 @@ impl GdbTarget {
                     _ => SingleThreadStopReason::Signal(Signal::SIGTRAP),
                 },
                 Stop::Exited(code) => SingleThreadStopReason::Exited(code),
-                Stop::Stopped(msg) => {
-                    eprintln!("tandem debug: {msg}");
+                Stop::Stopped(why) => {
+                    eprintln!("tandem debug: {why}");
+                    SingleThreadStopReason::Terminated(Signal::SIGSTOP)
+                }
+                Stop::Ended(end) => {
+                    eprintln!("tandem debug: {end}");
                     SingleThreadStopReason::Terminated(Signal::SIGSTOP)
                 }
             };

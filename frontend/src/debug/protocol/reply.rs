@@ -62,9 +62,13 @@ fn stop_json(s: &Debugger, stop: Stop, output: &[u8]) -> Map<String, Value> {
             m.insert("stop".into(), json!("exited"));
             m.insert("code".into(), json!(c));
         }
-        Stop::Stopped(msg) => {
+        Stop::Stopped(why) => {
             m.insert("stop".into(), json!("stopped"));
-            m.insert("message".into(), json!(msg));
+            m.insert("message".into(), json!(why.to_string()));
+        }
+        Stop::Ended(end) => {
+            m.insert("stop".into(), json!("stopped"));
+            m.insert("message".into(), json!(end.to_string()));
         }
         Stop::Breakpoint(n, rec) => {
             m.insert("stop".into(), json!("hook"));
