@@ -74,6 +74,8 @@ impl fmt::Display for Stop {
     }
 }
 
+impl std::error::Error for Stop {}
+
 /// The machine, its DOS and the frames completed since the start.
 pub struct Session {
     /// The PC.

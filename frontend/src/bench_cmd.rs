@@ -51,9 +51,9 @@ pub fn run(args: &BenchArgs) -> ExitCode {
             }
         },
     };
-    let config = args.machine.config();
+    let config = args.machine.config(emu::CpuModel::I8086);
     let cpu_hz = config.cpu_hz;
-    let mut m = Machine::new(config);
+    let mut m = Machine::new(config.clone());
     if let Err(e) = m.load_com(&image, 0x1000) {
         eprintln!("tandem bench: error: {name}: {e}");
         return ExitCode::from(crate::exit::BAD_INPUT);
@@ -84,7 +84,7 @@ pub fn run(args: &BenchArgs) -> ExitCode {
     if args.json {
         let v = serde_json::json!({
             "program": name,
-            "cpu": args.machine.cpu.name(),
+            "cpu": config.cpu_model.name(),
             "cpu_hz": cpu_hz,
             "end": how,
             "cycles": cycles,
@@ -98,7 +98,7 @@ pub fn run(args: &BenchArgs) -> ExitCode {
         println!("program: {name} ({how})");
         println!(
             "machine: {} at {}.{:06} MHz",
-            args.machine.cpu,
+            config.cpu_model,
             cpu_hz / 1_000_000,
             cpu_hz % 1_000_000
         );

@@ -14,7 +14,8 @@ use clap::Args;
 use emu::{HookAction, HookEvent, HookKind, SegReg};
 use models::call::call_near;
 
-use crate::session::{self, input_error, GmMachine, Loaded, Segs};
+use crate::machine_opts::MachineOpts;
+use crate::session::{self, input_error, Loaded, Segs};
 
 /// Arguments of `tandem call`.
 #[derive(Args, Debug)]
@@ -52,7 +53,7 @@ pub struct CallArgs {
     max: u64,
 
     #[command(flatten)]
-    machine: GmMachine,
+    machine: MachineOpts,
 
     /// Print one JSON object instead of text.
     #[arg(long)]
@@ -125,11 +126,7 @@ fn set_mem(s: &mut Loaded, spec: &str, segs: &Segs) -> Result<(), String> {
 /// Runs `tandem call`.
 pub fn run(args: &CallArgs) -> ExitCode {
     let name = args.program.display().to_string();
-    let image = match std::fs::read(&args.program) {
-        Ok(b) => b,
-        Err(e) => return input_error("call", format!("{name}: {e}")),
-    };
-    let mut s = match Loaded::start(&image, &name, args.program.parent(), &args.machine, b"") {
+    let mut s = match Loaded::open(&args.program, &args.machine.config(session::GM_CPU)) {
         Ok(s) => s,
         Err(e) => return input_error("call", e),
     };

@@ -21,8 +21,10 @@ use emu::{ExecAt, HookAction, HookEvent, HookKind};
 use models::compare::{Divergence, LockStep};
 use models::{GuestMemory, Placement, Profile};
 
+use crate::error::{report, Error};
+use crate::machine_opts::MachineOpts;
 use crate::press::{self, Press};
-use crate::session::{self, input_error, GmMachine, Loaded};
+use crate::session::{self, input_error, Loaded};
 
 /// Arguments of `tandem compare`.
 #[derive(Args, Debug)]
@@ -54,7 +56,7 @@ pub struct CompareArgs {
     last: usize,
 
     #[command(flatten)]
-    machine: GmMachine,
+    machine: MachineOpts,
 
     /// Print one JSON object instead of text.
     #[arg(long)]
@@ -75,19 +77,19 @@ impl Run<'_> {
         &self,
         image: &[u8],
         name: &str,
-        gm: &GmMachine,
+        machine: &hw::MachineConfig,
         presses: &[Press],
-    ) -> Result<(Loaded, Placement), String> {
-        let mut s = Loaded::start(image, name, None, gm, b"")?;
+    ) -> Result<(Loaded, Placement), Error> {
+        let mut s = Loaded::start(image, name, None, machine, b"")?;
         let at = s.place(self.profile, name)?;
         let frame = self.profile.code.frame_update.ok_or_else(|| {
-            format!(
+            Error::Input(format!(
                 "profile {} does not say where the per-frame update is",
                 self.profile.name
-            )
+            ))
         })?;
         for p in presses {
-            for (cycle, key, down) in p.events(gm.cpu_hz(), 0) {
+            for (cycle, key, down) in p.events(machine.cpu_hz, 0) {
                 s.session.m.key(cycle, key, down);
             }
         }
@@ -132,7 +134,7 @@ impl Run<'_> {
         at: Placement,
         end: u64,
         writers: &mut [(u16, u16); 256],
-    ) -> Result<(u64, Vec<u16>, Option<Divergence>), String> {
+    ) -> Result<(u64, Vec<u16>, Option<Divergence>), Error> {
         let table = at.data(self.profile.data.params);
         let baseline = LockStep::table(&self.reference.session.m, self.profile, self.ref_at);
         let mut lock = LockStep::new(self.profile.clone(), baseline);
@@ -152,12 +154,12 @@ impl Run<'_> {
                     return Ok((lock.frames(), lock.clocks().to_vec(), None))
                 }
                 Exit::Exited(code) => {
-                    return Err(format!(
+                    return Err(Error::EndedEarly(format!(
                         "the program exited (code {code}) after {} frames",
                         lock.frames()
-                    ))
+                    )))
                 }
-                Exit::Stopped(msg) => return Err(format!("the run stopped: {msg}")),
+                Exit::Stopped(why) => return Err(Error::Stopped(why)),
             }
             let log = s
                 .session
@@ -216,12 +218,12 @@ fn last_instructions(
     run: &Run,
     image: &[u8],
     name: &str,
-    gm: &GmMachine,
+    machine: &hw::MachineConfig,
     presses: &[Press],
     frame: u64,
     n: usize,
-) -> Result<(String, Vec<String>), String> {
-    let (mut s, _) = run.start(image, name, gm, presses)?;
+) -> Result<(String, Vec<String>), Error> {
+    let (mut s, _) = run.start(image, name, machine, presses)?;
     let mut frames = 0u64;
     // Run at full speed to the frame before, then step.
     while frames < frame {
@@ -235,7 +237,11 @@ fn last_instructions(
                 frames += 1
             }
             Exit::HookStop => {}
-            other => return Err(format!("the replay ended early: {other:?}")),
+            other => {
+                return Err(Error::EndedEarly(format!(
+                    "the replay ended early: {other:?}"
+                )))
+            }
         }
     }
     let mut ring: VecDeque<String> = VecDeque::new();
@@ -259,7 +265,11 @@ fn last_instructions(
                 }
             }
             Exit::Limit => {}
-            other => return Err(format!("the replay ended early: {other:?}")),
+            other => {
+                return Err(Error::EndedEarly(format!(
+                    "the replay ended early: {other:?}"
+                )))
+            }
         }
         if s.session.m.cycles() != before {
             ring.push_back(format!(
@@ -279,14 +289,14 @@ pub fn run(args: &CompareArgs) -> ExitCode {
         &args.profile,
         args.program.as_deref(),
         args.reference.as_deref(),
-        &args.machine,
+        &args.machine.config(session::GM_CPU),
     ) {
         Ok(g) => g,
-        Err(e) => return input_error("compare", e),
+        Err(e) => return report("compare", &e),
     };
     let (profile, image, name, ref_at) = (&g.profile, &g.image, &g.name, g.ref_at);
     let reference = &g.reference;
-    let hz = args.machine.cpu_hz();
+    let hz = args.machine.config(session::GM_CPU).cpu_hz;
     let presses = match press::parse_all(&args.presses) {
         Ok(v) => v,
         Err(e) => return input_error("compare", e),
@@ -296,9 +306,10 @@ pub fn run(args: &CompareArgs) -> ExitCode {
         reference,
         ref_at,
     };
-    let (mut s, at) = match run.start(image, name, &args.machine, &presses) {
+    let (mut s, at) = match run.start(image, name, &args.machine.config(session::GM_CPU), &presses)
+    {
         Ok(x) => x,
-        Err(e) => return input_error("compare", e),
+        Err(e) => return report("compare", &e),
     };
     let end = args.seconds.saturating_mul(hz);
     let mut writers = [(0u16, 0u16); 256];
@@ -306,7 +317,7 @@ pub fn run(args: &CompareArgs) -> ExitCode {
         Ok(x) => x,
         Err(e) => {
             eprintln!("tandem compare: stopped: {name}: {e}");
-            return ExitCode::from(crate::exit::CHECK_FAILED);
+            return ExitCode::from(e.exit_code());
         }
     };
     let Some(d) = divergence else {
@@ -325,7 +336,7 @@ pub fn run(args: &CompareArgs) -> ExitCode {
         &run,
         image,
         name,
-        &args.machine,
+        &args.machine.config(session::GM_CPU),
         &presses,
         d.frame,
         args.last,

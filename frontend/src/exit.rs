@@ -69,13 +69,6 @@ pub fn of_exit(exit: &Exit) -> u8 {
     }
 }
 
-/// Prints `tandem CMD: error: MSG` and returns [`BAD_INPUT`]: the one
-/// way a command reports input it cannot use.
-pub fn input_error(cmd: &str, msg: impl std::fmt::Display) -> std::process::ExitCode {
-    eprintln!("tandem {cmd}: error: {msg}");
-    std::process::ExitCode::from(BAD_INPUT)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

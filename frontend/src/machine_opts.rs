@@ -3,33 +3,30 @@
 use clap::Args;
 use emu::CpuModel;
 
-/// The CPU model and clock of a machine.
-#[derive(Args, Debug, Clone)]
+/// The CPU model and clock of a machine: the one set of machine options
+/// of every command that builds one. Each model's default clock is
+/// [`CpuModel::default_hz`]; the default model is the command's own.
+#[derive(Args, Debug, Clone, Default)]
 pub struct MachineOpts {
-    /// CPU model: 8086, 286 or 386.
-    #[arg(long, value_name = "MODEL", default_value = "8086", value_parser = parse_model)]
-    pub cpu: CpuModel,
+    /// CPU model: 8086, 286 or 386 [default: 8086; 386 for the
+    /// golden-master commands (call, sweep, compare, trace) and the
+    /// built-in replica, which need 186+ instructions].
+    #[arg(long, value_name = "MODEL", value_parser = parse_model)]
+    pub cpu: Option<CpuModel>,
 
-    /// CPU clock in MHz, up to six decimals (default: 4.772727 for the 8086,
-    /// 12 for the 286, 33 for the 386). Emulated time follows it; the host
-    /// clock never enters emulation.
+    /// CPU clock in MHz, up to six decimals [default: the model's own:
+    /// 4.772727 for the 8086, 12 for the 286, 33 for the 386]. Emulated
+    /// time follows it; the host clock never enters emulation.
     #[arg(long, value_name = "MHZ", value_parser = parse_mhz)]
     pub mhz: Option<u64>,
 }
 
 impl MachineOpts {
-    /// The CPU clock in Hz.
-    pub fn cpu_hz(&self) -> u64 {
-        self.mhz.unwrap_or(match self.cpu {
-            CpuModel::I8086 => 4_772_727,
-            CpuModel::I286 => 12_000_000,
-            CpuModel::I386 => 33_000_000,
-        })
-    }
-
-    /// The machine configuration these options describe.
-    pub fn config(&self) -> hw::MachineConfig {
-        hw::MachineConfig::with_cpu(self.cpu, self.cpu_hz())
+    /// The machine these options describe, `default` being the command's
+    /// CPU model when `--cpu` is not given.
+    pub fn config(&self, default: CpuModel) -> hw::MachineConfig {
+        let cpu = self.cpu.unwrap_or(default);
+        hw::MachineConfig::with_cpu(cpu, self.mhz.unwrap_or(cpu.default_hz()))
     }
 }
 

@@ -11,6 +11,7 @@ mod call_cmd;
 mod compare_cmd;
 mod corpus;
 mod debug;
+mod error;
 mod exit;
 mod machine_opts;
 mod play;

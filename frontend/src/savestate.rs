@@ -8,6 +8,8 @@ use dos::state::{self, Meta, Snapshot};
 use dos::Dos;
 use hw::Machine;
 
+use crate::error::Error;
+
 /// The fastest CPU clock a state may have (1 GHz).
 pub const MAX_CPU_HZ: u64 = 1_000_000_000;
 /// The latest cycle a state may be at: a resumed run adds its own time to
@@ -18,17 +20,17 @@ pub const MAX_CYCLE: u64 = 1 << 62;
 /// one-line message naming the file. The state is untrusted input: besides
 /// its format (checked by `dos::state`), the clocks and times that bound
 /// the resumed run are checked here.
-pub fn load(file: &Path, mount: &Path) -> Result<Snapshot, String> {
-    let bytes = std::fs::read(file)
-        .map_err(|e| format!("{}: {}", file.display(), state::StateError::from(e)))?;
-    load_bytes(&bytes, mount).map_err(|e| format!("{}: {e}", file.display()))
+pub fn load(file: &Path, mount: &Path) -> Result<Snapshot, Error> {
+    let bytes =
+        std::fs::read(file).map_err(|e| Error::bad(file.display(), state::StateError::from(e)))?;
+    load_bytes(&bytes, mount).map_err(|e| Error::bad(file.display(), e))
 }
 
 /// [`load`] of a state already in memory (the fuzz tests' entry point);
 /// the error does not name a file.
-pub fn load_bytes(bytes: &[u8], mount: &Path) -> Result<Snapshot, String> {
-    let snap = state::load(bytes, mount).map_err(|e| e.to_string())?;
-    check(&snap).map_err(|e| format!("save state is damaged ({e})"))?;
+pub fn load_bytes(bytes: &[u8], mount: &Path) -> Result<Snapshot, Error> {
+    let snap = state::load(bytes, mount).map_err(|e| Error::Input(e.to_string()))?;
+    check(&snap).map_err(|e| Error::Input(format!("save state is damaged ({e})")))?;
     Ok(snap)
 }
 
@@ -64,7 +66,7 @@ pub fn save(
     m: &Machine,
     dos: &Dos,
     origin_cycle: u64,
-) -> Result<(), String> {
+) -> Result<(), Error> {
     let meta = Meta {
         tandem: env!("CARGO_PKG_VERSION").into(),
         program: program
@@ -73,5 +75,5 @@ pub fn save(
             .unwrap_or_default(),
         origin_cycle: origin_cycle.min(m.cycles()),
     };
-    state::write_file(file, m, dos, &meta).map_err(|e| format!("{}: {e}", file.display()))
+    state::write_file(file, m, dos, &meta).map_err(|e| Error::bad(file.display(), e))
 }

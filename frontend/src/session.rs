@@ -5,38 +5,21 @@
 
 use std::path::{Path, PathBuf};
 
-use clap::Args;
 use dos::{Dos, DosConfig, Session};
 use emu::{CpuModel, SegReg};
 use hw::Machine;
 use models::{Placement, Profile};
 
-use crate::machine_opts::{parse_mhz, parse_model};
+use crate::error::Error;
 
 /// The built-in replica, retail layout (`roms/replica/replica.exe`).
 pub const REPLICA: &[u8] = include_bytes!("../../roms/replica/replica.exe");
 /// The built-in replica, demo layout (`roms/replica/replica-demo.exe`).
 pub const REPLICA_DEMO: &[u8] = include_bytes!("../../roms/replica/replica-demo.exe");
 
-/// The CPU of a golden-master run: the target game (and so the replica) is a
-/// 386 program, hence the default.
-#[derive(Args, Debug, Clone)]
-pub struct GmMachine {
-    /// CPU model: 8086, 286 or 386 (the replica needs 186+ instructions).
-    #[arg(long, value_name = "MODEL", default_value = "386", value_parser = parse_model)]
-    pub cpu: CpuModel,
-
-    /// CPU clock in MHz (default 33).
-    #[arg(long, value_name = "MHZ", value_parser = parse_mhz)]
-    pub mhz: Option<u64>,
-}
-
-impl GmMachine {
-    /// The CPU clock in Hz.
-    pub fn cpu_hz(&self) -> u64 {
-        self.mhz.unwrap_or(33_000_000)
-    }
-}
+/// The CPU of a golden-master run when `--cpu` is not given: the target
+/// game (and so the replica) is a 386 program.
+pub const GM_CPU: CpuModel = CpuModel::I386;
 
 /// A program loaded and ready at its entry: its session and where it is.
 pub struct Loaded {
@@ -44,6 +27,13 @@ pub struct Loaded {
     pub session: Session,
     /// The segment the program image was loaded at (PSP + 10h).
     pub load_seg: u16,
+    /// The segment the program's own offsets count from, `load` in
+    /// addresses: the load segment for an .EXE (the base its relocations
+    /// add), the PSP for a .COM (assembled at ORG 100h: its entry is
+    /// `load:0100`, as in DEBUG).
+    pub origin_seg: u16,
+    /// The program's PSP.
+    pub psp: u16,
     /// Paragraphs of the program image.
     pub image_paras: u16,
     /// SS at the entry (the data group of the game: SS = DS).
@@ -69,10 +59,10 @@ impl Loaded {
         image: &[u8],
         name: &str,
         mount: Option<&Path>,
-        gm: &GmMachine,
+        machine: &hw::MachineConfig,
         tail: &[u8],
-    ) -> Result<Loaded, String> {
-        let exe = dos::Executable::parse(image).map_err(|e| format!("{name}: {e}"))?;
+    ) -> Result<Loaded, Error> {
+        let exe = dos::Executable::parse(image).map_err(|e| Error::bad(name, e))?;
         let (mount, temp) = match mount {
             Some(m) => (m.to_path_buf(), None),
             None => {
@@ -81,42 +71,61 @@ impl Loaded {
                     std::process::id(),
                     TEMP_COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
                 ));
-                std::fs::create_dir_all(&t).map_err(|e| format!("{}: {e}", t.display()))?;
+                std::fs::create_dir_all(&t).map_err(|e| Error::file(&t, e))?;
                 (t.clone(), Some(t))
             }
         };
         let mut dos = Dos::new(DosConfig::new(mount.clone()))
-            .map_err(|e| format!("mount {}: {e}", mount.display()))?;
-        let mut m = Machine::new(hw::MachineConfig::with_cpu(gm.cpu, gm.cpu_hz()));
+            .map_err(|e| Error::bad(format!("mount {}", mount.display()), e))?;
+        let mut m = Machine::new(machine.clone());
         dos.install(&mut m);
         let base = Path::new(name)
             .file_name()
             .map(|n| n.to_string_lossy().to_ascii_uppercase())
             .unwrap_or_default();
         dos.load(&mut m, image, &format!("C:\\{base}"), tail)
-            .map_err(|e| format!("{name}: {e}"))?;
-        let load_seg = dos.current_psp().wrapping_add(0x10);
+            .map_err(|e| Error::bad(name, e))?;
+        let psp = dos.current_psp();
+        let load_seg = psp.wrapping_add(0x10);
+        let origin_seg = match exe {
+            dos::Executable::Com { .. } => psp,
+            _ => load_seg,
+        };
         let image_paras = exe.image_paras().min(0xFFFF) as u16;
         Ok(Loaded {
             entry_ss: m.cpu.regs.sreg(SegReg::SS),
             entry_cs: m.cpu.regs.sreg(SegReg::CS),
             session: Session::new(m, dos),
             load_seg,
+            origin_seg,
+            psp,
             image_paras,
             temp,
         })
     }
 
+    /// Loads the program file `program` with drive C: at its folder.
+    pub fn open(program: &Path, machine: &hw::MachineConfig) -> Result<Loaded, Error> {
+        let image = std::fs::read(program).map_err(|e| Error::file(program, e))?;
+        let name = program.display().to_string();
+        Loaded::start(&image, &name, Some(&program_folder(program)), machine, b"")
+    }
+
     /// Where `profile` finds the program: its main code segment by
     /// signature, its data group at the entry SS.
-    pub fn place(&self, profile: &Profile, name: &str) -> Result<Placement, String> {
+    pub fn place(&self, profile: &Profile, name: &str) -> Result<Placement, Error> {
         let last = self.load_seg.saturating_add(self.image_paras);
-        let code_seg = profile.find_code_segment(&self.session.m, self.load_seg, last).ok_or_else(|| {
-            format!(
-                "{name}: the signature of profile {} is not in this program (is it the right program?)",
-                profile.name
-            )
-        })?;
+        let code_seg = profile
+            .find_code_segment(&self.session.m, self.load_seg, last)
+            .ok_or_else(|| {
+                Error::bad(
+                    name,
+                    format!(
+                        "the signature of profile {} is not in this program (is it the right program?)",
+                        profile.name
+                    ),
+                )
+            })?;
         Ok(Placement {
             code_seg,
             data_seg: self.entry_ss,
@@ -124,37 +133,47 @@ impl Loaded {
     }
 }
 
+/// The folder of `program`, drive C: when no `--mount` is given: its parent,
+/// or the current folder for a bare file name.
+pub fn program_folder(program: &Path) -> PathBuf {
+    program
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| PathBuf::from("."))
+}
+
 static TEMP_COUNTER: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
 
 /// A profile by built-in name or from a TOML file.
-pub fn profile(name: &str) -> Result<Profile, String> {
+pub fn profile(name: &str) -> Result<Profile, Error> {
     if name.ends_with(".toml") {
-        let text = std::fs::read_to_string(name).map_err(|e| format!("{name}: {e}"))?;
-        Profile::parse(&text).map_err(|e| format!("{name}: {e}"))
+        let text = std::fs::read_to_string(name).map_err(|e| Error::file(Path::new(name), e))?;
+        Profile::parse(&text).map_err(|e| Error::bad(name, e))
     } else {
-        Profile::builtin(name).map_err(|e| e.to_string())
+        Profile::builtin(name).map_err(|e| Error::Input(e.to_string()))
     }
 }
 
 /// The program of a golden-master command: the given file, or the built-in
 /// replica of a replica profile. Returns its bytes and name.
-pub fn program(path: Option<&Path>, profile: &Profile) -> Result<(Vec<u8>, String), String> {
+pub fn program(path: Option<&Path>, profile: &Profile) -> Result<(Vec<u8>, String), Error> {
     match path {
         Some(p) => {
             if p.is_dir() {
-                return Err(format!("{}: is a directory, not a program", p.display()));
+                return Err(Error::bad(p.display(), "is a directory, not a program"));
             }
             std::fs::read(p)
                 .map(|b| (b, p.display().to_string()))
-                .map_err(|e| format!("{}: {e}", p.display()))
+                .map_err(|e| Error::file(p, e))
         }
         None => builtin(profile)
             .map(|b| (b.to_vec(), format!("built-in {}", profile.name)))
             .ok_or_else(|| {
-                format!(
+                Error::Input(format!(
                     "profile {} describes your own copy of the game: name the program",
                     profile.name
-                )
+                ))
             }),
     }
 }
@@ -176,11 +195,11 @@ pub fn reference(
     profile: &Profile,
     image: &[u8],
     name: &str,
-    gm: &GmMachine,
-) -> Result<(Loaded, Placement), String> {
+    machine: &hw::MachineConfig,
+) -> Result<(Loaded, Placement), Error> {
     let (bytes, n): (Vec<u8>, String) = match explicit {
         Some(p) => (
-            std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()))?,
+            std::fs::read(p).map_err(|e| Error::file(p, e))?,
             p.display().to_string(),
         ),
         None => match builtin(profile) {
@@ -188,21 +207,25 @@ pub fn reference(
             None => (image.to_vec(), name.to_string()),
         },
     };
-    let s = Loaded::start(&bytes, &n, None, gm, b"")?;
+    let s = Loaded::start(&bytes, &n, None, machine, b"")?;
     let at = s.place(profile, &n)?;
     Ok((s, at))
 }
 
 /// Parses `SEG:OFF`, where SEG is hexadecimal or one of `cs` (the entry
-/// CS), `ss` (the entry SS), `load` (the load segment), `code` (the code
-/// segment a profile found); or a linear hexadecimal address.
+/// CS), `ss` (the entry SS), `load` (the segment the program's own offsets
+/// count from: PSP+10h for an .EXE, the PSP for a .COM, so that a .COM's
+/// entry is `load:0100`), `psp` (the program's PSP) or `code` (the code
+/// segment a profile found).
 pub fn parse_addr(s: &str, segs: &Segs) -> Result<(u16, u16), String> {
-    let bad = || format!("'{s}' is not an address (SEG:OFF with SEG hex, cs, ss, load or code)");
+    let bad =
+        || format!("'{s}' is not an address (SEG:OFF with SEG hex, cs, ss, load, psp or code)");
     let (seg, off) = s.split_once(':').ok_or_else(bad)?;
     let seg = match seg.to_ascii_lowercase().as_str() {
         "cs" => segs.cs,
         "ss" | "ds" => segs.ss,
         "load" => segs.load,
+        "psp" => segs.psp,
         "code" => segs
             .code
             .ok_or_else(|| format!("'{s}': no profile gave a code segment"))?,
@@ -219,8 +242,10 @@ pub struct Segs {
     pub cs: u16,
     /// Entry SS.
     pub ss: u16,
-    /// Load segment.
+    /// The segment the program's offsets count from ([`Loaded::origin_seg`]).
     pub load: u16,
+    /// The program's PSP.
+    pub psp: u16,
     /// The profile's code segment.
     pub code: Option<u16>,
 }
@@ -231,13 +256,14 @@ impl Loaded {
         Segs {
             cs: self.entry_cs,
             ss: self.entry_ss,
-            load: self.load_seg,
+            load: self.origin_seg,
+            psp: self.psp,
             code,
         }
     }
 }
 
-pub use crate::exit::input_error;
+pub use crate::error::input_error;
 
 /// What `sweep` and `compare` start from: the profile, the program's bytes
 /// and name, and the loaded reference whose tables the models read.
@@ -260,11 +286,11 @@ pub fn golden_setup(
     profile: &str,
     program_path: Option<&Path>,
     reference_path: Option<&Path>,
-    gm: &GmMachine,
-) -> Result<GoldenSetup, String> {
+    machine: &hw::MachineConfig,
+) -> Result<GoldenSetup, Error> {
     let profile = self::profile(profile)?;
     let (image, name) = program(program_path, &profile)?;
-    let (reference, ref_at) = reference(reference_path, &profile, &image, &name, gm)?;
+    let (reference, ref_at) = reference(reference_path, &profile, &image, &name, machine)?;
     Ok(GoldenSetup {
         profile,
         image,

@@ -18,6 +18,7 @@ use emu::CpuModel;
 
 /// Arguments of `tandem sst`.
 #[derive(Args, Debug)]
+#[command(after_help = crate::exit::HELP)]
 pub struct SstArgs {
     /// Test files (*.MOO.gz, *.MOO, 386 vectors *.json.gz) or directories
     /// holding them; a directory's metadata.json and revocation_list.txt are

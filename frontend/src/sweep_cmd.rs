@@ -10,7 +10,8 @@ use std::time::Instant;
 use clap::{Args, ValueEnum};
 use models::sweep;
 
-use crate::session::{self, input_error, GmMachine, Loaded};
+use crate::machine_opts::MachineOpts;
+use crate::session::{self, input_error, Loaded};
 
 /// The routines that can be swept.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -43,7 +44,7 @@ pub struct SweepArgs {
     reference: Option<PathBuf>,
 
     #[command(flatten)]
-    machine: GmMachine,
+    machine: MachineOpts,
 
     /// Print one JSON object instead of text.
     #[arg(long)]
@@ -57,14 +58,20 @@ pub fn run(args: &SweepArgs) -> ExitCode {
         &args.profile,
         args.program.as_deref(),
         args.reference.as_deref(),
-        &args.machine,
+        &args.machine.config(session::GM_CPU),
     ) {
         Ok(g) => g,
         Err(e) => return input_error("sweep", e),
     };
     let (profile, name, ref_at) = (&g.profile, &g.name, g.ref_at);
     let reference = &g.reference;
-    let mut s = match Loaded::start(&g.image, name, None, &args.machine, b"") {
+    let mut s = match Loaded::start(
+        &g.image,
+        name,
+        None,
+        &args.machine.config(session::GM_CPU),
+        b"",
+    ) {
         Ok(s) => s,
         Err(e) => return input_error("sweep", e),
     };

@@ -12,7 +12,8 @@ use clap::Args;
 use dos::Exit;
 use emu::{ExecAt, HookAction, HookKind};
 
-use crate::session::{self, input_error, GmMachine, Loaded};
+use crate::machine_opts::MachineOpts;
+use crate::session::{self, input_error, Loaded};
 
 /// Arguments of `tandem trace`.
 #[derive(Args, Debug)]
@@ -40,7 +41,7 @@ pub struct TraceArgs {
     seconds: u64,
 
     #[command(flatten)]
-    machine: GmMachine,
+    machine: MachineOpts,
 }
 
 fn line(m: &hw::Machine) -> String {
@@ -71,11 +72,7 @@ fn line(m: &hw::Machine) -> String {
 /// Runs `tandem trace`.
 pub fn run(args: &TraceArgs) -> ExitCode {
     let name = args.program.display().to_string();
-    let image = match std::fs::read(&args.program) {
-        Ok(b) => b,
-        Err(e) => return input_error("trace", format!("{name}: {e}")),
-    };
-    let mut s = match Loaded::start(&image, &name, args.program.parent(), &args.machine, b"") {
+    let mut s = match Loaded::open(&args.program, &args.machine.config(session::GM_CPU)) {
         Ok(s) => s,
         Err(e) => return input_error("trace", e),
     };
@@ -86,7 +83,9 @@ pub fn run(args: &TraceArgs) -> ExitCode {
         },
         None => Box::new(std::io::stdout()),
     };
-    let limit = args.seconds.saturating_mul(args.machine.cpu_hz());
+    let limit = args
+        .seconds
+        .saturating_mul(args.machine.config(session::GM_CPU).cpu_hz);
     if let Some(from) = &args.from {
         let (seg, off) = match session::parse_addr(from, &s.segs(None)) {
             Ok(a) => a,

@@ -326,3 +326,28 @@ fn a_bad_profile_file_exits_2_with_one_line() {
     }
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// `tandem trace NAME.COM` with a bare file name mounts the current folder
+/// (it once failed with "mount : No such file or directory"), and a .COM's
+/// `load` segment is its PSP, so `--from load:0100` is its entry.
+#[test]
+fn trace_takes_a_bare_name_and_load_0100_is_a_com_s_entry() {
+    let d = std::env::temp_dir().join(format!("tandem-bare-{}", std::process::id()));
+    std::fs::create_dir_all(&d).expect("temp dir");
+    let hello = Path::new(env!("CARGO_MANIFEST_DIR")).join("../roms/dos/hello.com");
+    std::fs::copy(&hello, d.join("HELLO.COM")).expect("hello.com copied");
+    let trace = |extra: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_tandem"))
+            .current_dir(&d)
+            .args([&["trace", "--count", "1"], extra, &["HELLO.COM"]].concat())
+            .output()
+            .expect("tandem runs")
+    };
+    for from in [&[][..], &["--from", "load:0100"], &["--from", "psp:0100"]] {
+        let o = trace(from);
+        assert_eq!(o.status.code(), Some(0), "{from:?}: {o:?}");
+        let first = stdout(&o).lines().next().unwrap_or_default().to_string();
+        assert!(first.contains(":0100  mov"), "{from:?}: {first}");
+    }
+    let _ = std::fs::remove_dir_all(&d);
+}

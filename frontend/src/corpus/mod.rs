@@ -143,7 +143,8 @@ fn run_one(e: &Entry, corpus: &Path) -> Ran {
         let mut argv = vec!["tandem run".to_string()];
         argv.extend(e.run_line(&copy.0.join(&e.program)));
         let line = RunLine::try_parse_from(&argv).map_err(|err| err.to_string())?;
-        let mut run = run_cmd::prepare(&line.run, true, Stdin::Ignore)?;
+        let mut run =
+            run_cmd::prepare(&line.run, true, Stdin::Ignore).map_err(|e| e.to_string())?;
         let o = headless::run(&mut run, &mut text, false);
         run.player.flush_output(&mut text);
         frame = Some(run.player.session.m.render());
@@ -491,9 +492,9 @@ fn bless_outcomes(path: &Path, outcomes: &[(String, Expected)]) -> Result<(), St
 /// The machine of an entry, e.g. `386 33 MHz` (the clock `tandem run`
 /// gives the CPU when the entry names none).
 fn machine(e: &Entry) -> String {
-    let hz = match (e.cpu.parse(), e.mhz) {
+    let hz = match (e.cpu.parse::<emu::CpuModel>(), e.mhz) {
         (_, Some(m)) => (m * 1e6).round() as u64,
-        (Ok(cpu), None) => crate::machine_opts::MachineOpts { cpu, mhz: None }.cpu_hz(),
+        (Ok(cpu), None) => emu::CpuModel::default_hz(cpu),
         (Err(_), None) => 0,
     };
     let mhz = format!("{:.2}", hz as f64 / 1e6);

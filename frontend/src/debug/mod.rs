@@ -19,20 +19,21 @@ pub mod stepping;
 pub mod text;
 
 use std::io::{BufRead, IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
 use dos::{Dos, DosConfig};
 use hw::Machine;
 
-use crate::exit::input_error;
+use crate::error::input_error;
 use crate::machine_opts::MachineOpts;
 use error::Error;
 use session::{Debugger, Stop};
 
 /// Arguments of `tandem debug`.
 #[derive(Args, Debug)]
+#[command(after_help = crate::exit::HELP)]
 pub struct DebugArgs {
     #[command(flatten)]
     machine: MachineOpts,
@@ -98,14 +99,10 @@ fn setup(args: &DebugArgs) -> Result<Debugger, Error> {
     dos::Executable::parse(&image).map_err(|e| bad_program(e.to_string()))?;
     let mount = match &args.mount {
         Some(d) => d.clone(),
-        None => program
-            .parent()
-            .filter(|p| !p.as_os_str().is_empty())
-            .map(Path::to_path_buf)
-            .unwrap_or_else(|| PathBuf::from(".")),
+        None => crate::session::program_folder(program),
     };
     if let Some(f) = &args.load_state {
-        let snap = crate::savestate::load(f, &mount).map_err(Error::State)?;
+        let snap = crate::savestate::load(f, &mount).map_err(|e| Error::State(e.to_string()))?;
         return Ok(Debugger::new(snap.machine, snap.dos, mount));
     }
     let mut cfg = DosConfig::new(mount.clone());
@@ -115,7 +112,7 @@ fn setup(args: &DebugArgs) -> Result<Debugger, Error> {
         path: mount.clone(),
         source,
     })?;
-    let mut m = Machine::new(args.machine.config());
+    let mut m = Machine::new(args.machine.config(emu::CpuModel::I8086));
     dos.install(&mut m);
     let (path, dir) = crate::run_cmd::dos_path(program, &mount);
     dos.chdir(&dir);

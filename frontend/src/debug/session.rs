@@ -369,7 +369,8 @@ impl Debugger {
     /// mounted where it is). Breakpoints stay; the call stack, the
     /// changed-bytes snapshot and any ended state start afresh.
     pub fn load_state(&mut self, file: &Path) -> Result<()> {
-        let snap = crate::savestate::load(file, &self.mount).map_err(Error::State)?;
+        let snap =
+            crate::savestate::load(file, &self.mount).map_err(|e| Error::State(e.to_string()))?;
         self.core = Session::new(snap.machine, snap.dos);
         self.frames.clear();
         self.ended = None;

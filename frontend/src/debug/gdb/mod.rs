@@ -490,7 +490,7 @@ impl run_blocking::BlockingEventLoop for EventLoop {
 pub fn serve(s: Debugger, port: u16) -> ExitCode {
     let listener = match TcpListener::bind(("127.0.0.1", port)) {
         Ok(l) => l,
-        Err(e) => return crate::exit::input_error("debug", format_args!("--gdb {port}: {e}")),
+        Err(e) => return crate::error::input_error("debug", format!("--gdb {port}: {e}")),
     };
     let bound = listener.local_addr().map(|a| a.port()).unwrap_or(port);
     eprintln!("tandem debug: waiting for gdb on 127.0.0.1:{bound} (target remote :{bound})");

@@ -27,7 +27,7 @@ use super::command::Reply;
 use super::commands;
 use super::error::{Error, Result};
 use super::session::Debugger;
-use crate::exit::input_error;
+use crate::error::input_error;
 use request::Request;
 
 /// The longest request line: a `write` of 1 MiB is 2 MiB of hex.
@@ -47,7 +47,7 @@ pub fn serve(mut s: Debugger, how: &str, token_file: Option<&Path>) -> ExitCode 
         if token_file.is_some() {
             return input_error(
                 "debug",
-                format_args!("--token-file is for --protocol PORT (stdio needs none)"),
+                "--token-file is for --protocol PORT (stdio needs none)",
             );
         }
         let stdin = std::io::stdin();
@@ -58,19 +58,19 @@ pub fn serve(mut s: Debugger, how: &str, token_file: Option<&Path>) -> ExitCode 
     let Ok(port) = how.parse::<u16>() else {
         return input_error(
             "debug",
-            format_args!("--protocol {how}: expected stdio or a TCP port"),
+            format!("--protocol {how}: expected stdio or a TCP port"),
         );
     };
     let token = match new_token() {
         Ok(t) => t,
         Err(e) => {
-            return input_error("debug", format_args!("no random token: {e}"));
+            return input_error("debug", format!("no random token: {e}"));
         }
     };
     let listener = match TcpListener::bind(("127.0.0.1", port)) {
         Ok(l) => l,
         Err(e) => {
-            return input_error("debug", format_args!("port {port}: {e}"));
+            return input_error("debug", format!("port {port}: {e}"));
         }
     };
     if let Some(f) = token_file {

@@ -10,23 +10,22 @@
 //! tandem's own messages to stderr. Headless, when stdin is not a terminal,
 //! its bytes are typed on the keyboard as the program asks for keys.
 
-use std::io::{BufReader, IsTerminal};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::Args;
-use dos::{Dos, DosConfig, Exit, Session};
-use emu::CpuModel;
-use hw::Machine;
+use dos::Exit;
 
-use crate::machine_opts::{parse_mhz, MachineOpts};
+use crate::machine_opts::MachineOpts;
 use crate::play::player::Player;
-use crate::play::record::{self, Header, Input, Recorder};
 use crate::play::stdin_keys::StdinKeys;
 use crate::play::{headless, screenshot};
 
+mod prepare;
+pub use prepare::prepare;
+
 /// The replica demo, run when no program is named.
-pub const REPLICA_EXE: &[u8] = include_bytes!("../../roms/replica/replica.exe");
+pub const REPLICA_EXE: &[u8] = include_bytes!("../../../roms/replica/replica.exe");
 const REPLICA_NAME: &str = "replica (built-in)";
 
 /// Emulated seconds a headless run lasts at most when nothing else bounds it.
@@ -52,15 +51,8 @@ Examples:
   tandem run --headless --seconds 8 --press 2:y --press 3:enter GAME.EXE
   tandem run GAME.EXE --mount ~/dos/game --replay play.jsonl --state-hash"))]
 pub struct RunArgs {
-    /// CPU model: 8086, 286 or 386 [default: 8086; 386 for the built-in
-    /// replica, which needs 186+ instructions].
-    #[arg(long, value_name = "MODEL", value_parser = parse_model)]
-    cpu: Option<CpuModel>,
-
-    /// CPU clock in MHz, up to six decimals (default: 4.772727 for the 8086,
-    /// 12 for the 286, 33 for the 386). Emulated time follows it.
-    #[arg(long, value_name = "MHZ", value_parser = parse_mhz)]
-    mhz: Option<u64>,
+    #[command(flatten)]
+    machine: MachineOpts,
 
     /// The host folder that is drive C: (default: the program's folder; an
     /// empty temporary folder for the built-in replica).
@@ -151,10 +143,6 @@ pub struct RunArgs {
     args: Vec<String>,
 }
 
-fn parse_model(s: &str) -> Result<CpuModel, String> {
-    s.parse()
-}
-
 /// An empty temporary folder removed when dropped.
 struct TempDir(PathBuf);
 
@@ -208,11 +196,6 @@ impl Outcome {
     }
 }
 
-/// One line saying why a run cannot start.
-fn bad(what: impl std::fmt::Display, msg: impl std::fmt::Display) -> String {
-    format!("{what}: {msg}")
-}
-
 /// The DOS path of `program` under `mount` (C:\DIR\NAME.EXE) and its
 /// directory's DOS path, or C:\NAME when it is outside the mount.
 pub(crate) fn dos_path(program: &Path, mount: &Path) -> (String, String) {
@@ -231,26 +214,6 @@ pub(crate) fn dos_path(program: &Path, mount: &Path) -> (String, String) {
         }
     }
     (format!("C:\\{name}"), "C:\\".into())
-}
-
-/// Checks, before a run starts, that `path` can be written at its end: a
-/// run is not spent only to find its output cannot be kept. A file this
-/// check creates is removed again.
-fn check_writable(what: &str, path: &Path) -> Result<(), String> {
-    if path.is_dir() {
-        return Err(bad(format!("{what} {}", path.display()), "is a directory"));
-    }
-    let existed = path.exists();
-    std::fs::OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(path)
-        .map_err(|e| bad(format!("{what} {}", path.display()), e))?;
-    if !existed {
-        let _ = std::fs::remove_file(path);
-    }
-    Ok(())
 }
 
 /// Whether a display is there for a window.
@@ -273,205 +236,6 @@ pub enum Stdin {
     Ignore,
 }
 
-/// Sets the run up: program, mount, machine, DOS, scripted keys, record and
-/// replay. The error is one line for `tandem run: error: ...`.
-pub fn prepare(args: &RunArgs, headless: bool, stdin: Stdin) -> Result<Run, String> {
-    let presses = crate::press::parse_all(&args.presses)?;
-    if let Some(p) = &args.save_state {
-        check_writable("--save-state", p)?;
-    }
-    if let Some(p) = &args.screenshot {
-        check_writable("--screenshot", p)?;
-    }
-    // The replay's header names the machine unless the options do.
-    let replay = match &args.replay {
-        None => None,
-        Some(p) => {
-            let f = std::fs::File::open(p).map_err(|e| bad(p.display(), e))?;
-            Some(record::read(BufReader::new(f)).map_err(|e| bad(p.display(), e))?)
-        }
-    };
-    let (name, image, temp) = match &args.program {
-        None => (REPLICA_NAME.to_string(), REPLICA_EXE.to_vec(), true),
-        Some(p) => {
-            if p.is_dir() {
-                return Err(bad(p.display(), "is a directory, not a program"));
-            }
-            let image = std::fs::read(p).map_err(|e| bad(p.display(), e))?;
-            (p.display().to_string(), image, false)
-        }
-    };
-    if let Err(e) = dos::Executable::parse(&image) {
-        return Err(bad(&name, e));
-    }
-    let header_cpu = match &replay {
-        Some((h, _)) => {
-            let cpu: CpuModel = h
-                .cpu
-                .parse()
-                .map_err(|e| bad(args.replay.as_ref().expect("replay").display(), e))?;
-            Some((cpu, h.cpu_hz))
-        }
-        None => None,
-    };
-    let default_cpu = if args.program.is_none() {
-        CpuModel::I386
-    } else {
-        CpuModel::I8086
-    };
-    let cpu = args.cpu.or(header_cpu.map(|c| c.0)).unwrap_or(default_cpu);
-    let mhz = args.mhz.or(header_cpu.map(|c| c.1));
-    let opts = MachineOpts { cpu, mhz };
-    let cpu_hz = opts.cpu_hz();
-    if let (Some((h, _)), Some(p)) = (&replay, &args.replay) {
-        if h.cpu != cpu.name() || h.cpu_hz != cpu_hz {
-            return Err(bad(
-                p.display(),
-                format!(
-                    "recorded on a {} at {} Hz, but this run is a {} at {} Hz",
-                    h.cpu,
-                    h.cpu_hz,
-                    cpu.name(),
-                    cpu_hz
-                ),
-            ));
-        }
-        if h.program != name {
-            log::warn!("the record was made with {}, this run is {name}", h.program);
-        }
-    }
-    let mut temp_dir = None;
-    let mount = match (&args.mount, &args.program) {
-        (Some(d), _) => d.clone(),
-        (None, Some(p)) => p
-            .parent()
-            .filter(|p| !p.as_os_str().is_empty())
-            .map(Path::to_path_buf)
-            .unwrap_or_else(|| PathBuf::from(".")),
-        (None, None) => {
-            debug_assert!(temp);
-            let d = std::env::temp_dir().join(format!("tandem-replica-{}", std::process::id()));
-            std::fs::create_dir_all(&d).map_err(|e| bad(d.display(), e))?;
-            temp_dir = Some(TempDir(d.clone()));
-            d
-        }
-    };
-    let mut cfg = DosConfig::new(mount.clone());
-    cfg.xms = !args.no_xms;
-    cfg.ems = !args.no_ems;
-    cfg.disk_quota = args.disk_quota << 20;
-    let mut dos = Dos::new(cfg).map_err(|e| bad(format!("mount {}", mount.display()), e))?;
-    let mut m = Machine::new(opts.config());
-    let mut origin = 0;
-    if let Some(file) = &args.load_state {
-        let snap = crate::savestate::load(file, &mount).map_err(|e| e.to_string())?;
-        // The state is a whole machine: its CPU and clock cannot change
-        // under a running program, so options that ask for others are
-        // refused rather than ignored.
-        let saved = snap.machine.config();
-        let asked_cpu = args.cpu.filter(|c| *c != saved.cpu_model);
-        let asked_hz = args.mhz.filter(|hz| *hz != saved.cpu_hz);
-        if asked_cpu.is_some() || asked_hz.is_some() {
-            return Err(bad(
-                file.display(),
-                format!(
-                    "the state is a {} at {} Hz; --cpu and --mhz cannot change a saved machine (leave them out, or give the same)",
-                    saved.cpu_model.name(),
-                    saved.cpu_hz
-                ),
-            ));
-        }
-        (m, dos, origin) = (snap.machine, snap.dos, snap.meta.origin_cycle);
-    } else {
-        dos.install(&mut m);
-    }
-    // A resumed run goes on with the saved machine's CPU and clock.
-    let cpu_hz = m.config().cpu_hz;
-    let cpu = m.config().cpu_model;
-    let (path, dir) = match &args.program {
-        Some(p) => dos_path(p, &mount),
-        None => ("C:\\REPLICA.EXE".to_string(), "C:\\".to_string()),
-    };
-    let mut tail = Vec::new();
-    for a in &args.args {
-        tail.push(b' ');
-        tail.extend(a.bytes());
-    }
-    if tail.len() > 126 {
-        return Err(bad(&name, "command line longer than 126 bytes"));
-    }
-    if args.load_state.is_none() {
-        dos.chdir(&dir);
-        dos.load(&mut m, &image, &path, &tail)
-            .map_err(|e| bad(&name, e))?;
-    }
-    // Headless: the host's stdin (when it is not a terminal) is typed on
-    // the keyboard, read on a thread so that it never blocks the run.
-    let stdin_keys = if headless && stdin == Stdin::Type && !std::io::stdin().is_terminal() {
-        let mut k = StdinKeys::start();
-        dos.type_text(&k.at_start());
-        Some(k)
-    } else {
-        None
-    };
-    let mut session = Player::new(Session::new(m, dos));
-    let replay_has_end = replay
-        .as_ref()
-        .is_some_and(|(_, evs)| evs.iter().any(|e| matches!(e.input, Input::End { .. })));
-    if let Some((_, events)) = replay {
-        session.set_replay(events);
-    }
-    // Scripted keys count from the start, like --seconds (from the saving
-    // run's end for a resumed one).
-    session.schedule(presses.iter().flat_map(|p| {
-        p.events(cpu_hz, origin)
-            .map(|(cycle, key, down)| record::Event {
-                cycle,
-                input: Input::Key {
-                    code: key.code,
-                    ext: key.extended,
-                    down,
-                },
-            })
-    }));
-    if let Some(p) = &args.record {
-        let f = std::fs::File::create(p).map_err(|e| bad(p.display(), e))?;
-        let header = Header {
-            tandem: "record".into(),
-            version: 1,
-            program: name.clone(),
-            cpu: cpu.name().into(),
-            cpu_hz,
-        };
-        let r = Recorder::new(Box::new(std::io::BufWriter::new(f)), &header)
-            .map_err(|e| bad(p.display(), e))?;
-        session.set_recorder(r);
-    }
-    let seconds = match args.seconds {
-        Some(s) if !(s.is_finite() && s > 0.0) => {
-            return Err(bad("--seconds", format!("{s} is not a positive time")))
-        }
-        Some(s) => Some(s),
-        None if headless && args.frames.is_none() && !replay_has_end => {
-            Some(HEADLESS_DEFAULT_SECONDS)
-        }
-        None => None,
-    };
-    let cycle_limit = seconds.map_or(u64::MAX, |s| {
-        origin.saturating_add((s * cpu_hz as f64).round() as u64)
-    });
-    Ok(Run {
-        player: session,
-        name,
-        cpu_hz,
-        cycle_limit,
-        frame_limit: args.frames,
-        seconds,
-        stdin: stdin_keys,
-        _temp: temp_dir,
-    })
-}
-
 /// Runs `tandem run`.
 pub fn run(args: &RunArgs) -> ExitCode {
     let mut headless = args.headless;
@@ -481,20 +245,14 @@ pub fn run(args: &RunArgs) -> ExitCode {
     }
     let mut run = match prepare(args, headless, Stdin::Type) {
         Ok(r) => r,
-        Err(e) => {
-            eprintln!("tandem run: error: {e}");
-            return ExitCode::from(crate::exit::BAD_INPUT);
-        }
+        Err(e) => return crate::error::report("run", &e),
     };
     let outcome = if headless {
         headless::run(&mut run, &mut std::io::stdout(), true)
     } else {
         match crate::play::window::run(&mut run, args.fullscreen, args.mute) {
             Ok(o) => o,
-            Err(e) => {
-                eprintln!("tandem run: error: the window: {e}");
-                return ExitCode::from(crate::exit::BAD_INPUT);
-            }
+            Err(e) => return crate::error::report("run", &crate::error::Error::Window(e)),
         }
     };
     finish(args, &mut run, outcome)

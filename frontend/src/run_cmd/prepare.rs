@@ -1,0 +1,287 @@
+//! Setting a run up: the program, the machine (from the options, or from a
+//! replayed record's header), drive C:, DOS, a save state to resume, the
+//! scripted keys, the record and the limits.
+
+use std::io::{BufReader, IsTerminal};
+use std::path::{Path, PathBuf};
+
+use dos::{Dos, DosConfig, Session};
+use emu::CpuModel;
+use hw::{Machine, MachineConfig};
+
+use super::{Run, RunArgs, Stdin, TempDir, HEADLESS_DEFAULT_SECONDS, REPLICA_EXE, REPLICA_NAME};
+use crate::error::Error;
+use crate::machine_opts::MachineOpts;
+use crate::play::player::Player;
+use crate::play::record::{self, Event, Header, Input, Recorder};
+use crate::play::stdin_keys::StdinKeys;
+
+/// A replayed record: its header and events.
+type Replay = (Header, Vec<Event>);
+
+/// Sets the run up: program, mount, machine, DOS, scripted keys, record and
+/// replay. The error says what cannot be used and why, in one line.
+pub fn prepare(args: &RunArgs, headless: bool, stdin: Stdin) -> Result<Run, Error> {
+    let presses = crate::press::parse_all(&args.presses)?;
+    for (what, p) in [
+        ("--save-state", &args.save_state),
+        ("--screenshot", &args.screenshot),
+    ] {
+        if let Some(p) = p {
+            check_writable(what, p)?;
+        }
+    }
+    let replay = read_replay(args)?;
+    let (name, image) = read_program(args)?;
+    let config = machine_config(args, replay.as_ref(), &name)?;
+    let (mount, temp) = mount(args)?;
+    let (mut session, origin) = start(args, config, &mount, &name, &image)?;
+    // A resumed run goes on with the saved machine's CPU and clock.
+    let (cpu, cpu_hz) = (session.m.config().cpu_model, session.m.config().cpu_hz);
+    // Headless: the host's stdin (when it is not a terminal) is typed on
+    // the keyboard, read on a thread so that it never blocks the run.
+    let stdin_keys = if headless && stdin == Stdin::Type && !std::io::stdin().is_terminal() {
+        let mut k = StdinKeys::start();
+        session.dos.type_text(&k.at_start());
+        Some(k)
+    } else {
+        None
+    };
+    let replay_has_end = replay
+        .as_ref()
+        .is_some_and(|(_, evs)| evs.iter().any(|e| matches!(e.input, Input::End { .. })));
+    let mut player = Player::new(session);
+    if let Some((_, events)) = replay {
+        player.set_replay(events);
+    }
+    // Scripted keys count from the start, like --seconds (from the saving
+    // run's end for a resumed one).
+    player.schedule(presses.iter().flat_map(|p| {
+        p.events(cpu_hz, origin).map(|(cycle, key, down)| Event {
+            cycle,
+            input: Input::Key {
+                code: key.code,
+                ext: key.extended,
+                down,
+            },
+        })
+    }));
+    if let Some(p) = &args.record {
+        player.set_recorder(recorder(p, &name, cpu, cpu_hz)?);
+    }
+    let seconds = seconds(args, headless, replay_has_end)?;
+    let cycle_limit = seconds.map_or(u64::MAX, |s| {
+        origin.saturating_add((s * cpu_hz as f64).round() as u64)
+    });
+    Ok(Run {
+        player,
+        name,
+        cpu_hz,
+        cycle_limit,
+        frame_limit: args.frames,
+        seconds,
+        stdin: stdin_keys,
+        _temp: temp,
+    })
+}
+
+/// The record to replay (`--replay`), read whole.
+fn read_replay(args: &RunArgs) -> Result<Option<Replay>, Error> {
+    let Some(p) = &args.replay else {
+        return Ok(None);
+    };
+    let f = std::fs::File::open(p).map_err(|e| Error::file(p, e))?;
+    let r = record::read(BufReader::new(f)).map_err(|e| Error::bad(p.display(), e))?;
+    Ok(Some(r))
+}
+
+/// The program's name (for messages) and bytes: the file named, or the
+/// built-in replica.
+fn read_program(args: &RunArgs) -> Result<(String, Vec<u8>), Error> {
+    let (name, image) = match &args.program {
+        None => (REPLICA_NAME.to_string(), REPLICA_EXE.to_vec()),
+        Some(p) => {
+            if p.is_dir() {
+                return Err(Error::bad(p.display(), "is a directory, not a program"));
+            }
+            let image = std::fs::read(p).map_err(|e| Error::file(p, e))?;
+            (p.display().to_string(), image)
+        }
+    };
+    dos::Executable::parse(&image).map_err(|e| Error::bad(&name, e))?;
+    Ok((name, image))
+}
+
+/// The machine: the options, else the replayed record's header, else the
+/// defaults (an 8086; a 386 for the built-in replica, which needs 186+
+/// instructions). A record made on another machine is refused.
+fn machine_config(
+    args: &RunArgs,
+    replay: Option<&Replay>,
+    name: &str,
+) -> Result<MachineConfig, Error> {
+    let header = match (replay, &args.replay) {
+        (Some((h, _)), Some(p)) => {
+            let cpu: CpuModel = h.cpu.parse().map_err(|e| Error::bad(p.display(), e))?;
+            Some((h, p, cpu))
+        }
+        _ => None,
+    };
+    let default_cpu = if args.program.is_none() {
+        CpuModel::I386
+    } else {
+        CpuModel::I8086
+    };
+    let opts = MachineOpts {
+        cpu: args.machine.cpu.or(header.map(|h| h.2)),
+        mhz: args.machine.mhz.or(header.map(|h| h.0.cpu_hz)),
+    };
+    let config = opts.config(default_cpu);
+    if let Some((h, p, _)) = header {
+        if h.cpu != config.cpu_model.name() || h.cpu_hz != config.cpu_hz {
+            return Err(Error::bad(
+                p.display(),
+                format!(
+                    "recorded on a {} at {} Hz, but this run is a {} at {} Hz",
+                    h.cpu,
+                    h.cpu_hz,
+                    config.cpu_model.name(),
+                    config.cpu_hz
+                ),
+            ));
+        }
+        if h.program != name {
+            log::warn!("the record was made with {}, this run is {name}", h.program);
+        }
+    }
+    Ok(config)
+}
+
+/// Drive C:'s folder: `--mount`, the program's folder, or a fresh empty
+/// temporary folder for the built-in replica (removed at the end).
+fn mount(args: &RunArgs) -> Result<(PathBuf, Option<TempDir>), Error> {
+    Ok(match (&args.mount, &args.program) {
+        (Some(d), _) => (d.clone(), None),
+        (None, Some(p)) => (crate::session::program_folder(p), None),
+        (None, None) => {
+            let d = std::env::temp_dir().join(format!("tandem-replica-{}", std::process::id()));
+            std::fs::create_dir_all(&d).map_err(|e| Error::file(&d, e))?;
+            (d.clone(), Some(TempDir(d)))
+        }
+    })
+}
+
+/// The session: DOS on drive C: at `mount` with the program loaded, or the
+/// machine of `--load-state`. Returns it and the cycle its run's time
+/// counts from.
+fn start(
+    args: &RunArgs,
+    config: MachineConfig,
+    mount: &Path,
+    name: &str,
+    image: &[u8],
+) -> Result<(Session, u64), Error> {
+    let mut cfg = DosConfig::new(mount.to_path_buf());
+    cfg.xms = !args.no_xms;
+    cfg.ems = !args.no_ems;
+    cfg.disk_quota = args.disk_quota << 20;
+    if let Some(file) = &args.load_state {
+        let snap = crate::savestate::load(file, mount)?;
+        // The state is a whole machine: its CPU and clock cannot change
+        // under a running program, so options that ask for others are
+        // refused rather than ignored.
+        let saved = snap.machine.config();
+        let asked_cpu = args.machine.cpu.filter(|c| *c != saved.cpu_model);
+        let asked_hz = args.machine.mhz.filter(|hz| *hz != saved.cpu_hz);
+        if asked_cpu.is_some() || asked_hz.is_some() {
+            return Err(Error::bad(
+                file.display(),
+                format!(
+                    "the state is a {} at {} Hz; --cpu and --mhz cannot change a saved machine (leave them out, or give the same)",
+                    saved.cpu_model.name(),
+                    saved.cpu_hz
+                ),
+            ));
+        }
+        let origin = snap.meta.origin_cycle;
+        return Ok((Session::new(snap.machine, snap.dos), origin));
+    }
+    let mut dos = Dos::new(cfg).map_err(|e| Error::bad(format!("mount {}", mount.display()), e))?;
+    let mut m = Machine::new(config);
+    dos.install(&mut m);
+    let (path, dir) = match &args.program {
+        Some(p) => super::dos_path(p, mount),
+        None => ("C:\\REPLICA.EXE".to_string(), "C:\\".to_string()),
+    };
+    let tail = command_tail(&args.args).map_err(|e| Error::bad(name, e))?;
+    dos.chdir(&dir);
+    dos.load(&mut m, image, &path, &tail)
+        .map_err(|e| Error::bad(name, e))?;
+    Ok((Session::new(m, dos), 0))
+}
+
+/// The command line DOS gives a program: each argument after a space, at
+/// most 126 bytes (the PSP's tail holds 127 with its CR).
+pub fn command_tail(args: &[String]) -> Result<Vec<u8>, String> {
+    let mut tail = Vec::new();
+    for a in args {
+        tail.push(b' ');
+        tail.extend(a.bytes());
+    }
+    if tail.len() > 126 {
+        return Err("command line longer than 126 bytes".into());
+    }
+    Ok(tail)
+}
+
+/// The recorder of `--record FILE`, its header naming the machine.
+fn recorder(p: &Path, name: &str, cpu: CpuModel, cpu_hz: u64) -> Result<Recorder, Error> {
+    let f = std::fs::File::create(p).map_err(|e| Error::file(p, e))?;
+    let header = Header {
+        tandem: "record".into(),
+        version: 1,
+        program: name.to_string(),
+        cpu: cpu.name().into(),
+        cpu_hz,
+    };
+    Recorder::new(Box::new(std::io::BufWriter::new(f)), &header).map_err(|e| Error::file(p, e))
+}
+
+/// The run's time limit in emulated seconds: `--seconds`, or a minute for
+/// a headless run that nothing else bounds.
+fn seconds(args: &RunArgs, headless: bool, replay_has_end: bool) -> Result<Option<f64>, Error> {
+    Ok(match args.seconds {
+        Some(s) if !(s.is_finite() && s > 0.0) => {
+            return Err(Error::bad(
+                "--seconds",
+                format!("{s} is not a positive time"),
+            ))
+        }
+        Some(s) => Some(s),
+        None if headless && args.frames.is_none() && !replay_has_end => {
+            Some(HEADLESS_DEFAULT_SECONDS)
+        }
+        None => None,
+    })
+}
+
+/// Checks, before a run starts, that `path` can be written at its end: a
+/// run is not spent only to find its output cannot be kept. A file this
+/// check creates is removed again.
+fn check_writable(what: &str, path: &Path) -> Result<(), Error> {
+    let what = format!("{what} {}", path.display());
+    if path.is_dir() {
+        return Err(Error::bad(what, "is a directory"));
+    }
+    let existed = path.exists();
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)
+        .map_err(|e| Error::bad(what, e))?;
+    if !existed {
+        let _ = std::fs::remove_file(path);
+    }
+    Ok(())
+}
