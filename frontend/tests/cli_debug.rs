@@ -91,3 +91,23 @@ fn a_script_that_loads_itself_is_an_error_not_a_crash() {
     assert!(out.contains(&format!("{fs}: line 2:")), "{out}");
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// The console's file commands take the rest of the line as the path:
+/// `save` and `load` of a state under a name with spaces, `trace` to one.
+#[test]
+fn console_paths_may_hold_spaces() {
+    let hello = common::dos_rom("hello.com");
+    let d = common::temp_dir("console-paths");
+    let state = d.join("a state.sav");
+    let trace = d.join("a trace.txt");
+    let (st, tr) = (state.to_str().expect("p"), trace.to_str().expect("p"));
+    let script = format!("s 3\nsave {st}\ns 2\nload {st}\ntrace {tr}\ns 2\ntrace off\nq\n");
+    let (code, out) = debug(&hello, &[], &script);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains(&format!("state saved to {st}")), "{out}");
+    assert!(out.contains(&format!("state loaded from {st}")), "{out}");
+    assert!(!out.contains("error:"), "{out}");
+    let lines = std::fs::read_to_string(&trace).expect("the trace file");
+    assert_eq!(lines.lines().count(), 2, "{lines}");
+    let _ = std::fs::remove_dir_all(&d);
+}

@@ -4,7 +4,7 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 
 mod common;
-use common::{json_lines, protocol, replica, s, temp_dir, text};
+use common::{json_lines, protocol, replica, s, temp_dir};
 
 #[test]
 fn json_lines_read_write_hook_run_and_screenshot() {
@@ -25,10 +25,8 @@ fn json_lines_read_write_hook_run_and_screenshot() {
         r#"{"id":12,"cmd":"command","line":"bl"}"#.into(),
         r#"{"id":13,"cmd":"quit"}"#.into(),
     ];
-    let o = protocol(&reqs);
-    assert!(o.status.success(), "{o:?}");
-    let out = text(&o.stdout);
-    let resp = json_lines(&out);
+    let (ok, out, resp) = protocol(&replica(), &reqs);
+    assert!(ok, "{out}");
     assert_eq!(resp.len(), reqs.len(), "{out}");
     assert_eq!(resp[0]["regs"]["cs"], 0x138, "{out}");
     assert_eq!(resp[0]["regs"]["ip"], 0x100);
@@ -68,9 +66,7 @@ fn paths_are_json_strings_and_numbers_are_never_truncated() {
         r#"{"id":7,"cmd":"hook","kind":"int","vector":33}"#.into(),
         r#"{"id":8,"cmd":"quit"}"#.into(),
     ];
-    let o = protocol(&reqs);
-    let out = text(&o.stdout);
-    let resp = json_lines(&out);
+    let (_, out, resp) = protocol(&replica(), &reqs);
     assert_eq!(resp.len(), reqs.len(), "{out}");
     assert_eq!(resp[0]["ok"], true, "{out}");
     assert!(state.exists(), "{out}");
@@ -256,4 +252,98 @@ fn only_the_printed_token_opens_the_port() {
     assert!(srv.dir.join("right.png").exists());
     assert!(!srv.dir.join("after.png").exists());
     srv.quit();
+}
+
+/// The protocol parses its own JSON (never the console's line parser): a
+/// save state written under a path with spaces, quotes and non-ASCII
+/// letters loads back and the run resumes exactly where it was saved; a
+/// trace file under such a path gets one line per instruction.
+#[test]
+fn a_state_under_a_path_with_spaces_saves_loads_and_resumes() {
+    let dir = temp_dir("proto-state");
+    let state = dir.join("my 'saved' \"state\" é.sav");
+    let trace = dir.join("my trace é.txt");
+    let st = serde_json::to_string(state.to_str().expect("path")).expect("json");
+    let tr = serde_json::to_string(trace.to_str().expect("path")).expect("json");
+    let reqs = [
+        r#"{"id":1,"cmd":"step","count":200}"#.to_string(),
+        format!(r#"{{"id":2,"cmd":"save_state","path":{st}}}"#),
+        r#"{"id":3,"cmd":"regs"}"#.into(),
+        r#"{"id":4,"cmd":"step","count":500}"#.into(),
+        format!(r#"{{"id":5,"cmd":"load_state","path":{st}}}"#),
+        r#"{"id":6,"cmd":"step","count":500}"#.into(),
+        format!(r#"{{"id":7,"cmd":"trace","path":{tr}}}"#),
+        r#"{"id":8,"cmd":"step","count":3}"#.into(),
+        r#"{"id":9,"cmd":"trace","path":null}"#.into(),
+        r#"{"id":10,"cmd":"quit"}"#.into(),
+    ];
+    let (ok, out, resp) = protocol(&replica(), &reqs);
+    assert!(ok, "{out}");
+    assert_eq!(resp.len(), reqs.len(), "{out}");
+    for r in &resp {
+        assert_eq!(r["ok"], true, "{out}");
+    }
+    assert!(state.exists(), "{out}");
+    assert!(!dir.join("my").exists());
+    assert_eq!(resp[1]["path"], state.to_str().expect("path"));
+    // Loading puts the registers back to where they were saved...
+    assert_eq!(resp[4]["regs"], resp[2]["regs"], "{out}");
+    assert_ne!(resp[3]["regs"], resp[2]["regs"], "{out}");
+    // ... and the same steps from there end in the same place.
+    assert_eq!(resp[5]["regs"], resp[3]["regs"], "{out}");
+    let lines = std::fs::read_to_string(&trace).expect("the trace file");
+    assert_eq!(lines.lines().count(), 3, "{lines}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Every request kind the engine offers answers with its data.
+#[test]
+fn each_request_kind_answers() {
+    let hello = common::dos_rom("hello.com");
+    let dir = temp_dir("proto-kinds");
+    let shot = serde_json::to_string(dir.join("a shot.png").to_str().expect("p")).expect("json");
+    let reqs = [
+        r#"{"id":1,"cmd":"disasm","addr":"cs:100","count":3}"#.to_string(),
+        r#"{"id":2,"cmd":"hook","kind":"int","vector":33,"ah":64}"#.into(),
+        r#"{"id":3,"cmd":"hooks"}"#.into(),
+        r#"{"id":4,"cmd":"run","seconds":5}"#.into(),
+        r#"{"id":5,"cmd":"backtrace"}"#.into(),
+        r#"{"id":6,"cmd":"next"}"#.into(),
+        r#"{"id":7,"cmd":"finish","cycles":100000}"#.into(),
+        r#"{"id":8,"cmd":"go","addr":"cs:12B"}"#.into(),
+        r#"{"id":9,"cmd":"ivt","first":32,"count":2}"#.into(),
+        r#"{"id":10,"cmd":"pit"}"#.into(),
+        r#"{"id":11,"cmd":"pic"}"#.into(),
+        r#"{"id":12,"cmd":"vga"}"#.into(),
+        format!(r#"{{"id":13,"cmd":"screenshot","path":{shot}}}"#),
+        r#"{"id":14,"cmd":"unhook","hook":7}"#.into(),
+        r#"{"id":15,"cmd":"clear_hooks"}"#.into(),
+        r#"{"id":16,"cmd":"key","text":"ab"}"#.into(),
+        r#"{"id":17,"cmd":"quit"}"#.into(),
+    ];
+    let (ok, out, r) = protocol(&hello, &reqs);
+    assert!(ok, "{out}");
+    assert_eq!(r.len(), reqs.len(), "{out}");
+    let insns = r[0]["insns"].as_array().expect("insns");
+    assert_eq!(insns.len(), 3, "{out}");
+    assert_eq!(insns[0]["ip"], 0x100, "{out}");
+    assert_eq!(r[1]["hook"], 0, "{out}");
+    assert_eq!(r[2]["hooks"][0]["hook"], 0, "{out}");
+    assert_eq!(r[3]["stop"], "hook", "{out}");
+    assert_eq!(r[3]["event"]["kind"], "int", "{out}");
+    assert!(r[4]["frames"].is_array(), "{out}");
+    assert!(r[5]["stop"].is_string(), "{out}");
+    assert!(r[6]["stop"].is_string(), "{out}");
+    assert!(r[7]["regs"].is_object(), "{out}");
+    assert_eq!(r[8]["vectors"][1]["vector"], 33, "{out}");
+    assert_eq!(r[9]["channels"].as_array().map(Vec::len), Some(3), "{out}");
+    assert_eq!(r[10]["pics"][0]["name"], "master", "{out}");
+    assert!(r[11]["crtc"].is_string(), "{out}");
+    assert!(r[12]["width"].as_u64().unwrap_or(0) > 0, "{out}");
+    assert!(dir.join("a shot.png").exists(), "{out}");
+    assert_eq!(r[13]["ok"], false, "{out}");
+    assert_eq!(r[13]["error"], "no breakpoint #7", "{out}");
+    assert_eq!(r[14]["ok"], true, "{out}");
+    assert_eq!(r[15]["typed"], 2, "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1,11 +1,18 @@
-//! The debugger's commands: one line in, text out. Shared by the
-//! terminal, piped scripts and the protocol's `command` request.
+//! The debugger's console: one line in, text out. Parses a line into a
+//! typed [`Command`], has the engine carry it out and shows the reply
+//! (`text.rs`). Shared by the terminal, piped scripts, `bload` scripts,
+//! the protocol's `command` request and gdb's `monitor`.
 
-use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
 
-use emu::ExecAt;
-
-use super::session::{parse_addr, parse_num, Addr, BpKind, Cond, Operand, Session, Stop};
+use super::breakpoints::BpKind;
+use super::command::{
+    BpSpec, BreakCmd, Budget, Command, FileCmd, MachineCmd, Reply, RunCmd, Val, ViewCmd, Which,
+};
+use super::error::{Error, Result};
+use super::parse::{parse_addr, parse_cond, parse_num};
+use super::session::Debugger;
+use super::text;
 
 /// What a command asks of the caller.
 #[derive(Debug, Default)]
@@ -25,15 +32,40 @@ breaks:    b|break ADDR [if COND]      watch [r|w|rw] ADDR [LEN] [if COND]
            bl (list)   bd N|all (delete)   bsave FILE   bload FILE
 show:      r|regs   r NAME=VALUE   x ADDR [LEN]   e ADDR BYTE...   u [ADDR] [N]
            ivt [FIRST [N]]   bt (call stack)   pit   pic   vga
-files:     trace FILE | trace off   save FILE (save state)
+files:     trace FILE | trace off   save FILE (save state)   load FILE (load state)
+           shot FILE (screenshot, PNG)
            q|quit
 ADDR is SEG:OFF (each hex or a register: cs:ip, ds:si) or a linear hex
 address; numbers are hex (#N decimal). COND is REG|byte[ADDR]|word[ADDR]
-OP VALUE with OP one of == != < <= > >=.";
+OP VALUE with OP one of == != < <= > >=. A FILE is the rest of the line.";
 
 /// Default time limit of a run command in emulated seconds.
 pub const DEFAULT_SECONDS: u64 = 60;
+/// The run budget of a command that names none.
+const DEFAULT_BUDGET: Budget = Budget::Seconds(DEFAULT_SECONDS);
 
+/// How deep `bload` scripts may load one another (a script that loads
+/// itself ends here with an error, not with the host's stack).
+pub const MAX_BLOAD_DEPTH: usize = 8;
+/// The largest script `bload` reads.
+pub const MAX_SCRIPT_BYTES: u64 = 1 << 20;
+/// The most bytes `x` shows.
+const MAX_DUMP: u32 = 0x10000;
+
+/// A console line, parsed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Line {
+    /// Empty, or a `#` comment.
+    Nothing,
+    /// `help`.
+    Help,
+    /// `bload FILE`: run the file's lines as commands.
+    Script(PathBuf),
+    /// A command for the engine.
+    Engine(Command),
+}
+
+/// `rest` before ` if `, and the condition after it.
 fn split_cond(rest: &str) -> (&str, Option<&str>) {
     match rest.find(" if ") {
         Some(i) => (&rest[..i], Some(rest[i + 4..].trim())),
@@ -41,37 +73,7 @@ fn split_cond(rest: &str) -> (&str, Option<&str>) {
     }
 }
 
-/// Parses `LHS OP VALUE`.
-pub fn parse_cond(s: &str) -> Result<Cond, String> {
-    for op in ["==", "!=", "<=", ">=", "<", ">"] {
-        if let Some((l, r)) = s.split_once(op) {
-            let l = l.trim().to_ascii_lowercase();
-            let lhs = if let Some(a) = l.strip_prefix("byte[").and_then(|x| x.strip_suffix(']')) {
-                Operand::Byte(parse_addr(a)?)
-            } else if let Some(a) = l.strip_prefix("word[").and_then(|x| x.strip_suffix(']')) {
-                Operand::Word(parse_addr(a)?)
-            } else {
-                Operand::Reg(l)
-            };
-            return Ok(Cond {
-                lhs,
-                op: op.into(),
-                rhs: parse_num(r.trim())?,
-            });
-        }
-    }
-    Err(format!(
-        "'{s}': a condition is REG|byte[ADDR]|word[ADDR] OP VALUE"
-    ))
-}
-
-fn exec_at(s: &Session, a: &Addr) -> Result<ExecAt, String> {
-    Ok(match a {
-        Addr::Linear(l) => ExecAt::Linear(*l),
-        Addr::SegOff(seg, off) => ExecAt::SegOff(s.value(seg)? as u16, s.value(off)? as u16),
-    })
-}
-
+/// `r`, `w` or `rw` as (read, write).
 fn rw(word: Option<&str>) -> Option<(bool, bool)> {
     match word {
         Some("r") => Some((true, false)),
@@ -81,450 +83,351 @@ fn rw(word: Option<&str>) -> Option<(bool, bool)> {
     }
 }
 
-fn seconds_cycles(s: &Session, secs: u64) -> u64 {
-    secs.saturating_mul(s.m.config().cpu_hz)
-}
-
-fn ran(s: &mut Session, stop: Stop) -> String {
-    let mut t = String::from_utf8_lossy(&std::mem::take(&mut s.output)).into_owned();
-    if !t.is_empty() && !t.ends_with('\n') {
-        t.push('\n');
+/// A leading `r|w|rw` of `words` (removed), else `default`.
+fn take_rw(words: &mut Vec<&str>, default: (bool, bool)) -> (bool, bool) {
+    match rw(words.first().copied()) {
+        Some(x) => {
+            words.remove(0);
+            x
+        }
+        None => default,
     }
-    t + &s.stop_text(&stop)
 }
 
-/// How deep `bload` scripts may load one another (a script that loads
-/// itself ends here with an error, not with the host's stack).
-pub const MAX_BLOAD_DEPTH: usize = 8;
-/// The largest script `bload` reads.
-pub const MAX_SCRIPT_BYTES: u64 = 1 << 20;
+/// An optional number argument.
+fn num_or(arg: Option<&&str>, default: u32) -> Result<u32> {
+    arg.map_or(Ok(default), |a| parse_num(a))
+}
 
-/// Writes a save state of the session to `file`.
-pub fn save_state(s: &Session, file: &std::path::Path) -> Result<(), String> {
-    let meta = dos::state::Meta {
-        tandem: env!("CARGO_PKG_VERSION").into(),
-        program: String::new(),
-        origin_cycle: s.m.cycles(),
+/// The rest of the line as a path (spaces and all).
+fn path(rest: &str, usage: &'static str) -> Result<PathBuf> {
+    if rest.is_empty() {
+        return Err(Error::Usage(usage));
+    }
+    Ok(PathBuf::from(rest))
+}
+
+/// `b ADDR [if COND]`.
+fn parse_break(rest: &str) -> Result<Command> {
+    let (a, cond) = split_cond(rest);
+    let spec = BpSpec::Exec(parse_addr(a.trim())?);
+    add(spec, cond, format!("break {rest}"))
+}
+
+/// `watch [r|w|rw] ADDR [LEN] [if COND]`.
+fn parse_watch(rest: &str) -> Result<Command> {
+    let (a, cond) = split_cond(rest);
+    let mut words: Vec<&str> = a.split_whitespace().collect();
+    let (read, write) = take_rw(&mut words, (false, true));
+    let addr = parse_addr(
+        words
+            .first()
+            .ok_or(Error::Usage("watch [r|w|rw] ADDR [LEN]"))?,
+    )?;
+    let len = num_or(words.get(1), 1)?.max(1);
+    let spec = BpSpec::Mem {
+        read,
+        write,
+        addr,
+        len,
     };
-    dos::state::write_file(file, &s.m, &s.dos, &meta)
-        .map_err(|e| format!("{}: {e}", file.display()))
+    add(spec, cond, format!("watch {rest}"))
 }
 
-/// Runs one command line.
-pub fn execute(s: &mut Session, line: &str) -> Result<Outcome, String> {
-    execute_nested(s, line, 0)
+/// `port [r|w|rw] PORT[-PORT]`.
+fn parse_port(rest: &str) -> Result<Command> {
+    let mut words: Vec<&str> = rest.split_whitespace().collect();
+    let (read, write) = take_rw(&mut words, (true, true));
+    let p = words
+        .first()
+        .ok_or(Error::Usage("port [r|w|rw] PORT[-PORT]"))?;
+    let (a, b) = match p.split_once('-') {
+        Some((a, b)) => (parse_num(a)?, parse_num(b)?),
+        None => (parse_num(p)?, parse_num(p)?),
+    };
+    let spec = BpSpec::Fixed(BpKind::Port {
+        read,
+        write,
+        start: a as u16,
+        end: b as u16,
+    });
+    add(spec, None, format!("port {rest}"))
 }
 
-/// Reads a `bload` script: at most [`MAX_SCRIPT_BYTES`] of UTF-8 text.
-fn read_script(f: &str) -> Result<String, String> {
-    use std::io::Read;
-    let file = std::fs::File::open(f).map_err(|e| format!("{f}: {e}"))?;
-    let mut bytes = Vec::new();
-    file.take(MAX_SCRIPT_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| format!("{f}: {e}"))?;
-    if bytes.len() as u64 > MAX_SCRIPT_BYTES {
-        return Err(format!("{f}: longer than {MAX_SCRIPT_BYTES} bytes"));
+/// `int VEC [ah=XX] [al=XX]`.
+fn parse_int(rest: &str) -> Result<Command> {
+    let args: Vec<&str> = rest.split_whitespace().collect();
+    let vector = parse_num(
+        args.first()
+            .ok_or(Error::Usage("int VEC [ah=XX] [al=XX]"))?,
+    )? as u8;
+    let (mut ah, mut al) = (None, None);
+    for w in &args[1..] {
+        let w = w.to_ascii_lowercase();
+        if let Some(x) = w.strip_prefix("ah=") {
+            ah = Some(parse_num(x)? as u8);
+        } else if let Some(x) = w.strip_prefix("al=") {
+            al = Some(parse_num(x)? as u8);
+        } else {
+            return Err(Error::BadArgument {
+                arg: w,
+                expected: "ah=XX or al=XX",
+            });
+        }
     }
-    String::from_utf8(bytes).map_err(|_| format!("{f}: not UTF-8 text"))
+    add(
+        BpSpec::Fixed(BpKind::Int { vector, ah, al }),
+        None,
+        format!("int {rest}"),
+    )
 }
 
-/// Runs one command line of a script loaded `depth` deep.
-fn execute_nested(s: &mut Session, line: &str, depth: usize) -> Result<Outcome, String> {
+fn add(spec: BpSpec, cond: Option<&str>, text: String) -> Result<Command> {
+    let cond = cond.map(parse_cond).transpose()?;
+    Ok(Command::Break(BreakCmd::Add { spec, cond, text }))
+}
+
+/// `bd N|all`.
+fn parse_delete(arg: Option<&&str>) -> Result<Command> {
+    let a = arg.ok_or(Error::Usage("bd N|all"))?;
+    let w = if *a == "all" {
+        Which::All
+    } else {
+        let n = a.trim_start_matches('#').parse::<usize>();
+        Which::One(n.map_err(|_| Error::BadBreakpointNumber(a.to_string()))?)
+    };
+    Ok(Command::Break(BreakCmd::Delete(w)))
+}
+
+/// `r [NAME=VALUE...]`.
+fn parse_regs(args: &[&str]) -> Result<Command> {
+    if args.is_empty() {
+        return Ok(Command::Machine(MachineCmd::Regs));
+    }
+    let list = args
+        .iter()
+        .map(|a| {
+            let (n, v) = a.split_once('=').ok_or(Error::Usage("r NAME=VALUE"))?;
+            Ok((n.to_string(), Val::Typed(v.to_string())))
+        })
+        .collect::<Result<_>>()?;
+    Ok(Command::Machine(MachineCmd::SetRegs(list)))
+}
+
+/// `e ADDR BYTE...` (a `"TEXT"` word is its bytes).
+fn parse_poke(args: &[&str]) -> Result<Command> {
+    let addr = parse_addr(args.first().ok_or(Error::Usage("e ADDR BYTE..."))?)?;
+    let mut bytes = Vec::new();
+    for w in &args[1..] {
+        match w.strip_prefix('"').and_then(|x| x.strip_suffix('"')) {
+            Some(q) => bytes.extend(q.bytes()),
+            None => bytes.push(parse_num(w)? as u8),
+        }
+    }
+    Ok(Command::Machine(MachineCmd::Write { addr, bytes }))
+}
+
+/// `c [SECONDS]` (decimal seconds).
+fn parse_cont(arg: Option<&&str>) -> Result<Command> {
+    let secs = match arg {
+        Some(a) => a
+            .trim_start_matches('#')
+            .parse::<u64>()
+            .map_err(|_| Error::BadSeconds(a.to_string()))?,
+        None => DEFAULT_SECONDS,
+    };
+    Ok(Command::Run(RunCmd::Continue(Budget::Seconds(secs))))
+}
+
+/// `key TEXT` (`\n` is Enter; no text types Enter).
+fn key_bytes(rest: &str) -> Vec<u8> {
+    let mut t = rest.replace("\\n", "\n").into_bytes();
+    if t.is_empty() {
+        t.push(b'\n');
+    }
+    t
+}
+
+/// Parses one console line.
+pub fn parse(line: &str) -> Result<Line> {
     let line = line.trim();
-    let (cmd, rest) = match line.split_once(char::is_whitespace) {
+    let (word, rest) = match line.split_once(char::is_whitespace) {
         Some((c, r)) => (c, r.trim()),
         None => (line, ""),
     };
     let args: Vec<&str> = rest.split_whitespace().collect();
-    let limit = seconds_cycles(s, DEFAULT_SECONDS);
-    let mut out = Outcome::default();
-    let text = &mut out.text;
-    match cmd.to_ascii_lowercase().as_str() {
-        "" | "#" => {}
-        c if c.starts_with('#') => {}
-        "h" | "help" | "?" => text.push_str(HELP),
-        "q" | "quit" | "exit" => out.quit = true,
-        "s" | "step" | "si" => {
-            let n = match args.first() {
-                Some(a) => parse_num(a)? as u64,
-                None => 1,
-            };
-            let stop = s.step(n.max(1));
-            *text = ran(s, stop);
-        }
-        "n" | "next" | "over" => {
-            let stop = s.step_over(limit);
-            *text = ran(s, stop);
-        }
-        "finish" | "out" => {
-            let stop = s.step_out(limit);
-            *text = ran(s, stop);
-        }
-        "c" | "cont" | "continue" | "g" => {
-            let secs = match args.first() {
-                Some(a) => a
-                    .trim_start_matches('#')
-                    .parse::<u64>()
-                    .map_err(|_| format!("'{a}' is not a number of seconds"))?,
-                None => DEFAULT_SECONDS,
-            };
-            let stop = s.cont(seconds_cycles(s, secs));
-            *text = ran(s, stop);
-        }
+    let first = args.first();
+    let cmd = match word.to_ascii_lowercase().as_str() {
+        "" => return Ok(Line::Nothing),
+        c if c.starts_with('#') => return Ok(Line::Nothing),
+        "h" | "help" | "?" => return Ok(Line::Help),
+        "bload" => return Ok(Line::Script(path(rest, "bload FILE")?)),
+        "q" | "quit" | "exit" => Command::Quit,
+        "s" | "step" | "si" => Command::Run(RunCmd::Step(num_or(first, 1)? as u64)),
+        "n" | "next" | "over" => Command::Run(RunCmd::Over(DEFAULT_BUDGET)),
+        "finish" | "out" => Command::Run(RunCmd::Out(DEFAULT_BUDGET)),
+        "c" | "cont" | "continue" | "g" => parse_cont(first)?,
         "go" | "until" => {
-            let a = parse_addr(args.first().ok_or("go ADDR")?)?;
-            let at = exec_at(s, &a)?;
-            let stop = s.run_to(at, limit);
-            *text = ran(s, stop);
+            let a = parse_addr(first.ok_or(Error::Usage("go ADDR"))?)?;
+            Command::Run(RunCmd::To(a, DEFAULT_BUDGET))
         }
-        "key" | "type" => {
-            let mut t = rest.replace("\\n", "\n").into_bytes();
-            if t.is_empty() {
-                t.push(b'\n');
-            }
-            s.dos.type_text(&t);
-            let _ = write!(text, "typed {} bytes", t.len());
-        }
-        "b" | "break" | "bp" => {
-            let (a, cond) = split_cond(rest);
-            let addr = parse_addr(a.trim())?;
-            let at = exec_at(s, &addr)?;
-            let cond = cond.map(parse_cond).transpose()?;
-            let n = s.add_bp(BpKind::Exec(at), cond, format!("break {rest}"), false);
-            let _ = write!(text, "#{n} break at {}", exec_text(at));
-        }
-        "watch" | "w" => {
-            let (a, cond) = split_cond(rest);
-            let mut words: Vec<&str> = a.split_whitespace().collect();
-            let (read, write) = match rw(words.first().copied()) {
-                Some(x) => {
-                    words.remove(0);
-                    x
-                }
-                None => (false, true),
-            };
-            let addr = parse_addr(words.first().ok_or("watch [r|w|rw] ADDR [LEN]")?)?;
-            let len = match words.get(1) {
-                Some(l) => parse_num(l)?.max(1),
-                None => 1,
-            };
-            let start = s.linear(&addr)?;
-            let cond = cond.map(parse_cond).transpose()?;
-            let n = s.add_bp(
-                BpKind::Mem {
-                    read,
-                    write,
-                    start,
-                    end: start + len - 1,
-                },
-                cond,
-                format!("watch {rest}"),
-                false,
-            );
-            let _ = write!(
-                text,
-                "#{n} watch {}{} {start:05X}-{:05X}",
-                if read { "r" } else { "" },
-                if write { "w" } else { "" },
-                start + len - 1
-            );
-        }
-        "port" => {
-            let mut words = args.clone();
-            let (read, write) = match rw(words.first().copied()) {
-                Some(x) => {
-                    words.remove(0);
-                    x
-                }
-                None => (true, true),
-            };
-            let p = words.first().ok_or("port [r|w|rw] PORT[-PORT]")?;
-            let (a, b) = match p.split_once('-') {
-                Some((a, b)) => (parse_num(a)?, parse_num(b)?),
-                None => (parse_num(p)?, parse_num(p)?),
-            };
-            let n = s.add_bp(
-                BpKind::Port {
-                    read,
-                    write,
-                    start: a as u16,
-                    end: b as u16,
-                },
-                None,
-                format!("port {rest}"),
-                false,
-            );
-            let _ = write!(text, "#{n} port {a:04X}-{b:04X}");
-        }
-        "int" => {
-            let v = parse_num(args.first().ok_or("int VEC [ah=XX] [al=XX]")?)? as u8;
-            let mut ah = None;
-            let mut al = None;
-            for w in &args[1..] {
-                let w = w.to_ascii_lowercase();
-                if let Some(x) = w.strip_prefix("ah=") {
-                    ah = Some(parse_num(x)? as u8);
-                } else if let Some(x) = w.strip_prefix("al=") {
-                    al = Some(parse_num(x)? as u8);
-                } else {
-                    return Err(format!("'{w}': expected ah=XX or al=XX"));
-                }
-            }
-            let n = s.add_bp(
-                BpKind::Int { vector: v, ah, al },
-                None,
-                format!("int {rest}"),
-                false,
-            );
-            let _ = write!(text, "#{n} int {v:02X}h");
-        }
-        "bl" => {
-            for (n, bp) in s.bps.iter().enumerate() {
-                if let Some(bp) = bp {
-                    if !bp.temp {
-                        let _ = writeln!(text, "#{n} {} (hits {})", bp.text, bp.hits);
-                    }
-                }
-            }
-            if text.is_empty() {
-                text.push_str("no breakpoints");
-            }
-        }
-        "bd" | "delete" => {
-            let a = args.first().ok_or("bd N|all")?;
-            if *a == "all" {
-                s.bps.clear();
-            } else {
-                let n = a
-                    .trim_start_matches('#')
-                    .parse::<usize>()
-                    .map_err(|_| format!("'{a}' is not a breakpoint number"))?;
-                match s.bps.get_mut(n) {
-                    Some(b @ Some(_)) => *b = None,
-                    _ => return Err(format!("no breakpoint #{n}")),
-                }
-            }
-            text.push_str("deleted");
-        }
-        "bsave" => {
-            let f = args.first().ok_or("bsave FILE")?;
-            let lines: String = s
-                .bps
-                .iter()
-                .flatten()
-                .filter(|b| !b.temp)
-                .map(|b| format!("{}\n", b.text))
-                .collect();
-            std::fs::write(f, lines).map_err(|e| format!("{f}: {e}"))?;
-            let _ = write!(text, "saved to {f}");
-        }
-        "bload" => {
-            let f = args.first().ok_or("bload FILE")?;
-            if depth >= MAX_BLOAD_DEPTH {
-                return Err(format!(
-                    "bload {f}: scripts nest more than {MAX_BLOAD_DEPTH} deep (does it load itself?)"
-                ));
-            }
-            let body = read_script(f)?;
-            for (n, l) in body.lines().enumerate() {
-                if l.trim().is_empty() {
-                    continue;
-                }
-                let o = match execute_nested(s, l, depth + 1) {
-                    Ok(o) => o,
-                    // The innermost script's line says where it failed.
-                    Err(e) if e.starts_with("bload ") || e.contains(": line ") => return Err(e),
-                    Err(e) => return Err(format!("{f}: line {}: {e}", n + 1)),
-                };
-                let _ = writeln!(text, "{}", o.text);
-            }
-        }
-        "r" | "regs" | "reg" => {
-            if rest.is_empty() {
-                *text = s.regs_text();
-            } else {
-                for a in &args {
-                    let (n, v) = a.split_once('=').ok_or("r NAME=VALUE")?;
-                    let v = s.value(v)?;
-                    if !s.set_reg(n, v) {
-                        return Err(format!("no register '{n}'"));
-                    }
-                }
-                *text = s.regs_text();
-            }
-        }
-        "x" | "d" | "dump" => {
-            let a = parse_addr(args.first().copied().unwrap_or("ds:0"))?;
-            let len = match args.get(1) {
-                Some(l) => parse_num(l)?,
-                None => 0x40,
-            };
-            let base = s.linear(&a)?;
-            let bytes = s.read_mem(base, len.min(0x10000) as usize);
-            *text = hexdump(&a, base, &bytes, s);
-        }
-        "e" | "poke" => {
-            let a = parse_addr(args.first().ok_or("e ADDR BYTE...")?)?;
-            let base = s.linear(&a)?;
-            let mut bytes = Vec::new();
-            for w in &args[1..] {
-                if let Some(q) = w.strip_prefix('"').and_then(|x| x.strip_suffix('"')) {
-                    bytes.extend(q.bytes());
-                } else {
-                    bytes.push(parse_num(w)? as u8);
-                }
-            }
-            let n = s.write_mem(base, &bytes);
-            let _ = write!(text, "wrote {n} of {} bytes at {base:05X}", bytes.len());
-        }
-        "u" | "disasm" => {
-            let (cs, ip) = s.cs_ip();
-            let (seg, mut off) = match args.first() {
-                Some(a) => match parse_addr(a)? {
-                    Addr::SegOff(x, y) => (s.value(&x)? as u16, s.value(&y)? as u16),
-                    Addr::Linear(l) => ((l >> 4) as u16, (l & 0xF) as u16),
-                },
-                None => (cs, ip),
-            };
-            let n = match args.get(1) {
-                Some(c) => parse_num(c)?,
-                None => 10,
-            };
-            for _ in 0..n.min(1000) {
-                let (l, len) = s.disasm_at(seg, off);
-                let mark = if (seg, off) == (cs, ip) { "=>" } else { "  " };
-                let _ = writeln!(text, "{mark} {l}");
-                off = off.wrapping_add(len as u16);
-            }
-        }
-        "ivt" => {
-            let first = match args.first() {
-                Some(a) => parse_num(a)?,
-                None => 0,
-            };
-            let n = match args.get(1) {
-                Some(c) => parse_num(c)?,
-                None => 0x40,
-            };
-            for v in first..(first + n).min(0x100) {
-                let off = s.m.peek16(v * 4);
-                let seg = s.m.peek16(v * 4 + 2);
-                let _ = write!(text, "{v:02X}: {seg:04X}:{off:04X}  ");
-                if v % 4 == 3 {
-                    text.push('\n');
-                }
-            }
-        }
-        "bt" | "stack" | "where" => *text = s.backtrace_text(),
-        "pit" => {
-            for (i, c) in s.m.bus.pit.channels.iter().enumerate() {
-                let _ = writeln!(
-                    text,
-                    "channel {i}: mode {} count {:04X} out {} gate {} edges {}",
-                    c.mode(),
-                    c.count(),
-                    c.out() as u8,
-                    c.gate() as u8,
-                    c.rising_edges()
-                );
-            }
-        }
-        "pic" => {
-            for (n, p) in [
-                ("master", &s.m.bus.pics.master),
-                ("slave", &s.m.bus.pics.slave),
-            ] {
-                let _ = writeln!(
-                    text,
-                    "{n}: vector base {:02X}h IRR {:08b} ISR {:08b} IMR {:08b} lines {:08b}",
-                    p.vector_base(),
-                    p.irr,
-                    p.isr,
-                    p.imr,
-                    p.lines()
-                );
-            }
-        }
-        "vga" => {
-            let v = &s.m.bus.vga;
-            let hex = |r: &[u8]| r.iter().map(|b| format!("{b:02X}")).collect::<Vec<_>>();
-            let _ = writeln!(
-                text,
-                "BIOS mode {:02X}h  misc {:02X}",
-                s.m.peek8(0x449),
-                v.misc
-            );
-            let _ = writeln!(text, "sequencer  {}", hex(&v.seq.regs).join(" "));
-            let _ = writeln!(text, "CRTC       {}", hex(&v.crtc.regs).join(" "));
-            let _ = writeln!(text, "graphics   {}", hex(&v.gc.regs).join(" "));
-            let _ = writeln!(text, "attribute  {}", hex(&v.attr.regs).join(" "));
-        }
-        "trace" => match args.first() {
-            Some(&"off") => {
-                s.set_trace(None)?;
-                text.push_str("trace off");
-            }
-            Some(f) => {
-                s.set_trace(Some(std::path::Path::new(f)))?;
-                let _ = write!(text, "tracing to {f}");
-            }
-            None => return Err("trace FILE | trace off".into()),
-        },
-        "save" => {
-            // The rest of the line is the path (it may hold spaces).
-            if rest.is_empty() {
-                return Err("save FILE".into());
-            }
-            save_state(s, std::path::Path::new(rest))?;
-            let _ = write!(text, "state saved to {rest}");
-        }
-        other => return Err(format!("unknown command '{other}' (help lists them)")),
-    }
-    Ok(out)
-}
-
-fn exec_text(at: ExecAt) -> String {
-    match at {
-        ExecAt::SegOff(s, o) => format!("{s:04X}:{o:04X}"),
-        ExecAt::Linear(l) => format!("{l:05X}"),
-    }
-}
-
-fn hexdump(a: &Addr, base: u32, bytes: &[u8], s: &Session) -> String {
-    let seg = match a {
-        Addr::SegOff(x, _) => s.value(x).ok().map(|v| v as u16),
-        Addr::Linear(_) => None,
+        "key" | "type" => Command::Machine(MachineCmd::Key(key_bytes(rest))),
+        "b" | "break" | "bp" => parse_break(rest)?,
+        "watch" | "w" => parse_watch(rest)?,
+        "port" => parse_port(rest)?,
+        "int" => parse_int(rest)?,
+        "bl" => Command::Break(BreakCmd::List),
+        "bd" | "delete" => parse_delete(first)?,
+        "bsave" => Command::Break(BreakCmd::Save(path(rest, "bsave FILE")?)),
+        "r" | "regs" | "reg" => parse_regs(&args)?,
+        "x" | "d" | "dump" => Command::Machine(MachineCmd::Read {
+            addr: parse_addr(first.copied().unwrap_or("ds:0"))?,
+            len: num_or(args.get(1), 0x40)?.min(MAX_DUMP) as usize,
+        }),
+        "e" | "poke" => parse_poke(&args)?,
+        "u" | "disasm" => Command::View(ViewCmd::Disasm {
+            at: first.map(|a| parse_addr(a)).transpose()?,
+            count: num_or(args.get(1), 10)?,
+        }),
+        "ivt" => Command::View(ViewCmd::Ivt {
+            first: num_or(first, 0)?,
+            count: num_or(args.get(1), 0x40)?,
+        }),
+        "bt" | "stack" | "where" => Command::View(ViewCmd::Backtrace),
+        "pit" => Command::View(ViewCmd::Pit),
+        "pic" => Command::View(ViewCmd::Pic),
+        "vga" => Command::View(ViewCmd::Vga),
+        "trace" if rest == "off" => Command::File(FileCmd::Trace(None)),
+        "trace" => Command::File(FileCmd::Trace(Some(path(rest, "trace FILE | trace off")?))),
+        "save" => Command::File(FileCmd::SaveState(path(rest, "save FILE")?)),
+        "load" => Command::File(FileCmd::LoadState(path(rest, "load FILE")?)),
+        "shot" => Command::File(FileCmd::Screenshot(path(rest, "shot FILE")?)),
+        other => return Err(Error::UnknownCommand(other.into())),
     };
-    let mut out = String::new();
-    for (i, chunk) in bytes.chunks(16).enumerate() {
-        let lin = base + 16 * i as u32;
-        match seg {
-            Some(sg) => {
-                let off = lin.wrapping_sub((sg as u32) << 4) as u16;
-                let _ = write!(out, "{sg:04X}:{off:04X}  ");
-            }
-            None => {
-                let _ = write!(out, "{lin:05X}  ");
-            }
+    Ok(Line::Engine(cmd))
+}
+
+/// Runs one command line.
+pub fn execute(s: &mut Debugger, line: &str) -> Result<Outcome> {
+    execute_nested(s, line, 0)
+}
+
+/// Runs one command line of a script loaded `depth` deep.
+fn execute_nested(s: &mut Debugger, line: &str, depth: usize) -> Result<Outcome> {
+    match parse(line)? {
+        Line::Nothing => Ok(Outcome::default()),
+        Line::Help => Ok(Outcome {
+            text: HELP.into(),
+            quit: false,
+        }),
+        Line::Script(f) => Ok(Outcome {
+            text: bload(s, &f, depth)?,
+            quit: false,
+        }),
+        Line::Engine(c) => {
+            let r = s.execute(c)?;
+            Ok(Outcome {
+                text: text::reply_text(s, &r),
+                quit: matches!(r, Reply::Quit),
+            })
         }
-        for j in 0..16 {
-            match chunk.get(j) {
-                Some(b) => {
-                    let _ = write!(out, "{b:02X} ");
-                }
-                None => out.push_str("   "),
-            }
-        }
-        out.push(' ');
-        for &b in chunk {
-            out.push(if (0x20..0x7F).contains(&b) {
-                b as char
-            } else {
-                '.'
-            });
-        }
-        out.push('\n');
     }
-    out
+}
+
+/// Reads a `bload` script: at most [`MAX_SCRIPT_BYTES`] of UTF-8 text.
+fn read_script(f: &Path) -> Result<String> {
+    use std::io::Read;
+    let file = std::fs::File::open(f).map_err(|e| Error::io(f, e))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_SCRIPT_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| Error::io(f, e))?;
+    if bytes.len() as u64 > MAX_SCRIPT_BYTES {
+        return Err(Error::ScriptTooLong {
+            path: f.into(),
+            max: MAX_SCRIPT_BYTES,
+        });
+    }
+    String::from_utf8(bytes).map_err(|_| Error::ScriptNotText { path: f.into() })
+}
+
+/// Runs the lines of script `f`, loaded `depth` deep; their text.
+fn bload(s: &mut Debugger, f: &Path, depth: usize) -> Result<String> {
+    if depth >= MAX_BLOAD_DEPTH {
+        return Err(Error::ScriptNesting {
+            path: f.into(),
+            max: MAX_BLOAD_DEPTH,
+        });
+    }
+    let body = read_script(f)?;
+    let mut text = String::new();
+    for (n, l) in body.lines().enumerate() {
+        if l.trim().is_empty() {
+            continue;
+        }
+        match execute_nested(s, l, depth + 1) {
+            Ok(o) => {
+                text.push_str(&o.text);
+                text.push('\n');
+            }
+            // The innermost script's line says where it failed.
+            Err(e @ (Error::ScriptNesting { .. } | Error::ScriptLine { .. })) => return Err(e),
+            Err(e) => {
+                return Err(Error::ScriptLine {
+                    path: f.into(),
+                    line: n + 1,
+                    source: Box::new(e),
+                })
+            }
+        }
+    }
+    Ok(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::debug::parse::Addr;
+
+    #[test]
+    fn paths_are_the_rest_of_the_line() {
+        assert_eq!(
+            parse("save my state.sav").ok(),
+            Some(Line::Engine(Command::File(FileCmd::SaveState(
+                "my state.sav".into()
+            ))))
+        );
+        assert_eq!(
+            parse("trace off").ok(),
+            Some(Line::Engine(Command::File(FileCmd::Trace(None))))
+        );
+        assert!(matches!(parse("save"), Err(Error::Usage("save FILE"))));
+    }
+
+    #[test]
+    fn lines_parse_to_typed_commands() {
+        assert_eq!(
+            parse("watch rw ds:10 2").ok(),
+            Some(Line::Engine(Command::Break(BreakCmd::Add {
+                spec: BpSpec::Mem {
+                    read: true,
+                    write: true,
+                    addr: Addr::SegOff("ds".into(), "10".into()),
+                    len: 2
+                },
+                cond: None,
+                text: "watch rw ds:10 2".into()
+            })))
+        );
+        assert_eq!(
+            parse("s 10").ok(),
+            Some(Line::Engine(Command::Run(RunCmd::Step(16))))
+        );
+        assert_eq!(parse("# note").ok(), Some(Line::Nothing));
+        assert!(matches!(parse("bogus"), Err(Error::UnknownCommand(w)) if w == "bogus"));
+        assert!(matches!(
+            parse("int 21 bx=1"),
+            Err(Error::BadArgument { .. })
+        ));
+    }
 }

@@ -5,10 +5,18 @@
 //! line from the pipe. `--protocol stdio|PORT` serves the JSON-lines
 //! control protocol instead, `--gdb PORT` a GDB remote stub.
 
+pub mod breakpoints;
+pub mod command;
 pub mod commands;
+pub mod error;
+pub mod execute;
 pub mod gdb;
+pub mod parse;
 pub mod protocol;
+pub mod regs;
 pub mod session;
+pub mod stepping;
+pub mod text;
 
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
@@ -18,11 +26,10 @@ use clap::Args;
 use dos::{Dos, DosConfig};
 use hw::Machine;
 
+use crate::error::input_error;
 use crate::machine_opts::MachineOpts;
-use session::{Session, Stop};
-
-/// Exit status: the program or a state could not be loaded.
-const EXIT_BAD_INPUT: u8 = 2;
+use error::Error;
+use session::{Debugger, Stop};
 
 /// Arguments of `tandem debug`.
 #[derive(Args, Debug)]
@@ -82,22 +89,29 @@ pub struct DebugArgs {
 
 /// Builds the machine with the program loaded at its entry (or from a
 /// state).
-fn setup(args: &DebugArgs) -> Result<Session, String> {
+fn setup(args: &DebugArgs) -> Result<Debugger, Error> {
     let program = &args.program;
-    let image = std::fs::read(program).map_err(|e| format!("{}: {e}", program.display()))?;
-    dos::Executable::parse(&image).map_err(|e| format!("{}: {e}", program.display()))?;
+    let bad_program = |msg: String| Error::Program {
+        path: program.clone(),
+        msg,
+    };
+    let image = std::fs::read(program).map_err(|e| Error::io(program, e))?;
+    dos::Executable::parse(&image).map_err(|e| bad_program(e.to_string()))?;
     let mount = match &args.mount {
         Some(d) => d.clone(),
         None => crate::session::program_folder(program),
     };
     if let Some(f) = &args.load_state {
-        let snap = crate::savestate::load(f, &mount).map_err(|e| e.to_string())?;
-        return Ok(Session::new(snap.machine, snap.dos));
+        let snap = crate::savestate::load(f, &mount).map_err(|e| Error::State(e.to_string()))?;
+        return Ok(Debugger::new(snap.machine, snap.dos, mount));
     }
     let mut cfg = DosConfig::new(mount.clone());
     cfg.xms = !args.no_xms;
     cfg.ems = !args.no_ems;
-    let mut dos = Dos::new(cfg).map_err(|e| format!("mount {}: {e}", mount.display()))?;
+    let mut dos = Dos::new(cfg).map_err(|source| Error::Mount {
+        path: mount.clone(),
+        source,
+    })?;
     let mut m = Machine::new(args.machine.config(emu::CpuModel::I8086));
     dos.install(&mut m);
     let (path, dir) = crate::run_cmd::dos_path(program, &mount);
@@ -108,21 +122,18 @@ fn setup(args: &DebugArgs) -> Result<Session, String> {
         tail.extend(a.bytes());
     }
     if tail.len() > 126 {
-        return Err("command line longer than 126 bytes".into());
+        return Err(Error::CommandLineTooLong);
     }
     dos.load(&mut m, &image, &path, &tail)
-        .map_err(|e| format!("{}: {e}", program.display()))?;
-    Ok(Session::new(m, dos))
+        .map_err(|e| bad_program(e.to_string()))?;
+    Ok(Debugger::new(m, dos, mount))
 }
 
 /// Runs `tandem debug`.
 pub fn run(args: &DebugArgs) -> ExitCode {
     let mut s = match setup(args) {
         Ok(s) => s,
-        Err(e) => {
-            eprintln!("tandem debug: error: {e}");
-            return ExitCode::from(EXIT_BAD_INPUT);
-        }
+        Err(e) => return input_error("debug", e),
     };
     if let Some(p) = &args.protocol {
         return protocol::serve(s, p, args.token_file.as_deref());
@@ -132,7 +143,7 @@ pub fn run(args: &DebugArgs) -> ExitCode {
     }
     let mut stdout = std::io::stdout();
     let _ = writeln!(stdout, "tandem debug: stopped at the program's entry");
-    let _ = write!(stdout, "{}", s.stop_text(&Stop::Stepped));
+    let _ = write!(stdout, "{}", text::stop_text(&mut s, &Stop::Stepped));
     if let Some(f) = &args.script {
         match std::fs::read_to_string(f) {
             Ok(body) => {
@@ -142,10 +153,7 @@ pub fn run(args: &DebugArgs) -> ExitCode {
                     }
                 }
             }
-            Err(e) => {
-                eprintln!("tandem debug: error: {}: {e}", f.display());
-                return ExitCode::from(EXIT_BAD_INPUT);
-            }
+            Err(e) => return input_error("debug", Error::io(f, e)),
         }
     }
     if std::io::stdin().is_terminal() {
@@ -163,7 +171,7 @@ pub fn run(args: &DebugArgs) -> ExitCode {
 }
 
 /// Runs one command and prints its result; true to quit.
-fn one(s: &mut Session, line: &str, echo: bool) -> bool {
+fn one(s: &mut Debugger, line: &str, echo: bool) -> bool {
     let mut out = std::io::stdout();
     if echo {
         let _ = writeln!(out, "(tandem) {line}");
@@ -187,7 +195,7 @@ fn one(s: &mut Session, line: &str, echo: bool) -> bool {
     }
 }
 
-fn repl(s: &mut Session) {
+fn repl(s: &mut Debugger) {
     let Ok(mut ed) = rustyline::DefaultEditor::new() else {
         return;
     };

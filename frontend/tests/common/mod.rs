@@ -138,14 +138,18 @@ pub fn debug(program: &Path, extra: &[&str], script: &str) -> (Option<i32>, Stri
 }
 
 /// Sends `requests` (one JSON line each) to `tandem debug --cpu 386
-/// --protocol stdio` on the replica; its output.
-pub fn protocol(requests: &[String]) -> Output {
+/// --protocol stdio PROGRAM`; whether it exited with success, its stdout,
+/// and each stdout line as JSON.
+pub fn protocol(program: &Path, requests: &[String]) -> (bool, String, Vec<serde_json::Value>) {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_tandem"));
     cmd.args(["debug", "--cpu", "386", "--protocol", "stdio"])
-        .arg(replica());
+        .arg(program);
     let mut input = requests.join("\n");
     input.push('\n');
-    feed(spawn_piped(&mut cmd), input.as_bytes())
+    let o = feed(spawn_piped(&mut cmd), input.as_bytes());
+    let out = text(&o.stdout);
+    let resp = json_lines(&out);
+    (o.status.success(), out, resp)
 }
 
 /// Each line of `out` read as a JSON value.

@@ -1,5 +1,5 @@
 //! `tandem debug --gdb PORT PROGRAM`: a GDB remote stub (gdbstub crate)
-//! over the debugger's engine ([`Session`]).
+//! over the debugger's engine ([`Debugger`]).
 //!
 //! GDB sees a real-mode x86 through [`arch::RealMode`]: its program counter
 //! is the linear address CS*16+IP. Software and hardware breakpoints become
@@ -34,8 +34,12 @@ use gdbstub::target::ext::breakpoints::{
 use gdbstub::target::ext::monitor_cmd::{outputln, ConsoleOutput, MonitorCmd, MonitorCmdOps};
 use gdbstub::target::{Target, TargetResult};
 
-use super::commands;
-use super::session::{parse_addr, BpKind, Session, Stop};
+use super::breakpoints::BpKind;
+use super::command::{Command, FileCmd};
+use super::commands::{self, Line};
+use super::parse::parse_addr;
+use super::regs::RegName;
+use super::session::{Debugger, Stop};
 use arch::{RealMode, RealModeRegs, CS, EFLAGS, EIP};
 
 /// Emulated clocks run between two looks at the connection (for gdb's
@@ -51,7 +55,7 @@ enum Resume {
 
 /// The stub's target: the debugger session and gdb's breakpoints.
 pub struct GdbTarget {
-    s: Session,
+    s: Debugger,
     resume: Resume,
     /// gdb breakpoint (linear address) -> session breakpoint number.
     breaks: HashMap<u32, usize>,
@@ -70,7 +74,7 @@ fn watch_key(addr: u32, len: u32, kind: WatchKind) -> (u32, u32, u8) {
 
 impl GdbTarget {
     /// A target over a session stopped at the program's entry.
-    pub fn new(s: Session) -> Self {
+    pub fn new(s: Debugger) -> Self {
         GdbTarget {
             s,
             resume: Resume::Continue,
@@ -126,8 +130,12 @@ impl GdbTarget {
                     _ => SingleThreadStopReason::Signal(Signal::SIGTRAP),
                 },
                 Stop::Exited(code) => SingleThreadStopReason::Exited(code),
-                Stop::Stopped(msg) => {
-                    eprintln!("tandem debug: {msg}");
+                Stop::Stopped(why) => {
+                    eprintln!("tandem debug: {why}");
+                    SingleThreadStopReason::Terminated(Signal::SIGSTOP)
+                }
+                Stop::Ended(end) => {
+                    eprintln!("tandem debug: {end}");
                     SingleThreadStopReason::Terminated(Signal::SIGSTOP)
                 }
             };
@@ -194,7 +202,7 @@ impl Target for GdbTarget {
 
 impl SingleThreadBase for GdbTarget {
     fn read_registers(&mut self, regs: &mut RealModeRegs) -> TargetResult<(), Self> {
-        let r = &self.s.m.cpu.regs;
+        let r = &self.s.core.m.cpu.regs;
         regs.gregs[..8].copy_from_slice(&r.gpr);
         regs.gregs[EIP] = self.s.pc();
         regs.gregs[EFLAGS] = r.flags;
@@ -218,30 +226,30 @@ impl SingleThreadBase for GdbTarget {
 
     fn write_registers(&mut self, regs: &RealModeRegs) -> TargetResult<(), Self> {
         let old_pc = self.s.pc();
-        let old_ip = self.s.m.cpu.regs.ip as u16;
-        let names = ["eax", "ecx", "edx", "ebx", "esp", "ebp", "esi", "edi"];
-        for (i, n) in names.iter().enumerate() {
-            self.s.set_reg(n, regs.gregs[i]);
+        let old_ip = self.s.core.m.cpu.regs.ip as u16;
+        for i in 0..8 {
+            self.s.put_reg(RegName::Gpr32(i), regs.gregs[i]);
         }
-        self.s.set_reg("eflags", regs.gregs[EFLAGS]);
-        for (i, n) in ["cs", "ss", "ds", "es", "fs", "gs"].iter().enumerate() {
-            self.s.set_reg(n, regs.gregs[CS + i]);
+        self.s.put_reg(RegName::Eflags, regs.gregs[EFLAGS]);
+        // gdb's order cs, ss, ds, es, fs, gs as `seg` indices.
+        for (i, seg) in [1, 2, 3, 0, 4, 5].into_iter().enumerate() {
+            self.s.put_reg(RegName::Seg(seg), regs.gregs[CS + i]);
         }
         // A new $pc is a linear address: keep CS when the offset fits,
         // else CS = pc >> 4 (the canonical segment). Otherwise a new $ip
         // is the offset itself.
         let pc = regs.gregs[EIP];
         if pc != old_pc {
-            let cs = self.s.m.cpu.regs.sreg(SegReg::CS) as u32;
+            let cs = self.s.core.m.cpu.regs.sreg(SegReg::CS) as u32;
             match pc.checked_sub(cs << 4).filter(|o| *o <= 0xFFFF) {
-                Some(off) => self.s.set_reg("ip", off),
+                Some(off) => self.s.put_reg(RegName::Ip, off),
                 None => {
-                    self.s.set_reg("cs", (pc >> 4) & 0xFFFF);
-                    self.s.set_reg("ip", pc & 0xF)
+                    self.s.put_reg(RegName::Seg(1), (pc >> 4) & 0xFFFF);
+                    self.s.put_reg(RegName::Ip, pc & 0xF)
                 }
             };
         } else if regs.ip != old_ip {
-            self.s.set_reg("ip", regs.ip as u32);
+            self.s.put_reg(RegName::Ip, regs.ip as u32);
         }
         Ok(())
     }
@@ -363,12 +371,17 @@ impl HwWatchpoint for GdbTarget {
     }
 }
 
-/// Debugger commands that run the machine: gdb must do that itself
-/// (`continue`, `stepi`), or its view of the registers goes stale.
-const RUNNING: [&str; 14] = [
-    "s", "step", "si", "n", "next", "over", "finish", "out", "c", "cont", "continue", "go", "q",
-    "quit",
-];
+/// Whether a console line runs the machine or replaces it: gdb must do
+/// that itself (`continue`, `stepi`, `kill`), or its view of the
+/// registers goes stale.
+fn runs_the_machine(line: &str) -> bool {
+    matches!(
+        commands::parse(line),
+        Ok(Line::Engine(
+            Command::Run(_) | Command::Quit | Command::File(FileCmd::LoadState(_))
+        ))
+    )
+}
 
 impl MonitorCmd for GdbTarget {
     fn handle_monitor_cmd(
@@ -388,7 +401,7 @@ impl MonitorCmd for GdbTarget {
             .to_ascii_lowercase();
         let text = match word.as_str() {
             "segs" => {
-                let r = &self.s.m.cpu.regs;
+                let r = &self.s.core.m.cpu.regs;
                 let (cs, ip) = self.s.cs_ip();
                 format!(
                     "CS={cs:04X} DS={:04X} ES={:04X} SS={:04X} FS={:04X} GS={:04X}  CS:IP={cs:04X}:{ip:04X} = linear {:05X}\n",
@@ -412,7 +425,7 @@ impl MonitorCmd for GdbTarget {
                  run with gdb's continue/stepi; $pc is linear CS*16+IP, $ip the offset\n",
                 commands::HELP
             ),
-            w if RUNNING.contains(&w) => {
+            w if runs_the_machine(line) => {
                 format!("error: '{w}' runs the machine: use gdb's continue, stepi or kill\n")
             }
             _ => match commands::execute(&mut self.s, line) {
@@ -474,13 +487,10 @@ impl run_blocking::BlockingEventLoop for EventLoop {
 
 /// Serves one gdb connection on 127.0.0.1:`port` (0: any free port; the
 /// port is printed on stderr either way) until gdb detaches or kills.
-pub fn serve(s: Session, port: u16) -> ExitCode {
+pub fn serve(s: Debugger, port: u16) -> ExitCode {
     let listener = match TcpListener::bind(("127.0.0.1", port)) {
         Ok(l) => l,
-        Err(e) => {
-            eprintln!("tandem debug: error: --gdb {port}: {e}");
-            return ExitCode::from(super::EXIT_BAD_INPUT);
-        }
+        Err(e) => return crate::error::input_error("debug", format!("--gdb {port}: {e}")),
     };
     let bound = listener.local_addr().map(|a| a.port()).unwrap_or(port);
     eprintln!("tandem debug: waiting for gdb on 127.0.0.1:{bound} (target remote :{bound})");
@@ -508,4 +518,27 @@ pub fn serve(s: Session, port: u16) -> ExitCode {
         }
     }
     ExitCode::SUCCESS
+}
+
+#[cfg(test)]
+mod tests {
+    use super::runs_the_machine;
+
+    #[test]
+    fn commands_that_run_the_machine_are_left_to_gdb() {
+        for l in [
+            "c",
+            "g",
+            "s 3",
+            "until cs:100",
+            "finish",
+            "q",
+            "load a state.sav",
+        ] {
+            assert!(runs_the_machine(l), "{l}");
+        }
+        for l in ["x ds:0", "b cs:100", "r ax=1", "bogus", "save a.sav"] {
+            assert!(!runs_the_machine(l), "{l}");
+        }
+    }
 }
