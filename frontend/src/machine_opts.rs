@@ -1,4 +1,8 @@
-//! Options shared by the commands that run a machine: `--cpu` and `--mhz`.
+//! Options shared by the commands that run a machine: `--cpu` and `--mhz`
+//! ([`MachineOpts`]), and those of its DOS: drive C: and the memory
+//! managers ([`DosOpts`]).
+
+use std::path::PathBuf;
 
 use clap::Args;
 use emu::CpuModel;
@@ -27,6 +31,48 @@ impl MachineOpts {
     pub fn config(&self, default: CpuModel) -> hw::MachineConfig {
         let cpu = self.cpu.unwrap_or(default);
         hw::MachineConfig::with_cpu(cpu, self.mhz.unwrap_or(cpu.default_hz()))
+    }
+}
+
+/// The DOS of a machine that runs a program (`run`, `debug`).
+#[derive(Args, Debug, Clone)]
+pub struct DosOpts {
+    /// The host folder that is drive C: [default: the program's folder; an
+    /// empty temporary folder for the built-in replica].
+    #[arg(long, value_name = "DIR")]
+    pub mount: Option<PathBuf>,
+
+    /// No XMS driver.
+    #[arg(long)]
+    pub no_xms: bool,
+
+    /// No EMS (INT 67h).
+    #[arg(long)]
+    pub no_ems: bool,
+
+    /// How many MiB the program may add to drive C:'s folder; past it its
+    /// writes end as on a full disk (INT 21h 36h reports what is left).
+    #[arg(long, value_name = "MIB", default_value_t = dos::quota::DEFAULT_QUOTA >> 20,
+          value_parser = parse_quota)]
+    pub disk_quota: u64,
+}
+
+impl DosOpts {
+    /// The DOS these options describe, drive C: being `mount`.
+    pub fn config(&self, mount: PathBuf) -> dos::DosConfig {
+        let mut cfg = dos::DosConfig::new(mount);
+        cfg.xms = !self.no_xms;
+        cfg.ems = !self.no_ems;
+        cfg.disk_quota = self.disk_quota << 20;
+        cfg
+    }
+}
+
+/// `--disk-quota`: whole MiB, 0 (nothing may be written) to 1 TiB.
+fn parse_quota(s: &str) -> Result<u64, String> {
+    match s.parse::<u64>() {
+        Ok(n) if n <= 1 << 20 => Ok(n),
+        _ => Err(format!("{s} is not a size in MiB from 0 to 1048576")),
     }
 }
 

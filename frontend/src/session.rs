@@ -133,6 +133,48 @@ impl Loaded {
     }
 }
 
+/// A fresh machine with DOS (`dos`: drive C: and the memory managers) and
+/// `image` (called `name` in messages) loaded as the top-level program:
+/// under its own path on drive C: when `program` is a host file under the
+/// mount (C:\REPLICA.EXE for the built-in replica), started in its folder,
+/// with `args` as its command line.
+pub fn boot(
+    machine: hw::MachineConfig,
+    dos: DosConfig,
+    image: &[u8],
+    name: &str,
+    program: Option<&Path>,
+    args: &[String],
+) -> Result<Session, Error> {
+    let mount = dos.mount.clone();
+    let mut dos = Dos::new(dos).map_err(|e| Error::bad(format!("mount {}", mount.display()), e))?;
+    let mut m = Machine::new(machine);
+    dos.install(&mut m);
+    let (path, dir) = match program {
+        Some(p) => crate::run_cmd::dos_path(p, &mount),
+        None => ("C:\\REPLICA.EXE".to_string(), "C:\\".to_string()),
+    };
+    let tail = command_tail(args).map_err(|e| Error::bad(name, e))?;
+    dos.chdir(&dir);
+    dos.load(&mut m, image, &path, &tail)
+        .map_err(|e| Error::bad(name, e))?;
+    Ok(Session::new(m, dos))
+}
+
+/// The command line DOS gives a program: each argument after a space, at
+/// most 126 bytes (the PSP's tail holds 127 with its CR).
+pub fn command_tail(args: &[String]) -> Result<Vec<u8>, String> {
+    let mut tail = Vec::new();
+    for a in args {
+        tail.push(b' ');
+        tail.extend(a.bytes());
+    }
+    if tail.len() > 126 {
+        return Err("command line longer than 126 bytes".into());
+    }
+    Ok(tail)
+}
+
 /// The folder of `program`, drive C: when no `--mount` is given: its parent,
 /// or the current folder for a bare file name.
 pub fn program_folder(program: &Path) -> PathBuf {

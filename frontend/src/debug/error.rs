@@ -106,25 +106,6 @@ pub enum Error {
     /// file).
     #[error("{0}")]
     State(String),
-    /// The program could not be loaded.
-    #[error("{}: {msg}", path.display())]
-    Program {
-        /// The program.
-        path: PathBuf,
-        /// Why.
-        msg: String,
-    },
-    /// Drive C: could not be mounted.
-    #[error("mount {}: {source}", path.display())]
-    Mount {
-        /// The host folder.
-        path: PathBuf,
-        /// Why.
-        source: std::io::Error,
-    },
-    /// The program's command line does not fit its PSP.
-    #[error("command line longer than 126 bytes")]
-    CommandLineTooLong,
     /// A screenshot could not be encoded.
     #[error("{}: {msg}", path.display())]
     Png {

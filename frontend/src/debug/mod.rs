@@ -23,11 +23,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use dos::{Dos, DosConfig};
-use hw::Machine;
 
 use crate::error::input_error;
-use crate::machine_opts::MachineOpts;
+use crate::machine_opts::{DosOpts, MachineOpts};
 use error::Error;
 use session::{Debugger, Stop};
 
@@ -38,9 +36,8 @@ pub struct DebugArgs {
     #[command(flatten)]
     machine: MachineOpts,
 
-    /// The host folder that is drive C: (default: the program's folder).
-    #[arg(long, value_name = "DIR")]
-    mount: Option<PathBuf>,
+    #[command(flatten)]
+    dos: DosOpts,
 
     /// Serve the JSON-lines control protocol: `stdio` or a local TCP port
     /// on 127.0.0.1 (0: any free port). A TCP client's first line must be
@@ -66,14 +63,6 @@ pub struct DebugArgs {
     #[arg(long, value_name = "FILE")]
     script: Option<PathBuf>,
 
-    /// No XMS driver.
-    #[arg(long)]
-    no_xms: bool,
-
-    /// No EMS (INT 67h).
-    #[arg(long)]
-    no_ems: bool,
-
     /// The DOS program (.EXE or .COM), a host path.
     #[arg(value_name = "PROGRAM")]
     program: PathBuf,
@@ -89,44 +78,28 @@ pub struct DebugArgs {
 
 /// Builds the machine with the program loaded at its entry (or from a
 /// state).
-fn setup(args: &DebugArgs) -> Result<Debugger, Error> {
+fn setup(args: &DebugArgs) -> Result<Debugger, crate::error::Error> {
     let program = &args.program;
-    let bad_program = |msg: String| Error::Program {
-        path: program.clone(),
-        msg,
-    };
     let image = std::fs::read(program).map_err(|e| Error::io(program, e))?;
-    dos::Executable::parse(&image).map_err(|e| bad_program(e.to_string()))?;
-    let mount = match &args.mount {
+    let name = program.display().to_string();
+    dos::Executable::parse(&image).map_err(|e| crate::error::Error::bad(&name, e))?;
+    let mount = match &args.dos.mount {
         Some(d) => d.clone(),
         None => crate::session::program_folder(program),
     };
     if let Some(f) = &args.load_state {
-        let snap = crate::savestate::load(f, &mount).map_err(|e| Error::State(e.to_string()))?;
+        let snap = crate::savestate::load(f, &mount)?;
         return Ok(Debugger::new(snap.machine, snap.dos, mount));
     }
-    let mut cfg = DosConfig::new(mount.clone());
-    cfg.xms = !args.no_xms;
-    cfg.ems = !args.no_ems;
-    let mut dos = Dos::new(cfg).map_err(|source| Error::Mount {
-        path: mount.clone(),
-        source,
-    })?;
-    let mut m = Machine::new(args.machine.config(emu::CpuModel::I8086));
-    dos.install(&mut m);
-    let (path, dir) = crate::run_cmd::dos_path(program, &mount);
-    dos.chdir(&dir);
-    let mut tail = Vec::new();
-    for a in &args.args {
-        tail.push(b' ');
-        tail.extend(a.bytes());
-    }
-    if tail.len() > 126 {
-        return Err(Error::CommandLineTooLong);
-    }
-    dos.load(&mut m, &image, &path, &tail)
-        .map_err(|e| bad_program(e.to_string()))?;
-    Ok(Debugger::new(m, dos, mount))
+    let s = crate::session::boot(
+        args.machine.config(emu::CpuModel::I8086),
+        args.dos.config(mount.clone()),
+        &image,
+        &name,
+        Some(program),
+        &args.args,
+    )?;
+    Ok(Debugger::new(s.m, s.dos, mount))
 }
 
 /// Runs `tandem debug`.

@@ -16,7 +16,7 @@ use std::process::ExitCode;
 use clap::Args;
 use dos::Exit;
 
-use crate::machine_opts::MachineOpts;
+use crate::machine_opts::{DosOpts, MachineOpts};
 use crate::play::player::Player;
 use crate::play::stdin_keys::StdinKeys;
 use crate::play::{headless, screenshot};
@@ -53,11 +53,6 @@ Examples:
 pub struct RunArgs {
     #[command(flatten)]
     machine: MachineOpts,
-
-    /// The host folder that is drive C: (default: the program's folder; an
-    /// empty temporary folder for the built-in replica).
-    #[arg(long, value_name = "DIR")]
-    mount: Option<PathBuf>,
 
     /// No window: guest text on stdout only (chosen by itself when there is
     /// no display).
@@ -115,19 +110,8 @@ pub struct RunArgs {
     #[arg(long)]
     mute: bool,
 
-    /// No XMS driver.
-    #[arg(long)]
-    no_xms: bool,
-
-    /// No EMS (INT 67h).
-    #[arg(long)]
-    no_ems: bool,
-
-    /// How many MiB the program may add to drive C:'s folder; past it its
-    /// writes end as on a full disk (INT 21h 36h reports what is left).
-    #[arg(long, value_name = "MIB", default_value_t = dos::quota::DEFAULT_QUOTA >> 20,
-          value_parser = parse_quota)]
-    disk_quota: u64,
+    #[command(flatten)]
+    dos: DosOpts,
 
     /// The DOS program (.EXE or .COM), a host path [default: the built-in
     /// replica].
@@ -344,13 +328,5 @@ fn report_unimplemented(warnings: &[String]) {
     );
     for w in warnings {
         eprintln!("  {w}");
-    }
-}
-
-/// `--disk-quota`: whole MiB, 0 (nothing may be written) to 1 TiB.
-fn parse_quota(s: &str) -> Result<u64, String> {
-    match s.parse::<u64>() {
-        Ok(n) if n <= 1 << 20 => Ok(n),
-        _ => Err(format!("{s} is not a size in MiB from 0 to 1048576")),
     }
 }

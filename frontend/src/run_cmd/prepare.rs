@@ -5,9 +5,9 @@
 use std::io::{BufReader, IsTerminal};
 use std::path::{Path, PathBuf};
 
-use dos::{Dos, DosConfig, Session};
+use dos::Session;
 use emu::CpuModel;
-use hw::{Machine, MachineConfig};
+use hw::MachineConfig;
 
 use super::{Run, RunArgs, Stdin, TempDir, HEADLESS_DEFAULT_SECONDS, REPLICA_EXE, REPLICA_NAME};
 use crate::error::Error;
@@ -160,7 +160,7 @@ fn machine_config(
 /// Drive C:'s folder: `--mount`, the program's folder, or a fresh empty
 /// temporary folder for the built-in replica (removed at the end).
 fn mount(args: &RunArgs) -> Result<(PathBuf, Option<TempDir>), Error> {
-    Ok(match (&args.mount, &args.program) {
+    Ok(match (&args.dos.mount, &args.program) {
         (Some(d), _) => (d.clone(), None),
         (None, Some(p)) => (crate::session::program_folder(p), None),
         (None, None) => {
@@ -181,10 +181,7 @@ fn start(
     name: &str,
     image: &[u8],
 ) -> Result<(Session, u64), Error> {
-    let mut cfg = DosConfig::new(mount.to_path_buf());
-    cfg.xms = !args.no_xms;
-    cfg.ems = !args.no_ems;
-    cfg.disk_quota = args.disk_quota << 20;
+    let cfg = args.dos.config(mount.to_path_buf());
     if let Some(file) = &args.load_state {
         let snap = crate::savestate::load(file, mount)?;
         // The state is a whole machine: its CPU and clock cannot change
@@ -206,32 +203,15 @@ fn start(
         let origin = snap.meta.origin_cycle;
         return Ok((Session::new(snap.machine, snap.dos), origin));
     }
-    let mut dos = Dos::new(cfg).map_err(|e| Error::bad(format!("mount {}", mount.display()), e))?;
-    let mut m = Machine::new(config);
-    dos.install(&mut m);
-    let (path, dir) = match &args.program {
-        Some(p) => super::dos_path(p, mount),
-        None => ("C:\\REPLICA.EXE".to_string(), "C:\\".to_string()),
-    };
-    let tail = command_tail(&args.args).map_err(|e| Error::bad(name, e))?;
-    dos.chdir(&dir);
-    dos.load(&mut m, image, &path, &tail)
-        .map_err(|e| Error::bad(name, e))?;
-    Ok((Session::new(m, dos), 0))
-}
-
-/// The command line DOS gives a program: each argument after a space, at
-/// most 126 bytes (the PSP's tail holds 127 with its CR).
-pub fn command_tail(args: &[String]) -> Result<Vec<u8>, String> {
-    let mut tail = Vec::new();
-    for a in args {
-        tail.push(b' ');
-        tail.extend(a.bytes());
-    }
-    if tail.len() > 126 {
-        return Err("command line longer than 126 bytes".into());
-    }
-    Ok(tail)
+    let session = crate::session::boot(
+        config,
+        cfg,
+        image,
+        name,
+        args.program.as_deref(),
+        &args.args,
+    )?;
+    Ok((session, 0))
 }
 
 /// The recorder of `--record FILE`, its header naming the machine.

@@ -497,8 +497,7 @@ pub fn serve(s: Debugger, port: u16) -> ExitCode {
     let conn = match listener.accept() {
         Ok((c, _)) => c,
         Err(e) => {
-            eprintln!("tandem debug: error: accepting a gdb connection: {e}");
-            return ExitCode::from(1);
+            return crate::error::input_error("debug", format!("accepting a gdb connection: {e}"))
         }
     };
     let _ = conn.set_nodelay(true);
@@ -512,10 +511,8 @@ pub fn serve(s: Debugger, port: u16) -> ExitCode {
             eprintln!("tandem debug: the program stopped ({sig})")
         }
         Ok(DisconnectReason::Kill) => eprintln!("tandem debug: killed by gdb"),
-        Err(e) => {
-            eprintln!("tandem debug: gdb stub: {e}");
-            return ExitCode::from(1);
-        }
+        // The connection failed: like an output that cannot be written.
+        Err(e) => return crate::error::input_error("debug", format!("gdb stub: {e}")),
     }
     ExitCode::SUCCESS
 }
