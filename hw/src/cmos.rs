@@ -7,7 +7,10 @@
 //! instantaneous at each second boundary, and UIP (register A bit 7) reads 1
 //! during the 244 us before it, the window the datasheet guarantees.
 
-use crate::scheduler::ClockRatio;
+use crate::bus::PcBus;
+use crate::device::{Device, Ports};
+use crate::machine::MachineConfig;
+use crate::scheduler::{ClockRatio, Event};
 
 /// A calendar date and time of day.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -453,6 +456,63 @@ impl Cmos {
             }
             _ => self.ram[i] = v,
         }
+    }
+}
+
+/// IRQ8 and the time of the RTC's next interrupt condition after an
+/// access or event.
+fn sync(bus: &mut PcBus) {
+    let d = &mut bus.dev;
+    d.pics.set_irq(8, d.cmos.irq8());
+    bus.sched.set(Event::Rtc, d.cmos.next_event());
+}
+
+impl Device for Cmos {
+    const NAME: &'static str = "MC146818 RTC";
+    const PORTS: &'static [Ports] = &[0x70..=0x71];
+    /// The next periodic, alarm or update-ended interrupt condition.
+    const EVENTS: &'static [Event] = &[Event::Rtc];
+
+    fn power_on(c: &MachineConfig) -> Self {
+        Cmos::new(
+            c.rtc_start,
+            c.cpu_hz.max(1),
+            c.conventional_kib,
+            c.extended_kib,
+        )
+    }
+
+    /// Port 70h is write-only (reads float).
+    fn read(bus: &mut PcBus, port: u16, now: u64) -> u8 {
+        if port == 0x70 {
+            return 0xFF;
+        }
+        bus.dev.cmos.advance_to(now);
+        let v = bus.dev.cmos.read_data();
+        sync(bus);
+        v
+    }
+
+    fn write(bus: &mut PcBus, port: u16, v: u8, now: u64) {
+        let cmos = &mut bus.dev.cmos;
+        if port == 0x70 {
+            cmos.write_index(v);
+            return;
+        }
+        cmos.advance_to(now);
+        cmos.write_data(v);
+        sync(bus);
+    }
+
+    fn fire(bus: &mut PcBus, _: Event, t: u64) {
+        bus.dev.cmos.advance_to(t);
+        sync(bus);
+    }
+
+    fn perturb(&mut self) {
+        // A byte of CMOS RAM beyond the clock.
+        self.write_index(0x40);
+        self.write_data(0x5A);
     }
 }
 

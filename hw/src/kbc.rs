@@ -10,6 +10,11 @@
 
 use std::collections::VecDeque;
 
+use crate::bus::PcBus;
+use crate::device::{Device, Ports};
+use crate::machine::MachineConfig;
+use crate::scheduler::Event;
+
 /// Status register bits (port 64h read).
 pub mod status {
     /// Output buffer full: port 60h has a byte.
@@ -429,6 +434,64 @@ impl Kbc {
             }
             _ => self.kbd_reply(&[0xFE]),
         }
+    }
+}
+
+/// The 8042's outputs after any access or event: IRQ1, the A20 gate, the
+/// reset line, and the time of the keyboard's next byte.
+fn sync(bus: &mut PcBus) {
+    let kbc = &mut bus.dev.kbc;
+    bus.dev.pics.set_irq(1, kbc.irq1());
+    bus.mem.set_kbc_a20(kbc.a20());
+    if kbc.take_reset() {
+        bus.reset_requested = true;
+    }
+    bus.sched.set(Event::Keyboard, kbc.next_event());
+}
+
+impl Device for Kbc {
+    const NAME: &'static str = "8042 keyboard controller";
+    const PORTS: &'static [Ports] = &[0x60..=0x60, 0x64..=0x64];
+    /// The keyboard's next byte on the serial line.
+    const EVENTS: &'static [Event] = &[Event::Keyboard];
+
+    fn power_on(config: &MachineConfig) -> Self {
+        Kbc::new(config.cpu_hz.max(1) / 1000)
+    }
+
+    fn read(bus: &mut PcBus, port: u16, now: u64) -> u8 {
+        bus.dev.kbc.advance_to(now);
+        if port == 0x60 {
+            let v = bus.dev.kbc.read_data();
+            sync(bus);
+            v
+        } else {
+            sync(bus);
+            bus.dev.kbc.read_status()
+        }
+    }
+
+    fn write(bus: &mut PcBus, port: u16, v: u8, now: u64) {
+        let kbc = &mut bus.dev.kbc;
+        kbc.advance_to(now);
+        if port == 0x60 {
+            kbc.write_data(v);
+        } else {
+            kbc.write_command(v);
+        }
+        sync(bus);
+    }
+
+    fn fire(bus: &mut PcBus, _: Event, t: u64) {
+        let d = &mut bus.dev;
+        d.kbc.advance_to(t);
+        d.pics.set_irq(1, d.kbc.irq1());
+        bus.sched.set(Event::Keyboard, d.kbc.next_event());
+    }
+
+    fn perturb(&mut self) {
+        // Disable the keyboard interface (command byte bit 4).
+        self.write_command(0xAD);
     }
 }
 

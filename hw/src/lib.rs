@@ -6,10 +6,15 @@
 //! [`vga`] (sequencer, CRTC, graphics and attribute controllers, DAC,
 //! renderer, font), [`ppi`] (port 61h and the speaker), [`memory`] (the
 //! memory map and A20), [`option_rom`], [`scheduler`] (events and clock
-//! arithmetic), [`machine`] (the bus and the run loop), [`hash`] (the state
-//! hash). See `docs/hw.md`.
+//! arithmetic), [`device`] (the interface every chip implements),
+//! [`registry`] (the list of devices on the bus), [`bus`] (port and event
+//! decode), [`machine`] (the run loop), [`hash`] (the state hash),
+//! [`error`]. See `docs/hw.md`.
 
+pub mod bus;
 pub mod cmos;
+pub mod device;
+pub mod error;
 pub mod hash;
 pub mod kbc;
 pub mod machine;
@@ -19,8 +24,10 @@ pub mod option_rom;
 pub mod pic;
 pub mod pit;
 pub mod ppi;
+pub mod registry;
 pub mod scheduler;
 pub mod state;
 pub mod vga;
 
+pub use error::Error;
 pub use machine::{Machine, MachineConfig, RunExit};

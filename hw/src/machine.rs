@@ -18,19 +18,18 @@
 //! the CPU halts with IF clear. Bytes written to port E9h (the Bochs/DOSBox
 //! debug port) are collected in [`PcBus::debug_out`].
 
-use emu::{Bus, Cpu, CpuModel, Reg16, SegReg, StepEvent, StepInfo};
+use emu::{Cpu, CpuModel, Reg16, SegReg, StepEvent, StepInfo};
 
-use crate::cmos::{Cmos, DateTime};
+pub use crate::bus::{isa_io_wait_states, PcBus};
+use crate::cmos::DateTime;
+use crate::error::Error;
 use crate::hash::Fnv64;
-use crate::kbc::{Kbc, Key};
+use crate::kbc::Key;
 use crate::memory::{Memory, Region};
-use crate::opl2::Opl2;
 use crate::option_rom::{self, OptionRom};
-use crate::pic::Pics;
-use crate::pit::Pit;
-use crate::ppi::Ppi;
-use crate::scheduler::{Event, Scheduler};
-use crate::vga::{Frame, Vga};
+use crate::registry::REGISTRY;
+use crate::scheduler::Event;
+use crate::vga::Frame;
 
 /// The machine's configuration.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -119,314 +118,6 @@ const STUB_IRQ_MASTER: u16 = 0xFF20;
 const STUB_IRQ_SLAVE: u16 = 0xFF30;
 const STUB_IRQ1: u16 = 0xFF40;
 
-/// The PC bus: memory map, devices, scheduler and the debug port.
-#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
-pub struct PcBus {
-    /// The memory map.
-    pub mem: Memory,
-    /// The VGA.
-    pub vga: Vga,
-    /// The 8254.
-    pub pit: Pit,
-    /// The two 8259As.
-    pub pics: Pics,
-    /// The 8042 and keyboard.
-    pub kbc: Kbc,
-    /// The RTC and CMOS RAM.
-    pub cmos: Cmos,
-    /// Port 61h and the speaker.
-    pub ppi: Ppi,
-    /// The AdLib's YM3812 (388h/389h).
-    pub opl: Opl2,
-    /// Whether the OPL answers at 388h/389h ([`MachineConfig::adlib`]).
-    adlib: bool,
-    /// Timed events.
-    pub sched: Scheduler,
-    /// Bytes written to port E9h.
-    pub debug_out: Vec<u8>,
-    /// Cycle count at the start of the current step.
-    step_start: u64,
-    /// Half-clocks accounted inside the current step.
-    step_half: u64,
-    /// Half-clocks per data byte (the lower bound of the bus's speed).
-    half_per_byte: u64,
-    /// Wait states of one 8-bit I/O transfer on the ISA bus.
-    io_waits: u32,
-    /// The latest "now" the devices were brought to.
-    now_max: u64,
-    frame_ready: bool,
-    reset_requested: bool,
-    /// Ports accessed that no device answers (first 64, for diagnostics).
-    pub unhandled_ports: Vec<u16>,
-}
-
-impl PcBus {
-    /// The current cycle as the bus sees it (see the module doc).
-    #[inline]
-    pub fn now(&self) -> u64 {
-        (self.step_start + self.step_half / 2).max(self.now_max)
-    }
-
-    /// Runs every scheduled event due at or before `now`.
-    pub fn run_events(&mut self, now: u64) {
-        while let Some((ev, t)) = self.sched.due(now) {
-            match ev {
-                Event::Pit0 => {
-                    self.pit.advance_to(t);
-                    self.pics.set_irq(0, self.pit.out(0));
-                    self.sched.set(Event::Pit0, self.pit.next_edge(0));
-                }
-                Event::Pit2 => {
-                    self.pit.advance_to(t);
-                    self.ppi.update_speaker(t, self.pit.out(2));
-                    self.schedule_pit2();
-                }
-                Event::Rtc => {
-                    self.cmos.advance_to(t);
-                    self.pics.set_irq(8, self.cmos.irq8());
-                    self.sched.set(Event::Rtc, self.cmos.next_event());
-                }
-                Event::Keyboard => {
-                    self.kbc.advance_to(t);
-                    self.pics.set_irq(1, self.kbc.irq1());
-                    self.sched.set(Event::Keyboard, self.kbc.next_event());
-                }
-                Event::VgaRetrace => {
-                    self.vga.vertical_retrace_start();
-                    self.frame_ready = true;
-                    self.sched
-                        .set(Event::VgaRetrace, Some(self.vga.next_retrace(t)));
-                }
-            }
-            // Never schedule into the past: an event is due strictly later.
-            if let Some(n) = self.sched.get(ev) {
-                if n <= t {
-                    self.sched.set(ev, Some(t + 1));
-                }
-            }
-        }
-        self.now_max = self.now_max.max(now);
-    }
-
-    fn schedule_pit2(&mut self) {
-        let t = if self.ppi.speaker_enabled() {
-            self.pit.next_edge(2)
-        } else {
-            None
-        };
-        self.sched.set(Event::Pit2, t);
-    }
-
-    /// The DRAM refresh toggle of port 61h bit 4.
-    fn refresh_toggle(&self) -> bool {
-        self.pit.channels[1].rising_edges() & 1 != 0
-    }
-
-    fn catch_up(&mut self) -> u64 {
-        let now = self.now();
-        if self.sched.next() <= now {
-            self.run_events(now);
-        }
-        self.now_max = now;
-        now
-    }
-
-    fn sync_kbc(&mut self) {
-        self.pics.set_irq(1, self.kbc.irq1());
-        self.mem.set_kbc_a20(self.kbc.a20());
-        if self.kbc.take_reset() {
-            self.reset_requested = true;
-        }
-        self.sched.set(Event::Keyboard, self.kbc.next_event());
-    }
-
-    fn port_read(&mut self, port: u16) -> u8 {
-        let now = self.catch_up();
-        match port {
-            0x20 | 0x21 | 0xA0 | 0xA1 => self.pics.read(port),
-            0x40..=0x43 => {
-                self.pit.advance_to(now);
-                self.pit.read(port as u8 & 3)
-            }
-            0x60 => {
-                self.kbc.advance_to(now);
-                let v = self.kbc.read_data();
-                self.sync_kbc();
-                v
-            }
-            0x64 => {
-                self.kbc.advance_to(now);
-                self.sync_kbc();
-                self.kbc.read_status()
-            }
-            0x61 => {
-                self.pit.advance_to(now);
-                self.ppi.read(self.pit.out(2), self.refresh_toggle())
-            }
-            0x70 => 0xFF,
-            0x71 => {
-                self.cmos.advance_to(now);
-                let v = self.cmos.read_data();
-                self.pics.set_irq(8, self.cmos.irq8());
-                self.sched.set(Event::Rtc, self.cmos.next_event());
-                v
-            }
-            0x92 => (self.mem.port92_a20() as u8) << 1,
-            0xE9 => 0xE9,
-            0x388 if self.adlib => {
-                self.opl.advance_to(now);
-                self.opl.status()
-            }
-            0x3B0..=0x3DF => self.vga.io_read(port, now),
-            _ => {
-                self.note_unhandled(port);
-                0xFF
-            }
-        }
-    }
-
-    fn port_write(&mut self, port: u16, v: u8) {
-        let now = self.catch_up();
-        match port {
-            0x20 | 0x21 | 0xA0 | 0xA1 => self.pics.write(port, v),
-            0x40..=0x43 => {
-                self.pit.advance_to(now);
-                self.pit.write(port as u8 & 3, v);
-                self.pics.set_irq(0, self.pit.out(0));
-                self.sched.set(Event::Pit0, self.pit.next_edge(0));
-                self.ppi.update_speaker(now, self.pit.out(2));
-                self.schedule_pit2();
-            }
-            0x60 => {
-                self.kbc.advance_to(now);
-                self.kbc.write_data(v);
-                self.sync_kbc();
-            }
-            0x64 => {
-                self.kbc.advance_to(now);
-                self.kbc.write_command(v);
-                self.sync_kbc();
-            }
-            0x61 => {
-                self.pit.advance_to(now);
-                self.ppi.port_b = v;
-                self.pit.set_gate(2, v & 1 != 0);
-                self.ppi.update_speaker(now, self.pit.out(2));
-                self.schedule_pit2();
-            }
-            0x70 => self.cmos.write_index(v),
-            0x71 => {
-                self.cmos.advance_to(now);
-                self.cmos.write_data(v);
-                self.pics.set_irq(8, self.cmos.irq8());
-                self.sched.set(Event::Rtc, self.cmos.next_event());
-            }
-            0x388 if self.adlib => self.opl.write_index(v),
-            0x389 if self.adlib => {
-                self.opl.advance_to(now);
-                self.opl.write_data(v);
-            }
-            0x92 => {
-                self.mem.set_port92_a20(v & 2 != 0);
-                if v & 1 != 0 {
-                    self.reset_requested = true;
-                }
-            }
-            0xE9 => self.debug_out.push(v),
-            0x3B0..=0x3DF => {
-                self.vga.io_write(port, v, now);
-                self.sched
-                    .set(Event::VgaRetrace, Some(self.vga.next_retrace(now)));
-            }
-            _ => self.note_unhandled(port),
-        }
-    }
-
-    fn note_unhandled(&mut self, port: u16) {
-        if self.unhandled_ports.len() < 64 && !self.unhandled_ports.contains(&port) {
-            self.unhandled_ports.push(port);
-        }
-    }
-}
-
-impl Bus for PcBus {
-    #[inline]
-    fn mem_read8(&mut self, addr: u32) -> u8 {
-        let a = self.mem.gate(addr);
-        match self.mem.decode(a) {
-            Region::Ram | Region::Rom => self.mem.read_backing(a),
-            Region::Vga => self.vga.mem_read(a),
-            Region::Open => 0xFF,
-        }
-    }
-
-    #[inline]
-    fn mem_write8(&mut self, addr: u32, value: u8) {
-        let a = self.mem.gate(addr);
-        match self.mem.decode(a) {
-            Region::Ram => self.mem.write_backing(a, value),
-            Region::Vga => self.vga.mem_write(a, value),
-            Region::Rom | Region::Open => {}
-        }
-    }
-
-    fn io_read8(&mut self, port: u16) -> u8 {
-        let v = self.port_read(port);
-        self.step_half += 8;
-        v
-    }
-
-    fn io_write8(&mut self, port: u16, value: u8) {
-        self.port_write(port, value);
-        self.step_half += 8;
-    }
-
-    fn intr(&mut self) -> bool {
-        let now = self.now();
-        if self.sched.next() <= now {
-            self.run_events(now);
-        }
-        self.pics.intr()
-    }
-
-    fn inta(&mut self) -> u8 {
-        self.pics.inta()
-    }
-
-    #[inline]
-    fn mem_wait_states(&mut self, _addr: u32) -> u32 {
-        self.step_half += self.half_per_byte;
-        0
-    }
-
-    /// Every device sits on the ISA bus, whose 8-bit I/O cycle is slower
-    /// than a 286's or 386's own; tandem's debug port E9h is not a device.
-    #[inline]
-    fn io_wait_states(&mut self, port: u16) -> u32 {
-        if port == 0xE9 {
-            return 0;
-        }
-        self.step_half += 2 * self.io_waits as u64;
-        self.io_waits
-    }
-}
-
-/// The ISA bus clock (IEEE P996: 8.33 MHz at most).
-const ISA_HZ: u64 = 8_333_333;
-
-/// Wait states a 286 or 386 spends in one 8-bit I/O transfer on the ISA
-/// bus: the AT's 8-bit cycle lasts 6 bus clocks (4 wait states, IEEE P996
-/// and the IBM AT Technical Reference's "I/O channel" timing), i.e. 720 ns
-/// at 8.33 MHz, of which the CPU's own 2-clock bus cycle is already in its
-/// instruction timing. The 8086 model (a PC/XT) keeps its calibrated
-/// timing: the XT's one I/O wait state is not modelled.
-pub fn isa_io_wait_states(model: CpuModel, cpu_hz: u64) -> u32 {
-    match model {
-        CpuModel::I8086 => 0,
-        CpuModel::I286 | CpuModel::I386 => ((6 * cpu_hz).div_ceil(ISA_HZ)).saturating_sub(2) as u32,
-    }
-}
-
 /// The PC: CPU, bus and devices.
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Machine {
@@ -446,7 +137,6 @@ impl Machine {
     /// PIT idle, VGA in mode 03h, 8042 as a BIOS leaves it), RAM zero, the
     /// BIOS area holding only the machine's stubs.
     pub fn new(config: MachineConfig) -> Self {
-        let cpu_hz = config.cpu_hz.max(1);
         let mut mem = Memory::new(config.conventional_kib, config.extended_kib);
         // The machine's stubs: a return trap, an IRET and IRQ handlers, and
         // a reset vector that halts.
@@ -465,40 +155,7 @@ impl Machine {
             &[0x50, 0xE4, 0x60, 0xB0, 0x20, 0xE6, 0x20, 0x58, 0xCF],
         );
         mem.write_image(0xFFFF0, &[0xFA, 0xF4]);
-        let half_per_byte = match config.cpu_model {
-            CpuModel::I8086 => 4,
-            CpuModel::I286 => 2,
-            CpuModel::I386 => 1,
-        };
-        let io_waits = isa_io_wait_states(config.cpu_model, cpu_hz);
-        let mut bus = PcBus {
-            mem,
-            vga: Vga::new(cpu_hz),
-            pit: Pit::new(config.pit_hz, cpu_hz),
-            pics: Pics::new(),
-            kbc: Kbc::new(cpu_hz / 1000),
-            cmos: Cmos::new(
-                config.rtc_start,
-                cpu_hz,
-                config.conventional_kib,
-                config.extended_kib,
-            ),
-            ppi: Ppi::default(),
-            opl: Opl2::new(cpu_hz),
-            adlib: config.adlib,
-            sched: Scheduler::new(),
-            debug_out: Vec::new(),
-            step_start: 0,
-            step_half: 0,
-            half_per_byte,
-            io_waits,
-            now_max: 0,
-            frame_ready: false,
-            reset_requested: false,
-            unhandled_ports: Vec::new(),
-        };
-        bus.sched
-            .set(Event::VgaRetrace, Some(bus.vga.next_retrace(0)));
+        let bus = PcBus::new(&config, mem);
         Machine {
             cpu: Cpu::new(config.cpu_model),
             bus,
@@ -529,15 +186,8 @@ impl Machine {
     /// every interrupt vector at an IRET stub and IRQ vectors at stubs that
     /// send EOI (IRQ1's also reads port 60h).
     pub fn post(&mut self) {
-        for (port, v) in [
-            (0x20u16, 0x11u8),
-            (0x21, 0x08),
-            (0x21, 0x04),
-            (0x21, 0x01),
-            (0xA0, 0x11),
-            (0xA1, 0x70),
-            (0xA1, 0x02),
-            (0xA1, 0x01),
+        let pic_init = crate::pic::AT_BIOS_INIT.iter().copied();
+        for (port, v) in pic_init.chain([
             (0x21, 0xF8),
             (0xA1, 0xFF),
             (0x43, 0x36),
@@ -545,7 +195,7 @@ impl Machine {
             (0x40, 0x00),
             (0x43, 0x54),
             (0x41, 18),
-        ] {
+        ]) {
             self.out8(port, v);
         }
         for v in 0..256u32 {
@@ -599,19 +249,14 @@ impl Machine {
     /// points the CPU at it: CS = DS = ES = SS = `segment`, IP = 0100h,
     /// SP = FFFEh (with a zero word there), IF clear. Fails if the image
     /// does not fit in the segment or in conventional RAM.
-    pub fn load_com(&mut self, image: &[u8], segment: u16) -> Result<(), String> {
+    pub fn load_com(&mut self, image: &[u8], segment: u16) -> Result<(), Error> {
         if image.len() > 0xFF00 - 0x100 {
-            return Err(format!(
-                "image of {} bytes does not fit in a segment",
-                image.len()
-            ));
+            return Err(Error::ImageTooLarge { len: image.len() });
         }
         let base = (segment as u32) << 4;
         let end = base + 0x10000;
         if self.bus.mem.decode(end - 1) != Region::Ram {
-            return Err(format!(
-                "segment {segment:04X}h is not entirely in conventional RAM"
-            ));
+            return Err(Error::SegmentNotInRam { segment });
         }
         for (i, &b) in image.iter().enumerate() {
             self.poke8(base + 0x100 + i as u32, b);
@@ -688,7 +333,7 @@ impl Machine {
                 if self.cpu.regs.flags & emu::flags::IF == 0 {
                     return RunExit::Halted;
                 }
-                if !self.bus.pics.intr() {
+                if !self.bus.dev.pics.intr() {
                     // Idle: jump to the next event (or the end).
                     let next = self.bus.sched.next().min(end);
                     self.cpu.cycles = next.max(now + 1);
@@ -721,20 +366,18 @@ impl Machine {
 
     /// Runs until the program halts with IF clear; an error if it has not
     /// after `max_cycles` or the machine reset.
-    pub fn run_to_halt(&mut self, max_cycles: u64) -> Result<(), String> {
-        match self.run_for(max_cycles) {
+    pub fn run_to_halt(&mut self, max_cycles: u64) -> Result<(), Error> {
+        let exit = self.run_for(max_cycles);
+        let (cs, ip) = (self.cpu.regs.sreg(SegReg::CS), self.cpu.regs.ip);
+        match exit {
             RunExit::Halted => Ok(()),
-            RunExit::Unsupported(msg) => Err(format!(
-                "{msg} (at {:04X}:{:04X})",
-                self.cpu.regs.sreg(SegReg::CS),
-                self.cpu.regs.ip
-            )),
-            other => Err(format!(
-                "program did not halt ({other:?}) at {:04X}:{:04X} after {} cycles",
-                self.cpu.regs.sreg(SegReg::CS),
-                self.cpu.regs.ip,
-                self.cpu.cycles
-            )),
+            RunExit::Unsupported(what) => Err(Error::Unsupported { what, cs, ip }),
+            exit => Err(Error::NotHalted {
+                exit,
+                cs,
+                ip,
+                cycles: self.cpu.cycles,
+            }),
         }
     }
 
@@ -746,15 +389,15 @@ impl Machine {
     /// Queues a key press or release at `cycle` (not before now).
     pub fn key(&mut self, cycle: u64, key: Key, down: bool) {
         let at = cycle.max(self.cpu.cycles);
-        self.bus.kbc.push_key(at, key, down);
+        self.bus.dev.kbc.push_key(at, key, down);
         self.bus
             .sched
-            .set(Event::Keyboard, self.bus.kbc.next_event());
+            .set(Event::Keyboard, self.bus.dev.kbc.next_event());
     }
 
     /// Renders the display.
     pub fn render(&self) -> Frame {
-        self.bus.vga.render()
+        self.bus.dev.vga.render()
     }
 
     /// Places a ROM image at `addr` (e.g. C0000h for a video BIOS).
@@ -765,7 +408,7 @@ impl Machine {
     /// Far-calls `seg:off` on the current stack and runs until it returns
     /// (through a `cli; hlt` stub in the BIOS area), at most `max_cycles`.
     /// IF is restored afterwards.
-    pub fn far_call(&mut self, seg: u16, off: u16, max_cycles: u64) -> Result<(), String> {
+    pub fn far_call(&mut self, seg: u16, off: u16, max_cycles: u64) -> Result<(), Error> {
         let flags = self.cpu.regs.flags;
         self.push16(STUB_SEG);
         self.push16(STUB_RET);
@@ -777,7 +420,7 @@ impl Machine {
     /// Runs software interrupt `vector` as `int` would (FLAGS, CS, IP
     /// pushed; IF and TF cleared) with the current registers, until its
     /// IRET returns. IF is restored afterwards.
-    pub fn call_interrupt(&mut self, vector: u8, max_cycles: u64) -> Result<(), String> {
+    pub fn call_interrupt(&mut self, vector: u8, max_cycles: u64) -> Result<(), Error> {
         let flags = self.cpu.regs.flags;
         self.push16(flags as u16);
         self.push16(STUB_SEG);
@@ -790,7 +433,7 @@ impl Machine {
         self.finish_call(flags, max_cycles)
     }
 
-    fn finish_call(&mut self, flags: u32, max_cycles: u64) -> Result<(), String> {
+    fn finish_call(&mut self, flags: u32, max_cycles: u64) -> Result<(), Error> {
         self.cpu.halted = false;
         let exit = self.run_for(max_cycles);
         let (cs, ip) = (self.cpu.regs.sreg(SegReg::CS), self.cpu.regs.ip);
@@ -800,10 +443,12 @@ impl Machine {
             r.flags = (r.flags & !emu::flags::IF) | (flags & emu::flags::IF);
             Ok(())
         } else {
-            Err(format!(
-                "call did not return ({exit:?}) at {cs:04X}:{ip:04X} after {} cycles",
-                self.cpu.cycles
-            ))
+            Err(Error::NoReturn {
+                exit,
+                cs,
+                ip,
+                cycles: self.cpu.cycles,
+            })
         }
     }
 
@@ -819,19 +464,24 @@ impl Machine {
     /// with a far call to its offset 3, on a stack at 0000:7C00, as a BIOS
     /// does. Returns what the scan found; an error if a ROM's init does not
     /// return within `max_cycles`.
-    pub fn init_option_roms(&mut self, max_cycles: u64) -> Result<Vec<OptionRom>, String> {
+    pub fn init_option_roms(&mut self, max_cycles: u64) -> Result<Vec<OptionRom>, Error> {
         let roms = option_rom::scan(&self.bus.mem);
         for r in roms.iter().filter(|r| r.checksum_ok) {
             self.cpu.regs.set_sreg(SegReg::SS, 0);
             self.cpu.regs.set_reg16(Reg16::SP, 0x7C00);
             self.far_call(r.segment, 3, max_cycles)
-                .map_err(|e| format!("option ROM at {:04X}:0003: {e}", r.segment))?;
+                .map_err(|e| Error::OptionRom {
+                    segment: r.segment,
+                    source: Box::new(e),
+                })?;
         }
         Ok(roms)
     }
 
     /// A hash of the whole machine state: CPU registers and cycle count,
-    /// RAM and ROM, display memory and every device register.
+    /// RAM and ROM, every registered device (display memory and every
+    /// device register, in registration order), the scheduler and the
+    /// debug output.
     pub fn state_hash(&self) -> u64 {
         use std::hash::{Hash, Hasher};
         let mut h = Fnv64::default();
@@ -840,13 +490,9 @@ impl Machine {
         self.cpu.halted.hash(&mut h);
         let b = &self.bus;
         b.mem.hash(&mut h);
-        b.vga.hash(&mut h);
-        b.pit.hash(&mut h);
-        b.pics.hash(&mut h);
-        b.kbc.hash(&mut h);
-        b.cmos.hash(&mut h);
-        b.ppi.hash(&mut h);
-        b.opl.hash(&mut h);
+        for d in REGISTRY {
+            (d.hash)(&b.dev, &mut h);
+        }
         b.sched.hash(&mut h);
         b.debug_out.hash(&mut h);
         h.finish()

@@ -11,6 +11,9 @@
 //! (timer 2) master clocks, from its preset up to 255, then sets its flag
 //! and reloads the preset.
 
+use crate::bus::PcBus;
+use crate::device::{Device, Ports};
+use crate::machine::MachineConfig;
 use crate::scheduler::ClockRatio;
 
 /// The OPL2's master clock on the AdLib card.
@@ -131,6 +134,42 @@ impl Opl2 {
     pub fn status(&self) -> u8 {
         let (f1, f2) = (self.timers[0].flag, self.timers[1].flag);
         ((f1 || f2) as u8) << 7 | (f1 as u8) << 6 | (f2 as u8) << 5 | 0x06
+    }
+}
+
+/// Without an AdLib ([`MachineConfig::adlib`] off) the ports float at FFh
+/// and count as unhandled.
+impl Device for Opl2 {
+    const NAME: &'static str = "YM3812 (AdLib)";
+    const PORTS: &'static [Ports] = &[0x388..=0x389];
+
+    fn power_on(config: &MachineConfig) -> Self {
+        Opl2::new(config.cpu_hz.max(1))
+    }
+
+    fn read(bus: &mut PcBus, port: u16, now: u64) -> u8 {
+        if !bus.adlib || port != 0x388 {
+            bus.note_unhandled(port);
+            return 0xFF;
+        }
+        bus.dev.opl.advance_to(now);
+        bus.dev.opl.status()
+    }
+
+    fn write(bus: &mut PcBus, port: u16, v: u8, now: u64) {
+        if !bus.adlib {
+            bus.note_unhandled(port);
+        } else if port == 0x388 {
+            bus.dev.opl.write_index(v);
+        } else {
+            bus.dev.opl.advance_to(now);
+            bus.dev.opl.write_data(v);
+        }
+    }
+
+    fn perturb(&mut self) {
+        self.write_index(0x20);
+        self.write_data(0x01);
     }
 }
 

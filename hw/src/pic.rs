@@ -7,6 +7,24 @@
 //! both modes a request must still be present at INTA, otherwise the chip
 //! answers with IR7's vector without setting ISR ("spurious IRQ7/IRQ15").
 
+use crate::bus::PcBus;
+use crate::device::{Device, Ports};
+use crate::machine::MachineConfig;
+
+/// The AT BIOS programming of the pair (port, value): ICW1=11h (edge,
+/// cascade, ICW4), vectors 08h/70h, master has a slave on IR2, slave ID 2,
+/// ICW4=01h (8086).
+pub const AT_BIOS_INIT: [(u16, u8); 8] = [
+    (0x20, 0x11),
+    (0x21, 0x08),
+    (0x21, 0x04),
+    (0x21, 0x01),
+    (0xA0, 0x11),
+    (0xA1, 0x70),
+    (0xA1, 0x02),
+    (0xA1, 0x01),
+];
+
 /// One 8259A.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Pic8259 {
@@ -386,26 +404,36 @@ impl Pics {
     }
 }
 
+impl Device for Pics {
+    const NAME: &'static str = "8259A pair";
+    const PORTS: &'static [Ports] = &[0x20..=0x21, 0xA0..=0xA1];
+
+    fn power_on(_: &MachineConfig) -> Self {
+        Pics::new()
+    }
+
+    fn read(bus: &mut PcBus, port: u16, _: u64) -> u8 {
+        bus.dev.pics.read(port)
+    }
+
+    fn write(bus: &mut PcBus, port: u16, v: u8, _: u64) {
+        bus.dev.pics.write(port, v);
+    }
+
+    fn perturb(&mut self) {
+        self.set_irq(3, true);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     //! Every command word of the 8259A datasheet, driven through the ports.
 
     use super::*;
 
-    /// The AT BIOS programming: ICW1=11h (edge, cascade, ICW4), vectors
-    /// 08h/70h, master has a slave on IR2, slave ID 2, ICW4=01h (8086).
     fn at() -> Pics {
         let mut p = Pics::new();
-        for (port, v) in [
-            (0x20, 0x11),
-            (0x21, 0x08),
-            (0x21, 0x04),
-            (0x21, 0x01),
-            (0xA0, 0x11),
-            (0xA1, 0x70),
-            (0xA1, 0x02),
-            (0xA1, 0x01),
-        ] {
+        for (port, v) in AT_BIOS_INIT {
             p.write(port, v);
         }
         p

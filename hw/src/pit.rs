@@ -11,7 +11,11 @@
 //! change so the machine can schedule it. Section numbers refer to the Intel
 //! 8254 datasheet (order no. 231164).
 
-use crate::scheduler::ClockRatio;
+use crate::bus::PcBus;
+use crate::device::{Device, Ports};
+use crate::machine::MachineConfig;
+use crate::ppi;
+use crate::scheduler::{ClockRatio, Event};
 
 /// Where a channel is in its count sequence.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -629,6 +633,50 @@ impl Pit {
             3 => 0xFF,
             i => self.channels[i as usize].read(),
         }
+    }
+}
+
+impl Device for Pit {
+    const NAME: &'static str = "8254 PIT";
+    const PORTS: &'static [Ports] = &[0x40..=0x43];
+    /// Channel 0's edges drive IRQ0; channel 2's drive the speaker.
+    const EVENTS: &'static [Event] = &[Event::Pit0, Event::Pit2];
+
+    fn power_on(config: &MachineConfig) -> Self {
+        Pit::new(config.pit_hz, config.cpu_hz.max(1))
+    }
+
+    fn read(bus: &mut PcBus, port: u16, now: u64) -> u8 {
+        bus.dev.pit.advance_to(now);
+        bus.dev.pit.read(port as u8 & 3)
+    }
+
+    /// A count or mode change moves both outputs' next edges.
+    fn write(bus: &mut PcBus, port: u16, v: u8, now: u64) {
+        let d = &mut bus.dev;
+        d.pit.advance_to(now);
+        d.pit.write(port as u8 & 3, v);
+        d.pics.set_irq(0, d.pit.out(0));
+        bus.sched.set(Event::Pit0, d.pit.next_edge(0));
+        d.ppi.update_speaker(now, d.pit.out(2));
+        ppi::schedule_speaker(bus);
+    }
+
+    fn fire(bus: &mut PcBus, ev: Event, t: u64) {
+        let d = &mut bus.dev;
+        d.pit.advance_to(t);
+        if ev == Event::Pit0 {
+            d.pics.set_irq(0, d.pit.out(0));
+            bus.sched.set(Event::Pit0, d.pit.next_edge(0));
+        } else {
+            d.ppi.update_speaker(t, d.pit.out(2));
+            ppi::schedule_speaker(bus);
+        }
+    }
+
+    fn perturb(&mut self) {
+        // Channel 0, LSB then MSB, mode 2.
+        self.write(3, 0x34);
     }
 }
 

@@ -6,6 +6,11 @@
 //! The speaker cone follows OUT2 AND bit 1. Its level changes can be
 //! recorded with their cycle ([`Ppi::record`]) for an audio frontend.
 
+use crate::bus::PcBus;
+use crate::device::{Device, Ports};
+use crate::machine::MachineConfig;
+use crate::scheduler::Event;
+
 /// Port 61h and the speaker. Its hash (part of the machine's state hash)
 /// covers the port and the speaker level, not the recording switch and log,
 /// which belong to the frontend listening to it: a run with sound hashes as
@@ -58,5 +63,49 @@ impl Ppi {
                 self.speaker_log.push((cycle, level));
             }
         }
+    }
+}
+
+/// Schedules PIT channel 2's next output edge while the speaker is enabled
+/// (the only reason to run the PIT at its edges: OUT2 is read lazily).
+pub(crate) fn schedule_speaker(bus: &mut PcBus) {
+    let d = &bus.dev;
+    let t = if d.ppi.speaker_enabled() {
+        d.pit.next_edge(2)
+    } else {
+        None
+    };
+    bus.sched.set(Event::Pit2, t);
+}
+
+impl Device for Ppi {
+    const NAME: &'static str = "port 61h";
+    const PORTS: &'static [Ports] = &[0x61..=0x61];
+
+    fn power_on(_: &MachineConfig) -> Self {
+        Ppi::default()
+    }
+
+    /// Bit 4 flips at every rising edge of PIT channel 1 (the DRAM refresh
+    /// request), bit 5 is OUT2.
+    fn read(bus: &mut PcBus, _: u16, now: u64) -> u8 {
+        let d = &mut bus.dev;
+        d.pit.advance_to(now);
+        let refresh = d.pit.channels[1].rising_edges() & 1 != 0;
+        d.ppi.read(d.pit.out(2), refresh)
+    }
+
+    /// Bit 0 is PIT channel 2's GATE.
+    fn write(bus: &mut PcBus, _: u16, v: u8, now: u64) {
+        let d = &mut bus.dev;
+        d.pit.advance_to(now);
+        d.ppi.port_b = v;
+        d.pit.set_gate(2, v & 1 != 0);
+        d.ppi.update_speaker(now, d.pit.out(2));
+        schedule_speaker(bus);
+    }
+
+    fn perturb(&mut self) {
+        self.port_b = 0x03;
     }
 }

@@ -12,6 +12,8 @@
 //! [`Scheduler::next`] once per instruction and touches devices only when an
 //! event is due; devices also catch up lazily when their ports are accessed.
 
+use crate::error::Error;
+
 /// A device clock derived from the CPU clock: `device_hz` ticks per
 /// `cpu_hz` CPU cycles. A saved ratio with a zero clock does not load (it
 /// would divide by zero).
@@ -32,14 +34,14 @@ struct SavedClockRatio {
 }
 
 impl TryFrom<SavedClockRatio> for ClockRatio {
-    type Error = String;
+    type Error = Error;
 
-    fn try_from(r: SavedClockRatio) -> Result<Self, String> {
+    fn try_from(r: SavedClockRatio) -> Result<Self, Error> {
         if r.device_hz == 0 || r.cpu_hz == 0 {
-            return Err(format!(
-                "a clock of {} Hz against a CPU of {} Hz",
-                r.device_hz, r.cpu_hz
-            ));
+            return Err(Error::ZeroClock {
+                device_hz: r.device_hz,
+                cpu_hz: r.cpu_hz,
+            });
         }
         Ok(ClockRatio {
             device_hz: r.device_hz,
@@ -87,6 +89,17 @@ pub enum Event {
     Keyboard = 3,
     /// The next start of vertical retrace (start-address latch, frame end).
     VgaRetrace = 4,
+}
+
+impl Event {
+    /// Every event kind, in tie-break order.
+    pub const ALL: [Event; EVENT_KINDS] = [
+        Event::Pit0,
+        Event::Pit2,
+        Event::Rtc,
+        Event::Keyboard,
+        Event::VgaRetrace,
+    ];
 }
 
 /// Number of event kinds.
@@ -139,15 +152,8 @@ impl Scheduler {
         if self.next > now {
             return None;
         }
-        const ALL: [Event; EVENT_KINDS] = [
-            Event::Pit0,
-            Event::Pit2,
-            Event::Rtc,
-            Event::Keyboard,
-            Event::VgaRetrace,
-        ];
         let mut best: Option<(Event, u64)> = None;
-        for ev in ALL {
+        for ev in Event::ALL {
             let t = self.at[ev as usize];
             let better = match best {
                 Some((_, bt)) => t < bt,

@@ -188,5 +188,12 @@ fn entering_protected_mode_stops_the_run_with_a_clear_error() {
     );
     assert_eq!(m.cpu.regs.ip, 0x105, "stopped at the MOV to CR0");
     let err = m.run_to_halt(1_000_000).expect_err("the run stops");
-    assert!(err.contains("protected mode is not supported"), "{err}");
+    assert!(
+        matches!(err, hw::Error::Unsupported { what, .. } if what == "protected mode is not supported"),
+        "{err:?}"
+    );
+    assert_eq!(
+        err.to_string(),
+        "protected mode is not supported (at 1000:0105)"
+    );
 }

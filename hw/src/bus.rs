@@ -1,0 +1,254 @@
+//! The PC bus: the memory map, the registered devices, the scheduler, and
+//! the decode of every port access and due event to the device that owns
+//! it ([`PortMap`], built from the registration list in
+//! `crate::registry`). Ports 92h and E9h belong to the system board.
+//!
+//! "Now" inside an instruction: the bus knows the cycle count at the start
+//! of the step and adds a lower bound of the clocks spent so far, counted
+//! from the data bytes transferred (see `docs/hw.md`).
+
+use std::ops::{Deref, DerefMut};
+
+use emu::{Bus, CpuModel};
+
+use crate::device::PortMap;
+use crate::machine::MachineConfig;
+use crate::memory::{Memory, Region};
+use crate::registry::Devices;
+use crate::scheduler::Scheduler;
+
+/// The PC bus: memory map, devices, scheduler and the debug port.
+///
+/// The devices are typed fields of [`PcBus::dev`]; the bus dereferences to
+/// them, so `bus.vga` is `bus.dev.vga`.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct PcBus {
+    /// The memory map.
+    pub mem: Memory,
+    /// The registered devices.
+    pub dev: Devices,
+    /// Which device answers each port and owns each event (not saved:
+    /// it is the registration list's).
+    #[serde(skip, default = "PortMap::registered")]
+    ports: &'static PortMap,
+    /// Whether the OPL answers at 388h/389h ([`MachineConfig::adlib`]).
+    pub(crate) adlib: bool,
+    /// Timed events.
+    pub sched: Scheduler,
+    /// Bytes written to port E9h.
+    pub debug_out: Vec<u8>,
+    /// Cycle count at the start of the current step.
+    pub(crate) step_start: u64,
+    /// Half-clocks accounted inside the current step.
+    pub(crate) step_half: u64,
+    /// Half-clocks per data byte (the lower bound of the bus's speed).
+    half_per_byte: u64,
+    /// Wait states of one 8-bit I/O transfer on the ISA bus.
+    io_waits: u32,
+    /// The latest "now" the devices were brought to.
+    now_max: u64,
+    /// A vertical retrace started since the flag was last cleared.
+    pub(crate) frame_ready: bool,
+    /// The 8042 or port 92h pulsed the CPU reset line.
+    pub(crate) reset_requested: bool,
+    /// Ports accessed that no device answers (first 64, for diagnostics).
+    pub unhandled_ports: Vec<u16>,
+}
+
+impl Deref for PcBus {
+    type Target = Devices;
+
+    fn deref(&self) -> &Devices {
+        &self.dev
+    }
+}
+
+impl DerefMut for PcBus {
+    fn deref_mut(&mut self) -> &mut Devices {
+        &mut self.dev
+    }
+}
+
+impl PcBus {
+    /// A bus in its power-on state around `mem`, every registered device
+    /// built with [`crate::device::Device::power_on`] and its events
+    /// scheduled.
+    pub(crate) fn new(config: &MachineConfig, mem: Memory) -> Self {
+        let cpu_hz = config.cpu_hz.max(1);
+        let half_per_byte = match config.cpu_model {
+            CpuModel::I8086 => 4,
+            CpuModel::I286 => 2,
+            CpuModel::I386 => 1,
+        };
+        let mut bus = PcBus {
+            mem,
+            dev: Devices::power_on(config),
+            ports: PortMap::registered(),
+            adlib: config.adlib,
+            sched: Scheduler::new(),
+            debug_out: Vec::new(),
+            step_start: 0,
+            step_half: 0,
+            half_per_byte,
+            io_waits: isa_io_wait_states(config.cpu_model, cpu_hz),
+            now_max: 0,
+            frame_ready: false,
+            reset_requested: false,
+            unhandled_ports: Vec::new(),
+        };
+        for d in crate::registry::REGISTRY {
+            (d.start)(&bus.dev, &mut bus.sched, 0);
+        }
+        bus
+    }
+
+    /// The current cycle as the bus sees it (see the module doc).
+    #[inline]
+    pub fn now(&self) -> u64 {
+        (self.step_start + self.step_half / 2).max(self.now_max)
+    }
+
+    /// Runs every scheduled event due at or before `now`, each through the
+    /// device that owns it.
+    pub fn run_events(&mut self, now: u64) {
+        while let Some((ev, t)) = self.sched.due(now) {
+            if let Some(d) = self.ports.event_owner(ev) {
+                (d.fire)(self, ev, t);
+            }
+            // Never schedule into the past: an event is due strictly later.
+            if let Some(n) = self.sched.get(ev) {
+                if n <= t {
+                    self.sched.set(ev, Some(t + 1));
+                }
+            }
+        }
+        self.now_max = self.now_max.max(now);
+    }
+
+    fn catch_up(&mut self) -> u64 {
+        let now = self.now();
+        if self.sched.next() <= now {
+            self.run_events(now);
+        }
+        self.now_max = now;
+        now
+    }
+
+    pub(crate) fn port_read(&mut self, port: u16) -> u8 {
+        let now = self.catch_up();
+        match self.ports.device(port) {
+            Some(d) => (d.read)(self, port, now),
+            None => match port {
+                0x92 => (self.mem.port92_a20() as u8) << 1,
+                0xE9 => 0xE9,
+                _ => {
+                    self.note_unhandled(port);
+                    0xFF
+                }
+            },
+        }
+    }
+
+    pub(crate) fn port_write(&mut self, port: u16, v: u8) {
+        let now = self.catch_up();
+        match self.ports.device(port) {
+            Some(d) => (d.write)(self, port, v, now),
+            None => match port {
+                0x92 => {
+                    self.mem.set_port92_a20(v & 2 != 0);
+                    if v & 1 != 0 {
+                        self.reset_requested = true;
+                    }
+                }
+                0xE9 => self.debug_out.push(v),
+                _ => self.note_unhandled(port),
+            },
+        }
+    }
+
+    /// Records a port no device answered (a device may also call it for a
+    /// port it claims but does not decode, e.g. an absent card's).
+    pub(crate) fn note_unhandled(&mut self, port: u16) {
+        if self.unhandled_ports.len() < 64 && !self.unhandled_ports.contains(&port) {
+            self.unhandled_ports.push(port);
+        }
+    }
+}
+
+impl Bus for PcBus {
+    #[inline]
+    fn mem_read8(&mut self, addr: u32) -> u8 {
+        let a = self.mem.gate(addr);
+        match self.mem.decode(a) {
+            Region::Ram | Region::Rom => self.mem.read_backing(a),
+            Region::Vga => self.dev.vga.mem_read(a),
+            Region::Open => 0xFF,
+        }
+    }
+
+    #[inline]
+    fn mem_write8(&mut self, addr: u32, value: u8) {
+        let a = self.mem.gate(addr);
+        match self.mem.decode(a) {
+            Region::Ram => self.mem.write_backing(a, value),
+            Region::Vga => self.dev.vga.mem_write(a, value),
+            Region::Rom | Region::Open => {}
+        }
+    }
+
+    fn io_read8(&mut self, port: u16) -> u8 {
+        let v = self.port_read(port);
+        self.step_half += 8;
+        v
+    }
+
+    fn io_write8(&mut self, port: u16, value: u8) {
+        self.port_write(port, value);
+        self.step_half += 8;
+    }
+
+    fn intr(&mut self) -> bool {
+        let now = self.now();
+        if self.sched.next() <= now {
+            self.run_events(now);
+        }
+        self.dev.pics.intr()
+    }
+
+    fn inta(&mut self) -> u8 {
+        self.dev.pics.inta()
+    }
+
+    #[inline]
+    fn mem_wait_states(&mut self, _addr: u32) -> u32 {
+        self.step_half += self.half_per_byte;
+        0
+    }
+
+    /// Every device sits on the ISA bus, whose 8-bit I/O cycle is slower
+    /// than a 286's or 386's own; tandem's debug port E9h is not a device.
+    #[inline]
+    fn io_wait_states(&mut self, port: u16) -> u32 {
+        if port == 0xE9 {
+            return 0;
+        }
+        self.step_half += 2 * self.io_waits as u64;
+        self.io_waits
+    }
+}
+
+/// The ISA bus clock (IEEE P996: 8.33 MHz at most).
+const ISA_HZ: u64 = 8_333_333;
+
+/// Wait states a 286 or 386 spends in one 8-bit I/O transfer on the ISA
+/// bus: the AT's 8-bit cycle lasts 6 bus clocks (4 wait states, IEEE P996
+/// and the IBM AT Technical Reference's "I/O channel" timing), i.e. 720 ns
+/// at 8.33 MHz, of which the CPU's own 2-clock bus cycle is already in its
+/// instruction timing. The 8086 model (a PC/XT) keeps its calibrated
+/// timing: the XT's one I/O wait state is not modelled.
+pub fn isa_io_wait_states(model: CpuModel, cpu_hz: u64) -> u32 {
+    match model {
+        CpuModel::I8086 => 0,
+        CpuModel::I286 | CpuModel::I386 => ((6 * cpu_hz).div_ceil(ISA_HZ)).saturating_sub(2) as u32,
+    }
+}

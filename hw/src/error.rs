@@ -1,0 +1,100 @@
+//! The errors of the `hw` crate: what a run, a load or a call on the
+//! [`Machine`](crate::Machine) reports, a port map that does not build, a
+//! clock that does not load.
+
+use crate::machine::RunExit;
+use crate::scheduler::Event;
+
+/// Why a machine operation failed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Error {
+    /// [`Machine::load_com`](crate::Machine::load_com): the image is
+    /// larger than a segment less the PSP and the stack word.
+    #[error("image of {len} bytes does not fit in a segment")]
+    ImageTooLarge {
+        /// The image's length in bytes.
+        len: usize,
+    },
+    /// [`Machine::load_com`](crate::Machine::load_com): the segment runs
+    /// past conventional RAM.
+    #[error("segment {segment:04X}h is not entirely in conventional RAM")]
+    SegmentNotInRam {
+        /// The load segment.
+        segment: u16,
+    },
+    /// The program did something tandem does not emulate.
+    #[error("{what} (at {cs:04X}:{ip:04X})")]
+    Unsupported {
+        /// What (from [`RunExit::Unsupported`]).
+        what: &'static str,
+        /// CS where it stopped.
+        cs: u16,
+        /// IP where it stopped.
+        ip: u32,
+    },
+    /// [`Machine::run_to_halt`](crate::Machine::run_to_halt): the run
+    /// stopped otherwise than by `cli; hlt`.
+    #[error("program did not halt ({exit:?}) at {cs:04X}:{ip:04X} after {cycles} cycles")]
+    NotHalted {
+        /// Why the run stopped.
+        exit: RunExit,
+        /// CS where it stopped.
+        cs: u16,
+        /// IP where it stopped.
+        ip: u32,
+        /// The cycle count then.
+        cycles: u64,
+    },
+    /// A far call or software interrupt run by the machine did not come
+    /// back to its return stub.
+    #[error("call did not return ({exit:?}) at {cs:04X}:{ip:04X} after {cycles} cycles")]
+    NoReturn {
+        /// Why the run stopped.
+        exit: RunExit,
+        /// CS where it stopped.
+        cs: u16,
+        /// IP where it stopped.
+        ip: u32,
+        /// The cycle count then.
+        cycles: u64,
+    },
+    /// An option ROM's initialisation failed.
+    #[error("option ROM at {segment:04X}:0003: {source}")]
+    OptionRom {
+        /// The ROM's segment.
+        segment: u16,
+        /// What went wrong in its call.
+        source: Box<Error>,
+    },
+    /// Two devices (or a device and the system board) claim one port.
+    #[error("port {port:04X}h is claimed by both {first} and {second}")]
+    PortClaimedTwice {
+        /// The port.
+        port: u16,
+        /// The device registered first.
+        first: &'static str,
+        /// The device registered later.
+        second: &'static str,
+    },
+    /// An event kind no registered device owns, or one owned twice.
+    #[error(
+        "scheduler event {event:?} has {owners} owners among the registered devices (one needed)"
+    )]
+    EventOwners {
+        /// The event kind.
+        event: Event,
+        /// How many devices claim it.
+        owners: usize,
+    },
+    /// More devices than the port map can index.
+    #[error("{0} devices registered; the port map indexes at most 254")]
+    TooManyDevices(usize),
+    /// A saved device clock of zero Hz (it would divide by zero).
+    #[error("a clock of {device_hz} Hz against a CPU of {cpu_hz} Hz")]
+    ZeroClock {
+        /// The device clock.
+        device_hz: u64,
+        /// The CPU clock.
+        cpu_hz: u64,
+    },
+}

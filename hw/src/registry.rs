@@ -1,0 +1,32 @@
+//! The registration list: every device on the PC bus, one line each.
+//!
+//! The order is the order of the devices in the machine's state hash and
+//! in the save state (changing it changes both: bump the save-state
+//! format version in `dos::state`). Adding a device is one file with its
+//! [`Device`](crate::device::Device) impl and one line here.
+
+use crate::cmos::Cmos;
+use crate::device::register_devices;
+use crate::kbc::Kbc;
+use crate::opl2::Opl2;
+use crate::pic::Pics;
+use crate::pit::Pit;
+use crate::ppi::Ppi;
+use crate::vga::Vga;
+
+register_devices! {
+    /// The VGA (3B0h-3DFh and the A0000h-BFFFFh window).
+    vga: Vga,
+    /// The 8254 (40h-43h).
+    pit: Pit,
+    /// The two 8259As (20h/21h, A0h/A1h).
+    pics: Pics,
+    /// The 8042 and keyboard (60h, 64h).
+    kbc: Kbc,
+    /// The RTC and CMOS RAM (70h/71h).
+    cmos: Cmos,
+    /// Port 61h and the speaker.
+    ppi: Ppi,
+    /// The AdLib's YM3812 (388h/389h).
+    opl: Opl2,
+}
