@@ -1,79 +1,22 @@
-//! The 386 real-mode instruction vectors (`shared/vectors/386-real`, format
-//! in `shared/tools/gen386/README.md`): gzip'd JSON arrays of tests, each one
-//! instruction with its initial and final registers and memory, the flags
-//! to compare, and the exception the instruction raises (recorded at the
-//! fault, before delivery).
+//! Runs the 386 real-mode vectors ([`crate::vectors`]) against the CPU
+//! core.
 //!
 //! The runner sets [`Cpu::stop_on_fault`] so that a fault leaves the state at
 //! the faulting instruction, as the vectors record it, and compares the
 //! vector number. Memory is a flat 2 MiB with no A20 wrap (the vectors reach
 //! 10FFEFh).
 
-use std::collections::HashMap;
-use std::io::Read;
 use std::path::Path;
 
-use serde::Deserialize;
+use emu::{Cpu, CpuModel, FlatBus, SegReg, StepEvent};
 
-use super::metadata::FormStatus;
-use super::runner::{Failure, FileResult, RamDiff, RegDiff, SstError, Tally};
-use crate::bus::FlatBus;
-use crate::cpu::{Cpu, StepEvent};
-use crate::disasm::disasm16;
-use crate::model::CpuModel;
-use crate::regs::SegReg;
-
-/// One test of the vector format.
-#[derive(Debug, Deserialize)]
-pub struct Vector {
-    /// Disassembly (informative).
-    pub name: String,
-    /// The instruction's bytes.
-    pub bytes: Vec<u8>,
-    /// The initial state.
-    pub initial: VectorState,
-    /// The final state (registers `null` only for an inconsistent record).
-    #[serde(rename = "final")]
-    pub fin: VectorFinal,
-    /// The exception the instruction raises, if any.
-    pub exception: Option<VectorException>,
-    /// EFLAGS bits to compare.
-    pub flags_mask: u32,
-    /// Register bits NOT to compare, by register name.
-    #[serde(default)]
-    pub regs_undefined: HashMap<String, u32>,
-    /// Written bytes whose value is undefined.
-    #[serde(default)]
-    pub ram_undefined: Vec<u32>,
-}
-
-/// Registers and memory.
-#[derive(Debug, Deserialize)]
-pub struct VectorState {
-    /// Registers by name (`eax`... `gs`, `eip`, `eflags`).
-    pub regs: HashMap<String, u32>,
-    /// Memory bytes: linear address and value.
-    pub ram: Vec<(u32, u8)>,
-}
-
-/// The final registers (possibly absent) and memory.
-#[derive(Debug, Deserialize)]
-pub struct VectorFinal {
-    /// Registers by name.
-    pub regs: Option<HashMap<String, u32>>,
-    /// Final values of the bytes written.
-    pub ram: Vec<(u32, u8)>,
-}
-
-/// A recorded exception.
-#[derive(Debug, Deserialize)]
-pub struct VectorException {
-    /// Its vector number.
-    pub vector: u8,
-}
+use crate::error::SstError;
+use crate::metadata::FormStatus;
+use crate::report::{Failure, FileResult, RamDiff, RegDiff, Tally};
+use crate::vectors::{read_vector_file, Vector};
 
 /// The register names of the format, in report order, with their place in
-/// [`crate::Registers`]: general registers by ModR/M number (`Gpr`),
+/// [`emu::Registers`]: general registers by ModR/M number (`Gpr`),
 /// segment registers, EIP and EFLAGS.
 const REGS: [(&str, Slot); 16] = [
     ("eax", Slot::Gpr(0)),
@@ -120,31 +63,6 @@ fn set(cpu: &mut Cpu, s: Slot, v: u32) {
     }
 }
 
-/// True for a vector file name (`*.json.gz`, but not `index.json`).
-pub fn is_vector_name(name: &str) -> bool {
-    let l = name.to_ascii_lowercase();
-    l.ends_with(".json.gz") || (l.ends_with(".json") && l != "index.json" && l != "metadata.json")
-}
-
-/// Reads a vector file (gzip'd or plain JSON).
-pub fn read_vector_file(path: &Path) -> Result<Vec<Vector>, SstError> {
-    let err = |m: String| SstError::Input {
-        path: path.display().to_string(),
-        message: m,
-    };
-    let raw = std::fs::read(path).map_err(|e| err(format!("cannot read: {e}")))?;
-    let text = if raw.starts_with(&[0x1F, 0x8B]) {
-        let mut out = Vec::new();
-        flate2::read::MultiGzDecoder::new(&raw[..])
-            .read_to_end(&mut out)
-            .map_err(|e| err(format!("bad gzip data: {e}")))?;
-        out
-    } else {
-        raw
-    };
-    serde_json::from_slice(&text).map_err(|e| err(format!("not a vector file: {e}")))
-}
-
 /// Runs the 386 vectors of one file.
 pub struct VectorRunner {
     bus: FlatBus,
@@ -166,29 +84,12 @@ impl VectorRunner {
         let mut tally = Tally::default();
         for (i, t) in tests.iter().enumerate() {
             let detail = tally.first_failure.is_none();
-            tally.run += 1;
-            match self.run_test(i as u32, t, detail) {
-                Ok(()) => tally.passed += 1,
-                Err(f) => {
-                    tally.failed += 1;
-                    if let Some(f) = f {
-                        tally.first_failure = Some(*f);
-                    }
-                }
-            }
+            tally.record(self.run_test(i as u32, t, detail));
         }
-        Ok(FileResult {
-            file: path.display().to_string(),
-            cpu: "386".to_string(),
-            model: self.model,
-            form: None,
-            status: Some(FormStatus::Normal),
-            counted: tally,
-            undefined: Tally::default(),
-            revoked: 0,
-            cycles_compared: false,
-            status_cycles: Default::default(),
-        })
+        let mut res = FileResult::new(path.display().to_string(), "386".to_string(), self.model);
+        res.status = Some(FormStatus::Normal);
+        res.counted = tally;
+        Ok(res)
     }
 
     /// Runs one test; `Err(Some(..))` carries the details when `detail`.
@@ -268,17 +169,11 @@ impl VectorRunner {
             format!("{:?}, expected exception {:?}", info.event, want)
         };
         Err(Some(Box::new(Failure {
-            index,
-            name: t.name.clone(),
-            bytes: t.bytes.clone(),
-            disasm: disasm16(&t.bytes, ip as u32),
-            cs,
-            ip,
             event,
-            panic: None,
             flags_mask: t.flags_mask as u16,
             regs,
             ram,
+            ..Failure::new(index, &t.name, &t.bytes, cs, ip)
         })))
     }
 }
