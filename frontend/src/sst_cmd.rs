@@ -159,16 +159,14 @@ fn print_totals(totals: &Totals, quiet: bool) {
         println!("{} passed, {} failed", totals.passed, totals.failed);
         return;
     }
-    println!(
-        "cycles: {} of {} cycle-exact ({}), total cycle count matches {} ({})",
-        totals.cycle_exact,
-        totals.run,
-        pct(totals.cycle_exact, totals.run),
-        totals.count_match,
-        pct(totals.count_match, totals.run)
-    );
+    let all = CycleTally {
+        run: totals.run,
+        exact: totals.cycle_exact,
+        count: totals.count_match,
+    };
+    println!("cycles: {}", cycle_rates(&all, "total cycle count matches"));
     for (status, t) in &totals.status_cycles {
-        println!("  {status:<13} {}", cycle_rates(t));
+        println!("  {status:<13} {}", cycle_rates(t, "count"));
     }
     let mut bar = CycleTally::default();
     for t in ["normal", "undocumented", "alias"]
@@ -177,17 +175,21 @@ fn print_totals(totals: &Totals, quiet: bool) {
     {
         bar.add(t);
     }
-    println!("  normal+undocumented+alias: {}", cycle_rates(&bar));
+    println!(
+        "  normal+undocumented+alias: {}",
+        cycle_rates(&bar, "count")
+    );
     println!(
         "{} passed, {} failed, {} cycle-exact",
         totals.passed, totals.failed, totals.cycle_exact
     );
 }
 
-/// `E of N cycle-exact (E%), count C (C%)` for a group of tests.
-fn cycle_rates(t: &CycleTally) -> String {
+/// `E of N cycle-exact (E%), LABEL C (C%)` for a group of tests: how many
+/// matched every cycle and how many the number of cycles.
+fn cycle_rates(t: &CycleTally, count_label: &str) -> String {
     format!(
-        "{} of {} cycle-exact ({}), count {} ({})",
+        "{} of {} cycle-exact ({}), {count_label} {} ({})",
         t.exact,
         t.run,
         pct(t.exact, t.run),

@@ -41,7 +41,7 @@ use crate::rules::{model_for_cpu_name, Rules, RunOptions};
 use crate::suite::parent_dir;
 use bus::{CodeWindow, SstBus};
 use form::FormResolver;
-use regs::{get_reg, set_reg};
+use regs::moo_slot;
 pub use vectors::VectorRunner;
 
 /// Runs tests: owns a CPU and a test bus, reused from test to test.
@@ -206,7 +206,7 @@ impl Runner {
         let mut regs = Registers::default();
         for r in MooReg::ALL {
             if let Some(v) = t.init.regs.get(r) {
-                set_reg(&mut regs, r, v);
+                moo_slot(r).set(&mut regs, v as u32);
             }
         }
         regs.flags &= self.rules.init_flags_mask as u32;
@@ -266,7 +266,7 @@ impl Runner {
             let Some(expected) = self.expected(t, r) else {
                 continue;
             };
-            let got = get_reg(&self.cpu.regs, r);
+            let got = moo_slot(r).get(&self.cpu.regs);
             let mask = if r == MooReg::FLAGS {
                 flags_mask as u32
             } else {

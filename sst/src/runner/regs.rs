@@ -1,46 +1,79 @@
-//! The MOO registers in the CPU core's register file.
+//! Where the registers of the test formats live in the CPU core's register
+//! file.
 
-use emu::Registers;
+use emu::{Registers, SegReg};
 
 use crate::moo::MooReg;
 
-/// Reads a MOO register out of the register file.
-pub(super) fn get_reg(r: &Registers, m: MooReg) -> u32 {
-    match m {
-        MooReg::AX => r.gpr[0],
-        MooReg::CX => r.gpr[1],
-        MooReg::DX => r.gpr[2],
-        MooReg::BX => r.gpr[3],
-        MooReg::SP => r.gpr[4],
-        MooReg::BP => r.gpr[5],
-        MooReg::SI => r.gpr[6],
-        MooReg::DI => r.gpr[7],
-        MooReg::ES => r.seg[0] as u32,
-        MooReg::CS => r.seg[1] as u32,
-        MooReg::SS => r.seg[2] as u32,
-        MooReg::DS => r.seg[3] as u32,
-        MooReg::IP => r.ip,
-        MooReg::FLAGS => r.flags,
+/// A place in [`Registers`]: a general register by ModR/M number, a segment
+/// register, IP or FLAGS.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Slot {
+    Gpr(usize),
+    Seg(SegReg),
+    Ip,
+    Flags,
+}
+
+impl Slot {
+    /// The value at this place (segment registers zero-extended).
+    pub(super) fn get(self, r: &Registers) -> u32 {
+        match self {
+            Slot::Gpr(i) => r.gpr[i],
+            Slot::Seg(s) => r.sreg(s) as u32,
+            Slot::Ip => r.ip,
+            Slot::Flags => r.flags,
+        }
+    }
+
+    /// Writes `v` here (segment registers take its low 16 bits).
+    pub(super) fn set(self, r: &mut Registers, v: u32) {
+        match self {
+            Slot::Gpr(i) => r.gpr[i] = v,
+            Slot::Seg(s) => r.set_sreg(s, v as u16),
+            Slot::Ip => r.ip = v,
+            Slot::Flags => r.flags = v,
+        }
     }
 }
 
-/// Writes a MOO register into the register file.
-pub(super) fn set_reg(r: &mut Registers, m: MooReg, v: u16) {
-    let v32 = v as u32;
+/// The place of a MOO register.
+pub(super) fn moo_slot(m: MooReg) -> Slot {
     match m {
-        MooReg::AX => r.gpr[0] = v32,
-        MooReg::CX => r.gpr[1] = v32,
-        MooReg::DX => r.gpr[2] = v32,
-        MooReg::BX => r.gpr[3] = v32,
-        MooReg::SP => r.gpr[4] = v32,
-        MooReg::BP => r.gpr[5] = v32,
-        MooReg::SI => r.gpr[6] = v32,
-        MooReg::DI => r.gpr[7] = v32,
-        MooReg::ES => r.seg[0] = v,
-        MooReg::CS => r.seg[1] = v,
-        MooReg::SS => r.seg[2] = v,
-        MooReg::DS => r.seg[3] = v,
-        MooReg::IP => r.ip = v32,
-        MooReg::FLAGS => r.flags = v32,
+        MooReg::AX => Slot::Gpr(0),
+        MooReg::CX => Slot::Gpr(1),
+        MooReg::DX => Slot::Gpr(2),
+        MooReg::BX => Slot::Gpr(3),
+        MooReg::SP => Slot::Gpr(4),
+        MooReg::BP => Slot::Gpr(5),
+        MooReg::SI => Slot::Gpr(6),
+        MooReg::DI => Slot::Gpr(7),
+        MooReg::ES => Slot::Seg(SegReg::ES),
+        MooReg::CS => Slot::Seg(SegReg::CS),
+        MooReg::SS => Slot::Seg(SegReg::SS),
+        MooReg::DS => Slot::Seg(SegReg::DS),
+        MooReg::IP => Slot::Ip,
+        MooReg::FLAGS => Slot::Flags,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_moo_register_has_its_own_place() {
+        let mut r = Registers::default();
+        for (i, m) in MooReg::ALL.into_iter().enumerate() {
+            moo_slot(m).set(&mut r, 0x100 + i as u32);
+        }
+        for (i, m) in MooReg::ALL.into_iter().enumerate() {
+            assert_eq!(moo_slot(m).get(&r), 0x100 + i as u32, "{}", m.name());
+        }
+        assert_eq!(
+            r.gpr[3],
+            0x100 + MooReg::ALL.iter().position(|&m| m == MooReg::BX).unwrap() as u32
+        );
+        assert_eq!(r.sreg(SegReg::CS) as u32, moo_slot(MooReg::CS).get(&r));
     }
 }

@@ -15,6 +15,8 @@ use crate::metadata::FormStatus;
 use crate::report::{Failure, FileResult, RamDiff, RegDiff, Tally};
 use crate::vectors::{read_vector_file, Vector};
 
+use super::regs::Slot;
+
 /// The register names of the format, in report order, with their place in
 /// [`emu::Registers`]: general registers by ModR/M number (`Gpr`),
 /// segment registers, EIP and EFLAGS.
@@ -36,32 +38,6 @@ const REGS: [(&str, Slot); 16] = [
     ("eip", Slot::Ip),
     ("eflags", Slot::Flags),
 ];
-
-#[derive(Clone, Copy)]
-enum Slot {
-    Gpr(usize),
-    Seg(SegReg),
-    Ip,
-    Flags,
-}
-
-fn get(cpu: &Cpu, s: Slot) -> u32 {
-    match s {
-        Slot::Gpr(i) => cpu.regs.gpr[i],
-        Slot::Seg(r) => cpu.regs.sreg(r) as u32,
-        Slot::Ip => cpu.regs.ip,
-        Slot::Flags => cpu.regs.flags,
-    }
-}
-
-fn set(cpu: &mut Cpu, s: Slot, v: u32) {
-    match s {
-        Slot::Gpr(i) => cpu.regs.gpr[i] = v,
-        Slot::Seg(r) => cpu.regs.set_sreg(r, v as u16),
-        Slot::Ip => cpu.regs.ip = v,
-        Slot::Flags => cpu.regs.flags = v,
-    }
-}
 
 /// Runs the 386 vectors of one file.
 pub struct VectorRunner {
@@ -102,9 +78,8 @@ impl VectorRunner {
         let mut cpu = Cpu::new(self.model);
         cpu.stop_on_fault = true;
         for (name, slot) in REGS {
-            set(
-                &mut cpu,
-                slot,
+            slot.set(
+                &mut cpu.regs,
                 t.initial.regs.get(name).copied().unwrap_or(0),
             );
         }
@@ -117,7 +92,7 @@ impl VectorRunner {
         let expected_regs = t.fin.regs.as_ref().unwrap_or(&t.initial.regs);
         for (name, slot) in REGS {
             let exp = expected_regs.get(name).copied().unwrap_or(0);
-            let got = get(&cpu, slot);
+            let got = slot.get(&cpu.regs);
             let mut m = !t.regs_undefined.get(name).copied().unwrap_or(0);
             if name == "eflags" {
                 m &= t.flags_mask;
