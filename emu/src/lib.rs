@@ -18,7 +18,6 @@ pub mod flags;
 pub mod hooks;
 pub mod model;
 pub mod regs;
-pub mod sst;
 pub mod table;
 pub mod timing;
 

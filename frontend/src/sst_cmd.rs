@@ -13,8 +13,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use clap::Args;
-use emu::sst::{FileResult, FormStatus, RunOptions, SstError, Suite, Tally, Totals};
 use emu::CpuModel;
+use sst::{CycleTally, FileResult, FormStatus, RunOptions, SstError, Suite, Tally, Totals};
 
 /// Arguments of `tandem sst`.
 #[derive(Args, Debug)]
@@ -53,9 +53,6 @@ pub struct SstArgs {
 fn parse_model(s: &str) -> Result<CpuModel, String> {
     s.parse()
 }
-
-/// Exit status for unreadable input.
-const EXIT_INPUT: u8 = 2;
 
 /// Panics of the CPU core are caught by the runner and reported as failures;
 /// the hook shows the first few and counts the rest.
@@ -136,60 +133,67 @@ pub fn run(args: &SstArgs) -> ExitCode {
         });
         println!("{obj}");
     } else {
-        if totals.undefined_run > 0 && !args.quiet {
-            println!(
-                "undefined forms (not counted): run {}, passed {}, failed {}",
-                totals.undefined_run,
-                totals.undefined_passed,
-                totals.undefined_run - totals.undefined_passed
-            );
-        }
-        if totals.cycles_compared {
-            println!(
-                "cycles: {} of {} cycle-exact ({}), total cycle count matches {} ({})",
-                totals.cycle_exact,
-                totals.run,
-                pct(totals.cycle_exact, totals.run),
-                totals.count_match,
-                pct(totals.count_match, totals.run)
-            );
-            for (status, t) in &totals.status_cycles {
-                println!(
-                    "  {status:<13} {} of {} cycle-exact ({}), count {} ({})",
-                    t.exact,
-                    t.run,
-                    pct(t.exact, t.run),
-                    t.count,
-                    pct(t.count, t.run)
-                );
-            }
-            let bar = ["normal", "undocumented", "alias"]
-                .iter()
-                .filter_map(|k| totals.status_cycles.get(k))
-                .fold((0, 0, 0), |a, t| {
-                    (a.0 + t.run, a.1 + t.exact, a.2 + t.count)
-                });
-            println!(
-                "  normal+undocumented+alias: {} of {} cycle-exact ({}), count {} ({})",
-                bar.1,
-                bar.0,
-                pct(bar.1, bar.0),
-                bar.2,
-                pct(bar.2, bar.0)
-            );
-            println!(
-                "{} passed, {} failed, {} cycle-exact",
-                totals.passed, totals.failed, totals.cycle_exact
-            );
-        } else {
-            println!("{} passed, {} failed", totals.passed, totals.failed);
-        }
+        print_totals(&totals, args.quiet);
     }
     if totals.failed == 0 {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
     }
+}
+
+/// The text summary after the per-file lines; its last line is exactly
+/// `N passed, M failed` (with `, K cycle-exact` when cycles were compared).
+fn print_totals(totals: &Totals, quiet: bool) {
+    if totals.undefined_run > 0 && !quiet {
+        println!(
+            "undefined forms (not counted): run {}, passed {}, failed {}",
+            totals.undefined_run,
+            totals.undefined_passed,
+            totals.undefined_run - totals.undefined_passed
+        );
+    }
+    if !totals.cycles_compared {
+        println!("{} passed, {} failed", totals.passed, totals.failed);
+        return;
+    }
+    let all = CycleTally {
+        run: totals.run,
+        exact: totals.cycle_exact,
+        count: totals.count_match,
+    };
+    println!("cycles: {}", cycle_rates(&all, "total cycle count matches"));
+    for (status, t) in &totals.status_cycles {
+        println!("  {status:<13} {}", cycle_rates(t, "count"));
+    }
+    let mut bar = CycleTally::default();
+    for t in ["normal", "undocumented", "alias"]
+        .iter()
+        .filter_map(|k| totals.status_cycles.get(k))
+    {
+        bar.add(t);
+    }
+    println!(
+        "  normal+undocumented+alias: {}",
+        cycle_rates(&bar, "count")
+    );
+    println!(
+        "{} passed, {} failed, {} cycle-exact",
+        totals.passed, totals.failed, totals.cycle_exact
+    );
+}
+
+/// `E of N cycle-exact (E%), LABEL C (C%)` for a group of tests: how many
+/// matched every cycle and how many the number of cycles.
+fn cycle_rates(t: &CycleTally, count_label: &str) -> String {
+    format!(
+        "{} of {} cycle-exact ({}), {count_label} {} ({})",
+        t.exact,
+        t.run,
+        pct(t.exact, t.run),
+        t.count,
+        pct(t.count, t.run)
+    )
 }
 
 /// `a` of `b` as a percentage with four decimals.
@@ -203,7 +207,7 @@ fn pct(a: u64, b: u64) -> String {
 
 fn input_error(e: &SstError) -> ExitCode {
     eprintln!("tandem sst: error: {e}");
-    ExitCode::from(EXIT_INPUT)
+    ExitCode::from(crate::exit::BAD_INPUT)
 }
 
 /// The text report of one file: one line per group of tests (counted,

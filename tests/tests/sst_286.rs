@@ -7,8 +7,8 @@ mod common;
 
 use std::path::PathBuf;
 
-use emu::sst::{is_moo_name, model_for_cpu_name, read_moo_file, DirContext, MooReg};
 use emu::CpuModel;
+use sst::{is_moo_name, model_for_cpu_name, read_moo_file, DirContext, MooReg};
 
 fn suite_dir(name: &str) -> PathBuf {
     common::data_dir(&format!("sst/{name}"))

@@ -26,7 +26,7 @@ fn whole_8086_suite() {
 /// regression names its file and first divergent cycle.
 #[test]
 fn whole_8086_suite_cycle_exact() {
-    use emu::sst::{RunOptions, Suite};
+    use sst::{RunOptions, Suite};
     let dir = common::data_dir("sst/8086");
     let suite = Suite::open(std::slice::from_ref(&dir)).unwrap_or_else(|e| panic!("{e}"));
     assert!(
@@ -40,7 +40,7 @@ fn whole_8086_suite_cycle_exact() {
     };
     let jobs = std::thread::available_parallelism().map_or(2, |n| n.get());
     let mut bad = Vec::new();
-    let mut totals = emu::sst::Totals::default();
+    let mut totals = sst::Totals::default();
     suite.run(&opts, jobs, |_, r| {
         let r = r.expect("readable file");
         assert!(r.cycles_compared, "{}: cycles were not compared", r.file);

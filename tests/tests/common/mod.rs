@@ -10,8 +10,8 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use emu::sst::{FileResult, RunOptions, Suite, Totals};
 use emu::CpuModel;
+use sst::{FileResult, RunOptions, Suite, Totals};
 
 /// The shared data directory.
 pub fn shared_dir() -> PathBuf {

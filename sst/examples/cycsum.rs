@@ -1,7 +1,7 @@
 //! Temporary: per-file exact / count rates in exact mode, and (UNTRACED=1)
 //! a check that the untraced clock loop counts the same clocks.
-use emu::sst::{cycle_matches, read_moo_file, DirContext, FormInfo, Runner};
 use emu::CpuModel;
+use sst::{cycle_matches, read_moo_file, DirContext, FormInfo, Runner};
 use std::path::PathBuf;
 fn main() {
     let files: Vec<PathBuf> = std::env::args().skip(1).map(PathBuf::from).collect();

@@ -12,7 +12,6 @@
 //! byte offset (in the decompressed data) and what is wrong; the reader never
 //! panics on bad input.
 
-use std::fmt;
 use std::io::Read;
 use std::path::Path;
 
@@ -20,7 +19,8 @@ use std::path::Path;
 const GZIP_MAGIC: [u8; 2] = [0x1F, 0x8B];
 
 /// Why a MOO file could not be read.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{file}: {message}{}", at_byte(.offset))]
 pub struct MooError {
     /// The file (or the name given to [`parse_moo`]).
     pub file: String,
@@ -41,16 +41,12 @@ impl MooError {
     }
 }
 
-impl fmt::Display for MooError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.offset {
-            Some(o) => write!(f, "{}: {} (at byte {})", self.file, self.message, o),
-            None => write!(f, "{}: {}", self.file, self.message),
-        }
-    }
+/// The ` (at byte N)` suffix of a [`MooError`] whose offset is known.
+fn at_byte(offset: &Option<usize>) -> String {
+    offset
+        .map(|o| format!(" (at byte {o})"))
+        .unwrap_or_default()
 }
-
-impl std::error::Error for MooError {}
 
 /// The payload of the `MOO ` chunk.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -249,6 +245,12 @@ pub struct MooFile {
     pub header: MooHeader,
     /// The tests in file order.
     pub tests: Vec<MooTest>,
+}
+
+/// Whether a file name is a test file (`*.MOO.gz` or `*.MOO`, any case).
+pub fn is_moo_name(name: &str) -> bool {
+    let l = name.to_ascii_lowercase();
+    l.ends_with(".moo.gz") || l.ends_with(".moo")
 }
 
 /// Reads a MOO file from disk, gzip-compressed or not.

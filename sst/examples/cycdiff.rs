@@ -2,7 +2,7 @@
 //! and prints whole traces (ours beside the silicon's) of failing tests, and
 //! a histogram of where and how the first divergence happens.
 //!
-//! `cargo run --release -p emu --example cycdiff FILE [N] [INDEX]`: N
+//! `cargo run --release -p sst --example cycdiff FILE [N] [INDEX]`: N
 //! failing traces (default 3), or only the test INDEX (its position in the
 //! file). With `SHOWPASS=TEXT` it prints instead the silicon's traces of N
 //! passing tests whose name contains TEXT (to compare with a failing one).
@@ -10,10 +10,8 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use emu::sst::{
-    cycle_matches, read_moo_file, render_ours, render_theirs, DirContext, FormInfo, Runner,
-};
 use emu::CpuModel;
+use sst::{cycle_matches, read_moo_file, render_ours, render_theirs, DirContext, FormInfo, Runner};
 
 fn main() {
     let mut args = std::env::args().skip(1);

@@ -119,21 +119,14 @@ pub struct Metadata {
 }
 
 /// Why `metadata.json` could not be read.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{file}: {message}")]
 pub struct MetadataError {
     /// The file.
     pub file: String,
     /// What is wrong.
     pub message: String,
 }
-
-impl fmt::Display for MetadataError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.file, self.message)
-    }
-}
-
-impl std::error::Error for MetadataError {}
 
 #[derive(Deserialize)]
 struct RawFile {
