@@ -138,7 +138,7 @@ pub fn run(args: &SstArgs) -> ExitCode {
     if totals.failed == 0 {
         ExitCode::SUCCESS
     } else {
-        ExitCode::FAILURE
+        ExitCode::from(crate::exit::CHECK_FAILED)
     }
 }
 
@@ -205,9 +205,9 @@ fn pct(a: u64, b: u64) -> String {
     }
 }
 
+/// The suite cannot be read: bad input.
 fn input_error(e: &SstError) -> ExitCode {
-    eprintln!("tandem sst: error: {e}");
-    ExitCode::from(crate::exit::BAD_INPUT)
+    crate::error::input_error("sst", e.to_string())
 }
 
 /// The text report of one file: one line per group of tests (counted,
