@@ -387,7 +387,7 @@ pub fn prepare(args: &RunArgs, headless: bool, stdin: Stdin) -> Result<Run, Stri
     cfg.xms = !args.no_xms;
     cfg.ems = !args.no_ems;
     cfg.disk_quota = args.disk_quota << 20;
-    let mut dos = Dos::new(cfg).map_err(|e| bad(format!("mount {}", mount.display()), e))?;
+    let mut dos = Dos::new(cfg).map_err(|e| e.to_string())?;
     let mut m = Machine::new(opts.config());
     let mut origin = 0;
     if let Some(file) = &args.load_state {

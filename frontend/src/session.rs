@@ -89,8 +89,7 @@ impl Session {
                 (t.clone(), Some(t))
             }
         };
-        let mut dos = Dos::new(DosConfig::new(mount.clone()))
-            .map_err(|e| format!("mount {}: {e}", mount.display()))?;
+        let mut dos = Dos::new(DosConfig::new(mount.clone())).map_err(|e| e.to_string())?;
         let mut m = Machine::new(hw::MachineConfig::with_cpu(gm.cpu, gm.cpu_hz()));
         dos.install(&mut m);
         let base = Path::new(name)

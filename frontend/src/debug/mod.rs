@@ -100,7 +100,7 @@ fn setup(args: &DebugArgs) -> Result<Session, String> {
     let mut cfg = DosConfig::new(mount.clone());
     cfg.xms = !args.no_xms;
     cfg.ems = !args.no_ems;
-    let mut dos = Dos::new(cfg).map_err(|e| format!("mount {}: {e}", mount.display()))?;
+    let mut dos = Dos::new(cfg).map_err(|e| e.to_string())?;
     let mut m = Machine::new(args.machine.config());
     dos.install(&mut m);
     let (path, dir) = crate::run_cmd::dos_path(program, &mount);
