@@ -205,13 +205,21 @@ impl Ems {
     /// 44h: map logical page BX of handle DX into physical page AL
     /// (FFFFh unmaps).
     fn map_page(&mut self, m: &mut Machine, dx: u16) -> Result<(), u8> {
-        let p = m.al() as usize;
+        let (p, l) = (m.al() as usize, m.bx());
+        if p < 4 && l == 0xFFFF {
+            // Unmapping still needs a valid handle.
+            self.handle(dx)?;
+        }
+        self.map_logical(m, dx, p, l)
+    }
+
+    /// Maps logical page `l` of handle `dx` (FFFFh: none) into physical
+    /// page `p`.
+    fn map_logical(&mut self, m: &mut Machine, dx: u16, p: usize, l: u16) -> Result<(), u8> {
         if p >= 4 {
             return Err(0x8B);
         }
-        let l = m.bx();
         let s = if l == 0xFFFF {
-            self.handle(dx)?;
             None
         } else {
             Some(self.page_of(dx, l)?)
@@ -308,15 +316,7 @@ impl Ems {
             } else {
                 (pv.wrapping_sub(FRAME_SEG) / 0x400) as usize
             };
-            if p >= 4 {
-                return Err(0x8B);
-            }
-            let s = if l == 0xFFFF {
-                None
-            } else {
-                Some(self.page_of(dx, l)?)
-            };
-            self.map(m, p, s);
+            self.map_logical(m, dx, p, l)?;
         }
         Ok(())
     }

@@ -217,6 +217,23 @@ fn pattern(profile: &str, s: &str) -> Result<Vec<Option<u8>>, ProfileError> {
         .collect()
 }
 
+/// [`ProfileError::UnknownKey`] for the first key of `section` left in
+/// `rest` after the known ones were taken.
+fn no_other_keys(
+    profile: &str,
+    section: &'static str,
+    rest: &std::collections::BTreeMap<String, String>,
+) -> Result<(), ProfileError> {
+    match rest.keys().next() {
+        Some(k) => Err(ProfileError::UnknownKey {
+            profile: profile.into(),
+            section,
+            key: k.clone(),
+        }),
+        None => Ok(()),
+    }
+}
+
 /// Slots in the parameter table.
 pub const PARAM_SLOTS: usize = 256;
 /// The fountain's consecutive slots from [`DataLayout::fountain_slot`].
@@ -272,13 +289,7 @@ impl Profile {
             enable: take(&mut code, "enable")?,
             step_limit: take(&mut code, "step_limit")?,
         };
-        if let Some(k) = code.keys().next() {
-            return Err(ProfileError::UnknownKey {
-                profile: n,
-                section: "code",
-                key: k.clone(),
-            });
-        }
+        no_other_keys(&n, "code", &code)?;
         let small = |v: Option<u16>, key: &'static str| -> Result<Option<u8>, ProfileError> {
             v.map(|x| {
                 u8::try_from(x).map_err(|_| ProfileError::NotASlot {
@@ -297,13 +308,7 @@ impl Profile {
             landing_slot: small(take(&mut data, "landing_slot")?, "landing_slot")?,
             banks: take(&mut data, "banks")?,
         };
-        if let Some(k) = data.keys().next() {
-            return Err(ProfileError::UnknownKey {
-                profile: n,
-                section: "data",
-                key: k.clone(),
-            });
-        }
+        no_other_keys(&n, "data", &data)?;
         if d.fountain_slot as usize + FOUNTAIN_SLOTS > PARAM_SLOTS {
             return Err(ProfileError::SlotsPastTable {
                 profile: n,
