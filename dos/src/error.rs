@@ -94,6 +94,18 @@ mod tests {
     }
 
     #[test]
+    fn dos_new_on_a_missing_folder_is_a_mount_error() {
+        let path = std::env::temp_dir().join("tandem-err-no-such-mount");
+        let e = crate::Dos::new(crate::DosConfig::new(path.clone())).expect_err("no folder");
+        assert_eq!(e.kind(), ErrorKind::Mount);
+        assert!(
+            e.to_string()
+                .starts_with(&format!("mount {}: ", path.display())),
+            "{e}"
+        );
+    }
+
+    #[test]
     fn load_errors_are_classified_by_what_went_wrong() {
         let too_large = LoadError::TooLarge {
             need: 0x9000,

@@ -86,9 +86,15 @@ pub enum StateError {
     /// The checksum does not match.
     #[error("save state is damaged (checksum mismatch)")]
     Checksum,
-    /// The payload does not decode.
+    /// The payload does not inflate.
     #[error("save state is damaged ({0})")]
-    Damaged(String),
+    Inflate(std::io::Error),
+    /// The payload does not decode (or a snapshot does not encode).
+    #[error("save state is damaged ({0})")]
+    Decode(bincode::Error),
+    /// Bytes follow the payload its header sizes.
+    #[error("save state is damaged ({0} bytes after the payload)")]
+    Trailing(u64),
     /// An open file could not be reopened.
     #[error("cannot reopen a file of the saved program: {0}")]
     File(ReopenError),
@@ -147,7 +153,7 @@ pub fn save(m: &Machine, dos: &Dos, meta: &Meta) -> Result<Vec<u8>, StateError> 
         machine: m,
         dos,
     });
-    let raw = raw.map_err(|e| StateError::Damaged(e.to_string()))?;
+    let raw = raw.map_err(StateError::Decode)?;
     seal(&raw)
 }
 
@@ -177,7 +183,7 @@ pub fn load(bytes: &[u8], mount: &Path) -> Result<Snapshot, StateError> {
     MOUNT.with(|c| *c.borrow_mut() = (Some(sandbox), None));
     let snap: Result<Snapshot, _> = bincode::deserialize(&raw);
     let reopen_err = MOUNT.with(|c| std::mem::take(&mut *c.borrow_mut()).1);
-    let mut snap = snap.map_err(|e| StateError::Damaged(e.to_string()))?;
+    let mut snap = snap.map_err(StateError::Decode)?;
     if let Some(e) = reopen_err {
         return Err(StateError::File(e));
     }
@@ -219,10 +225,7 @@ pub fn unseal(bytes: &[u8]) -> Result<Vec<u8>, StateError> {
         });
     }
     if (bytes.len() as u64) > want {
-        return Err(StateError::Damaged(format!(
-            "{} bytes after the payload",
-            bytes.len() as u64 - want
-        )));
+        return Err(StateError::Trailing(bytes.len() as u64 - want));
     }
     let payload = &bytes[HEADER..want as usize];
     if crc32fast::hash(payload) != u32_at(20) {
@@ -231,7 +234,7 @@ pub fn unseal(bytes: &[u8]) -> Result<Vec<u8>, StateError> {
     let mut raw = Vec::new();
     flate2::read::DeflateDecoder::new(payload)
         .read_to_end(&mut raw)
-        .map_err(|e| StateError::Damaged(e.to_string()))?;
+        .map_err(StateError::Inflate)?;
     Ok(raw)
 }
 
