@@ -33,6 +33,7 @@ fn where_is(symbol: &str) -> String {
     match symbol {
         "data.banks" => "the model banks are".into(),
         "code.state_select" => "the state selection routine is".into(),
+        "code.frame_update" => "the per-frame update is".into(),
         _ => format!("{symbol} is"),
     }
 }

@@ -10,6 +10,7 @@
 
 use serde::Deserialize;
 
+use crate::error::Error;
 use crate::memory::GuestMemory;
 
 /// Why a profile cannot be parsed or found; every message is one line
@@ -366,6 +367,15 @@ impl Profile {
                     .enumerate()
                     .all(|(i, b)| b.is_none_or(|b| mem.read8(base + i as u32) == b))
             })
+        })
+    }
+
+    /// `v`, an optional word of this profile a command needs (`symbol` is
+    /// its key, such as `code.state_select`), or [`Error::MissingSymbol`].
+    pub fn require(&self, v: Option<u16>, symbol: &'static str) -> Result<u16, Error> {
+        v.ok_or_else(|| Error::MissingSymbol {
+            profile: self.name.clone(),
+            symbol,
         })
     }
 

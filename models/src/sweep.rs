@@ -94,14 +94,6 @@ impl<B: Bus + GuestMemory, R: GuestMemory + ?Sized> Sweep<'_, B, R> {
         Ok(())
     }
 
-    /// A profile word the sweep needs, or [`Error::MissingSymbol`].
-    fn require(&self, v: Option<u16>, symbol: &'static str) -> Result<u16, Error> {
-        v.ok_or_else(|| Error::MissingSymbol {
-            profile: self.profile.name.clone(),
-            symbol,
-        })
-    }
-
     /// Sweeps the fountain over all 2,048 clocks: for each, writes the
     /// clock word, calls the routine, and compares the six parameters with
     /// the model. `progress` gets the number of clocks done.
@@ -135,8 +127,12 @@ impl<B: Bus + GuestMemory, R: GuestMemory + ?Sized> Sweep<'_, B, R> {
     /// city-model definition of banks 30, 31 and 32, as the program's bank
     /// directory lists them (profile `data.banks`, `code.state_select`).
     pub fn state_selection(&mut self, mut progress: impl FnMut(u64)) -> Result<SweepReport, Error> {
-        let banks = self.require(self.profile.data.banks, "data.banks")?;
-        let routine = self.require(self.profile.code.state_select, "code.state_select")?;
+        let banks = self
+            .profile
+            .require(self.profile.data.banks, "data.banks")?;
+        let routine = self
+            .profile
+            .require(self.profile.code.state_select, "code.state_select")?;
         let (reference, ref_at) = (self.reference, self.ref_at);
         let base = ref_at.data(0);
         let mut r = SweepReport::default();
