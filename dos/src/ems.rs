@@ -139,221 +139,237 @@ impl Ems {
         }
     }
 
+    /// The pages and name of handle `h`, or error 83h (invalid handle).
+    fn handle(&self, h: u16) -> Result<&(Vec<usize>, [u8; 8]), u8> {
+        self.handles
+            .get(h as usize)
+            .and_then(|h| h.as_ref())
+            .ok_or(0x83)
+    }
+
+    /// INT 67h by function (AH); an `Err` is the EMS status for AH.
     fn dispatch(&mut self, m: &mut Machine) -> Result<(), u8> {
-        let ah = m.ah();
         let dx = m.dx();
-        match ah {
+        match m.ah() {
             0x40 => {}
             0x41 => m.set_bx(FRAME_SEG),
             0x42 => {
                 m.set_bx(self.free_pages() as u16);
                 m.set_dx(TOTAL_PAGES as u16);
             }
-            0x43 => {
-                let n = m.bx() as usize;
-                if n == 0 {
-                    return Err(0x89);
-                }
-                if n > TOTAL_PAGES {
-                    return Err(0x87);
-                }
-                let h = self.handles.iter().position(|h| h.is_none()).ok_or(0x85)?;
-                if n > self.free_pages() {
-                    return Err(0x88);
-                }
-                self.handles[h] = Some((Vec::new(), [0; 8]));
-                self.alloc(h as u16, n)?;
-                m.set_dx(h as u16);
-            }
-            0x44 => {
-                let p = m.al() as usize;
-                if p >= 4 {
-                    return Err(0x8B);
-                }
-                let l = m.bx();
-                let s = if l == 0xFFFF {
-                    self.page_of(dx, 0).map(|_| None).or_else(|e| {
-                        if e == 0x8A {
-                            Ok(None)
-                        } else {
-                            Err(e)
-                        }
-                    })?
-                } else {
-                    Some(self.page_of(dx, l)?)
-                };
-                self.map(m, p, s);
-            }
-            0x45 => {
-                if self
-                    .handles
-                    .get(dx as usize)
-                    .and_then(|h| h.as_ref())
-                    .is_none()
-                {
-                    return Err(0x83);
-                }
-                self.release(m, dx, 0);
-                if dx != 0 {
-                    self.handles[dx as usize] = None;
-                }
-            }
+            0x43 => self.allocate(m)?,
+            0x44 => self.map_page(m, dx)?,
+            0x45 => self.deallocate(m, dx)?,
             0x46 => m.set_al(0x40),
-            0x47 => {
-                let slot = self.saved.get_mut(dx as usize).ok_or(0x83)?;
-                if slot.is_some() {
-                    return Err(0x8D);
-                }
-                *slot = Some(self.mapped);
-            }
-            0x48 => {
-                let map = self
-                    .saved
-                    .get_mut(dx as usize)
-                    .ok_or(0x83)?
-                    .take()
-                    .ok_or(0x8E)?;
-                self.set_map(m, map);
-            }
+            0x47 => self.save_map(dx)?,
+            0x48 => self.restore_map(m, dx)?,
             0x4B => {
                 let n = self.handles.iter().filter(|h| h.is_some()).count();
                 m.set_bx(n as u16);
             }
             0x4C => {
-                let (pages, _) = self
-                    .handles
-                    .get(dx as usize)
-                    .and_then(|h| h.as_ref())
-                    .ok_or(0x83)?;
-                m.set_bx(pages.len() as u16);
-            }
-            0x4D => {
-                let (es, di) = (m.es(), m.di());
-                let mut k = 0u16;
-                for (h, e) in self.handles.iter().enumerate() {
-                    if let Some((pages, _)) = e {
-                        wr16(m, lin(es, di.wrapping_add(4 * k)), h as u16);
-                        wr16(m, lin(es, di.wrapping_add(4 * k + 2)), pages.len() as u16);
-                        k += 1;
-                    }
-                }
-                m.set_bx(k);
-            }
-            0x4E => {
-                let al = m.al();
-                if al == 3 {
-                    m.set_al(16);
-                } else {
-                    if al == 0 || al == 2 {
-                        let (es, di) = (m.es(), m.di());
-                        for (p, s) in self.mapped.iter().enumerate() {
-                            let v = s.map(|s| s as u16).unwrap_or(0xFFFF);
-                            wr16(m, lin(es, di.wrapping_add(2 * p as u16)), v);
-                        }
-                    }
-                    if al == 1 || al == 2 {
-                        let (ds, si) = (m.ds(), m.si());
-                        let mut map = [None; 4];
-                        for (p, e) in map.iter_mut().enumerate() {
-                            let v = rd16(m, lin(ds, si.wrapping_add(2 * p as u16)));
-                            *e = (v as usize).lt(&TOTAL_PAGES).then_some(v as usize);
-                        }
-                        self.set_map(m, map);
-                    }
-                    if al > 3 {
-                        return Err(0x8F);
-                    }
-                }
-            }
-            0x50 => {
-                let (al, cx, ds, si) = (m.al(), m.cx(), m.ds(), m.si());
-                for k in 0..cx {
-                    let l = rd16(m, lin(ds, si.wrapping_add(4 * k)));
-                    let pv = rd16(m, lin(ds, si.wrapping_add(4 * k + 2)));
-                    let p = if al == 0 {
-                        pv as usize
-                    } else {
-                        (pv.wrapping_sub(FRAME_SEG) / 0x400) as usize
-                    };
-                    if p >= 4 {
-                        return Err(0x8B);
-                    }
-                    let s = if l == 0xFFFF {
-                        None
-                    } else {
-                        Some(self.page_of(dx, l)?)
-                    };
-                    self.map(m, p, s);
-                }
-            }
-            0x51 => {
-                let n = m.bx() as usize;
-                let have = self.page_of(dx, 0).map(|_| ()).or_else(|e| {
-                    if e == 0x8A {
-                        Ok(())
-                    } else {
-                        Err(e)
-                    }
-                });
-                have?;
-                let cur = self.handles[dx as usize]
-                    .as_ref()
-                    .map(|h| h.0.len())
-                    .unwrap_or(0);
-                if n > cur {
-                    self.alloc(dx, n - cur)?;
-                } else {
-                    self.release(m, dx, n);
-                }
+                let n = self.handle(dx)?.0.len();
                 m.set_bx(n as u16);
             }
-            0x53 => {
-                let al = m.al();
-                let (pages_ok, _) = (
-                    self.handles
-                        .get(dx as usize)
-                        .and_then(|h| h.as_ref())
-                        .is_some(),
-                    (),
-                );
-                if !pages_ok {
-                    return Err(0x83);
-                }
-                if al == 0 {
-                    let name = self.handles[dx as usize]
-                        .as_ref()
-                        .map(|h| h.1)
-                        .unwrap_or([0; 8]);
-                    let (es, di) = (m.es(), m.di());
-                    for (i, b) in name.iter().enumerate() {
-                        wr8(m, lin(es, di.wrapping_add(i as u16)), *b);
-                    }
-                } else if al == 1 {
-                    let (ds, si) = (m.ds(), m.si());
-                    let mut name = [0u8; 8];
-                    for (i, b) in name.iter_mut().enumerate() {
-                        *b = rd8(m, lin(ds, si.wrapping_add(i as u16)));
-                    }
-                    if let Some(h) = self.handles[dx as usize].as_mut() {
-                        h.1 = name;
-                    }
-                } else {
-                    return Err(0x8F);
-                }
-            }
-            0x58 => {
-                if m.al() == 0 {
-                    let (es, di) = (m.es(), m.di());
-                    for p in 0..4u16 {
-                        wr16(m, lin(es, di.wrapping_add(4 * p)), FRAME_SEG + p * 0x400);
-                        wr16(m, lin(es, di.wrapping_add(4 * p + 2)), p);
-                    }
-                }
-                m.set_cx(4);
-            }
+            0x4D => self.all_handle_pages(m),
+            0x4E => self.page_map(m)?,
+            0x50 => self.map_multiple(m, dx)?,
+            0x51 => self.reallocate(m, dx)?,
+            0x53 => self.handle_name(m, dx)?,
+            0x58 => self.mappable_addresses(m),
             _ => return Err(0x84),
         }
         m.set_ah(0);
         Ok(())
+    }
+
+    /// 43h: allocate BX pages to a new handle (DX).
+    fn allocate(&mut self, m: &mut Machine) -> Result<(), u8> {
+        let n = m.bx() as usize;
+        if n == 0 {
+            return Err(0x89);
+        }
+        if n > TOTAL_PAGES {
+            return Err(0x87);
+        }
+        let h = self.handles.iter().position(|h| h.is_none()).ok_or(0x85)?;
+        if n > self.free_pages() {
+            return Err(0x88);
+        }
+        self.handles[h] = Some((Vec::new(), [0; 8]));
+        self.alloc(h as u16, n)?;
+        m.set_dx(h as u16);
+        Ok(())
+    }
+
+    /// 44h: map logical page BX of handle DX into physical page AL
+    /// (FFFFh unmaps).
+    fn map_page(&mut self, m: &mut Machine, dx: u16) -> Result<(), u8> {
+        let (p, l) = (m.al() as usize, m.bx());
+        if p < 4 && l == 0xFFFF {
+            // Unmapping still needs a valid handle.
+            self.handle(dx)?;
+        }
+        self.map_logical(m, dx, p, l)
+    }
+
+    /// Maps logical page `l` of handle `dx` (FFFFh: none) into physical
+    /// page `p`.
+    fn map_logical(&mut self, m: &mut Machine, dx: u16, p: usize, l: u16) -> Result<(), u8> {
+        if p >= 4 {
+            return Err(0x8B);
+        }
+        let s = if l == 0xFFFF {
+            None
+        } else {
+            Some(self.page_of(dx, l)?)
+        };
+        self.map(m, p, s);
+        Ok(())
+    }
+
+    /// 45h: free handle DX and its pages (the system handle 0 stays).
+    fn deallocate(&mut self, m: &mut Machine, dx: u16) -> Result<(), u8> {
+        self.handle(dx)?;
+        self.release(m, dx, 0);
+        if dx != 0 {
+            self.handles[dx as usize] = None;
+        }
+        Ok(())
+    }
+
+    /// 47h: save the page map for handle DX (once).
+    fn save_map(&mut self, dx: u16) -> Result<(), u8> {
+        let slot = self.saved.get_mut(dx as usize).ok_or(0x83)?;
+        if slot.is_some() {
+            return Err(0x8D);
+        }
+        *slot = Some(self.mapped);
+        Ok(())
+    }
+
+    /// 48h: restore the page map saved for handle DX.
+    fn restore_map(&mut self, m: &mut Machine, dx: u16) -> Result<(), u8> {
+        let map = self
+            .saved
+            .get_mut(dx as usize)
+            .ok_or(0x83)?
+            .take()
+            .ok_or(0x8E)?;
+        self.set_map(m, map);
+        Ok(())
+    }
+
+    /// 4Dh: (handle, pages) of every open handle at ES:DI, the count in BX.
+    fn all_handle_pages(&self, m: &mut Machine) {
+        let (es, di) = (m.es(), m.di());
+        let mut k = 0u16;
+        for (h, e) in self.handles.iter().enumerate() {
+            if let Some((pages, _)) = e {
+                wr16(m, lin(es, di.wrapping_add(4 * k)), h as u16);
+                wr16(m, lin(es, di.wrapping_add(4 * k + 2)), pages.len() as u16);
+                k += 1;
+            }
+        }
+        m.set_bx(k);
+    }
+
+    /// 4Eh: get (AL 0) to ES:DI, set (1) from DS:SI, both (2) the page
+    /// map, or its size (3).
+    fn page_map(&mut self, m: &mut Machine) -> Result<(), u8> {
+        let al = m.al();
+        if al == 3 {
+            m.set_al(16);
+            return Ok(());
+        }
+        if al == 0 || al == 2 {
+            let (es, di) = (m.es(), m.di());
+            for (p, s) in self.mapped.iter().enumerate() {
+                let v = s.map(|s| s as u16).unwrap_or(0xFFFF);
+                wr16(m, lin(es, di.wrapping_add(2 * p as u16)), v);
+            }
+        }
+        if al == 1 || al == 2 {
+            let (ds, si) = (m.ds(), m.si());
+            let mut map = [None; 4];
+            for (p, e) in map.iter_mut().enumerate() {
+                let v = rd16(m, lin(ds, si.wrapping_add(2 * p as u16)));
+                *e = (v as usize).lt(&TOTAL_PAGES).then_some(v as usize);
+            }
+            self.set_map(m, map);
+        }
+        if al > 3 {
+            return Err(0x8F);
+        }
+        Ok(())
+    }
+
+    /// 50h: map CX (logical, physical) pairs at DS:SI for handle DX; AL 0
+    /// gives physical page numbers, 1 segments.
+    fn map_multiple(&mut self, m: &mut Machine, dx: u16) -> Result<(), u8> {
+        let (al, cx, ds, si) = (m.al(), m.cx(), m.ds(), m.si());
+        for k in 0..cx {
+            let l = rd16(m, lin(ds, si.wrapping_add(4 * k)));
+            let pv = rd16(m, lin(ds, si.wrapping_add(4 * k + 2)));
+            let p = if al == 0 {
+                pv as usize
+            } else {
+                (pv.wrapping_sub(FRAME_SEG) / 0x400) as usize
+            };
+            self.map_logical(m, dx, p, l)?;
+        }
+        Ok(())
+    }
+
+    /// 51h: grow or shrink handle DX to BX pages.
+    fn reallocate(&mut self, m: &mut Machine, dx: u16) -> Result<(), u8> {
+        let n = m.bx() as usize;
+        let cur = self.handle(dx)?.0.len();
+        if n > cur {
+            self.alloc(dx, n - cur)?;
+        } else {
+            self.release(m, dx, n);
+        }
+        m.set_bx(n as u16);
+        Ok(())
+    }
+
+    /// 53h: get (AL 0, to ES:DI) or set (1, from DS:SI) handle DX's
+    /// 8-byte name.
+    fn handle_name(&mut self, m: &mut Machine, dx: u16) -> Result<(), u8> {
+        let name = self.handle(dx)?.1;
+        match m.al() {
+            0 => {
+                let (es, di) = (m.es(), m.di());
+                for (i, b) in name.iter().enumerate() {
+                    wr8(m, lin(es, di.wrapping_add(i as u16)), *b);
+                }
+            }
+            1 => {
+                let (ds, si) = (m.ds(), m.si());
+                let mut name = [0u8; 8];
+                for (i, b) in name.iter_mut().enumerate() {
+                    *b = rd8(m, lin(ds, si.wrapping_add(i as u16)));
+                }
+                if let Some(h) = self.handles[dx as usize].as_mut() {
+                    h.1 = name;
+                }
+            }
+            _ => return Err(0x8F),
+        }
+        Ok(())
+    }
+
+    /// 58h: the mappable (segment, physical page) pairs to ES:DI (AL 0),
+    /// their count in CX.
+    fn mappable_addresses(&self, m: &mut Machine) {
+        if m.al() == 0 {
+            let (es, di) = (m.es(), m.di());
+            for p in 0..4u16 {
+                wr16(m, lin(es, di.wrapping_add(4 * p)), FRAME_SEG + p * 0x400);
+                wr16(m, lin(es, di.wrapping_add(4 * p + 2)), p);
+            }
+        }
+        m.set_cx(4);
     }
 }

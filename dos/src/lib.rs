@@ -20,6 +20,7 @@ pub mod cp437;
 pub mod dosdata;
 pub mod drive;
 pub mod ems;
+pub mod error;
 pub mod exepack;
 pub mod int21;
 pub mod int2f;
@@ -39,6 +40,7 @@ use std::path::PathBuf;
 use hw::Machine;
 
 use crate::drive::Drive;
+pub use crate::error::{Error, ErrorKind};
 use crate::int21::files::Sft;
 use crate::mcb::{Arena, Strategy};
 use crate::mem::{lin, wr16, wr8, write_bytes, Regs};
@@ -160,10 +162,13 @@ pub struct Dos {
 }
 
 impl Dos {
-    /// DOS with drive C: at `cfg.mount` (an error if it is not a
+    /// DOS with drive C: at `cfg.mount` ([`Error::Mount`] if it is not a
     /// directory).
-    pub fn new(cfg: DosConfig) -> std::io::Result<Dos> {
-        let drive = Drive::new(&cfg.mount, cfg.ems)?;
+    pub fn new(cfg: DosConfig) -> Result<Dos, Error> {
+        let drive = Drive::new(&cfg.mount, cfg.ems).map_err(|source| Error::Mount {
+            path: cfg.mount.clone(),
+            source,
+        })?;
         Ok(Dos {
             drive,
             arena: Arena { first: FIRST_MCB },

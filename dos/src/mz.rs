@@ -4,15 +4,15 @@
 //! As MS-DOS 5 decides, the signature ("MZ" or "ZM") and not the file name
 //! makes an executable an EXE; anything else loads as a COM image.
 
-use std::fmt;
-
 /// Why a program cannot be loaded.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum LoadError {
     /// The file has no bytes.
+    #[error("zero-length file")]
     Empty,
     /// An MZ signature but fewer than the 28 bytes of the formatted header,
     /// or a header (`e_cparhdr` paragraphs) longer than the file.
+    #[error("truncated MZ header: the file has {len} bytes, the header needs {need}")]
     TruncatedHeader {
         /// Bytes in the file.
         len: usize,
@@ -21,6 +21,7 @@ pub enum LoadError {
     },
     /// The header's page count is zero or the header is larger than the
     /// image the page counts describe.
+    #[error("bad MZ header: image size {image} bytes with a {header}-byte header")]
     BadImageSize {
         /// Image bytes the header states.
         image: u64,
@@ -28,6 +29,9 @@ pub enum LoadError {
         header: u64,
     },
     /// The relocation table runs past the end of the file.
+    #[error(
+        "MZ relocation table ({count} entries at {offset:#x}) runs past the end of the {len}-byte file"
+    )]
     RelocationsPastEnd {
         /// Table offset.
         offset: u16,
@@ -37,6 +41,7 @@ pub enum LoadError {
         len: usize,
     },
     /// A relocation patches a word outside the load image.
+    #[error("MZ relocation {index} ({seg:04X}:{off:04X}) is outside the load image")]
     RelocationOutside {
         /// Its index in the table.
         index: usize,
@@ -46,6 +51,11 @@ pub enum LoadError {
         off: u16,
     },
     /// The program needs more conventional memory than is free.
+    #[error(
+        "program needs {} KiB of memory, {} KiB are free",
+        kib_up(.need),
+        kib_down(.avail)
+    )]
     TooLarge {
         /// Paragraphs needed.
         need: u32,
@@ -53,8 +63,10 @@ pub enum LoadError {
         avail: u32,
     },
     /// A COM image longer than a segment allows.
+    #[error("COM image of {0} bytes does not fit in a segment")]
     ComTooLarge(usize),
     /// The memory arena is corrupt.
+    #[error("DOS memory arena is corrupt")]
     Arena,
 }
 
@@ -70,41 +82,15 @@ impl LoadError {
     }
 }
 
-impl fmt::Display for LoadError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            LoadError::Empty => write!(f, "zero-length file"),
-            LoadError::TruncatedHeader { len, need } => write!(
-                f,
-                "truncated MZ header: the file has {len} bytes, the header needs {need}"
-            ),
-            LoadError::BadImageSize { image, header } => write!(
-                f,
-                "bad MZ header: image size {image} bytes with a {header}-byte header"
-            ),
-            LoadError::RelocationsPastEnd { offset, count, len } => write!(
-                f,
-                "MZ relocation table ({count} entries at {offset:#x}) runs past the end of the {len}-byte file"
-            ),
-            LoadError::RelocationOutside { index, seg, off } => write!(
-                f,
-                "MZ relocation {index} ({seg:04X}:{off:04X}) is outside the load image"
-            ),
-            LoadError::TooLarge { need, avail } => write!(
-                f,
-                "program needs {} KiB of memory, {} KiB are free",
-                (*need as u64 * 16).div_ceil(1024),
-                *avail as u64 * 16 / 1024
-            ),
-            LoadError::ComTooLarge(n) => {
-                write!(f, "COM image of {n} bytes does not fit in a segment")
-            }
-            LoadError::Arena => write!(f, "DOS memory arena is corrupt"),
-        }
-    }
+/// Paragraphs as KiB, rounded up (what a program needs).
+fn kib_up(paras: &u32) -> u64 {
+    (*paras as u64 * 16).div_ceil(1024)
 }
 
-impl std::error::Error for LoadError {}
+/// Paragraphs as KiB, rounded down (what is free).
+fn kib_down(paras: &u32) -> u64 {
+    *paras as u64 * 16 / 1024
+}
 
 /// The fields of the MZ header DOS uses.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -21,7 +21,6 @@
 //! unit (a state saved in that mode resumes register-level).
 
 use std::cell::RefCell;
-use std::fmt;
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::Path;
 
@@ -64,56 +63,81 @@ pub struct Snapshot {
     pub dos: Dos,
 }
 
-/// Why a state could not be read.
-#[derive(Debug)]
+/// Why a state could not be read or written.
+#[derive(Debug, thiserror::Error)]
 pub enum StateError {
     /// Reading or writing the file failed.
-    Io(std::io::Error),
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
     /// Not a tandem save state.
+    #[error("not a tandem save state (bad magic)")]
     Foreign,
     /// A version this build does not read.
+    #[error("save state format version {0}; this tandem reads version {VERSION}")]
     Version(u32),
     /// Shorter than its header says.
-    Truncated { have: usize, want: usize },
+    #[error("save state is truncated ({have} of {want} bytes)")]
+    Truncated {
+        /// Bytes in the file.
+        have: usize,
+        /// Bytes its header says it holds.
+        want: usize,
+    },
     /// The checksum does not match.
+    #[error("save state is damaged (checksum mismatch)")]
     Checksum,
-    /// The payload does not decode.
-    Damaged(String),
+    /// The payload does not inflate.
+    #[error("save state is damaged ({0})")]
+    Inflate(std::io::Error),
+    /// The payload does not decode (or a snapshot does not encode).
+    #[error("save state is damaged ({0})")]
+    Decode(bincode::Error),
+    /// Bytes follow the payload its header sizes.
+    #[error("save state is damaged ({0} bytes after the payload)")]
+    Trailing(u64),
     /// An open file could not be reopened.
-    File(String),
+    #[error("cannot reopen a file of the saved program: {0}")]
+    File(ReopenError),
 }
 
-impl fmt::Display for StateError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            StateError::Io(e) => write!(f, "{e}"),
-            StateError::Foreign => write!(f, "not a tandem save state (bad magic)"),
-            StateError::Version(v) => write!(
-                f,
-                "save state format version {v}; this tandem reads version {VERSION}"
-            ),
-            StateError::Truncated { have, want } => {
-                write!(f, "save state is truncated ({have} of {want} bytes)")
-            }
-            StateError::Checksum => write!(f, "save state is damaged (checksum mismatch)"),
-            StateError::Damaged(e) => write!(f, "save state is damaged ({e})"),
-            StateError::File(e) => write!(f, "cannot reopen a file of the saved program: {e}"),
-        }
-    }
-}
-
-impl std::error::Error for StateError {}
-
-impl From<std::io::Error> for StateError {
-    fn from(e: std::io::Error) -> Self {
-        StateError::Io(e)
-    }
+/// Why a file the saved program had open cannot be reopened; `path` is
+/// the DOS path the state names.
+#[derive(Debug, thiserror::Error)]
+pub enum ReopenError {
+    /// The resuming run has no drive C:.
+    #[error("{path}: no drive C: to reopen it on")]
+    NoDrive {
+        /// The DOS path.
+        path: String,
+    },
+    /// The path names no existing file on drive C:.
+    #[error("{path}: no such file on drive C:")]
+    NoFile {
+        /// The DOS path.
+        path: String,
+    },
+    /// The path leaves drive C: or is not a file name DOS accepts.
+    #[error("{path}: not a file inside drive C: (DOS error {code})")]
+    Outside {
+        /// The DOS path.
+        path: String,
+        /// The DOS error the drive gave.
+        code: u16,
+    },
+    /// The host refused to open or seek the file.
+    #[error("{path}: {source}")]
+    Io {
+        /// The DOS path.
+        path: String,
+        /// The host's error.
+        source: std::io::Error,
+    },
 }
 
 thread_local! {
     /// Drive C: of the resuming run while a state is read (open files are
     /// resolved through it), and the first reopen error.
-    static MOUNT: RefCell<(Option<Drive>, Option<String>)> = const { RefCell::new((None, None)) };
+    static MOUNT: RefCell<(Option<Drive>, Option<ReopenError>)> = const { RefCell::new((None, None)) };
 }
 
 /// Encodes a snapshot of `m` and `dos`.
@@ -129,7 +153,7 @@ pub fn save(m: &Machine, dos: &Dos, meta: &Meta) -> Result<Vec<u8>, StateError> 
         machine: m,
         dos,
     });
-    let raw = raw.map_err(|e| StateError::Damaged(e.to_string()))?;
+    let raw = raw.map_err(StateError::Decode)?;
     seal(&raw)
 }
 
@@ -159,7 +183,7 @@ pub fn load(bytes: &[u8], mount: &Path) -> Result<Snapshot, StateError> {
     MOUNT.with(|c| *c.borrow_mut() = (Some(sandbox), None));
     let snap: Result<Snapshot, _> = bincode::deserialize(&raw);
     let reopen_err = MOUNT.with(|c| std::mem::take(&mut *c.borrow_mut()).1);
-    let mut snap = snap.map_err(|e| StateError::Damaged(e.to_string()))?;
+    let mut snap = snap.map_err(StateError::Decode)?;
     if let Some(e) = reopen_err {
         return Err(StateError::File(e));
     }
@@ -201,10 +225,7 @@ pub fn unseal(bytes: &[u8]) -> Result<Vec<u8>, StateError> {
         });
     }
     if (bytes.len() as u64) > want {
-        return Err(StateError::Damaged(format!(
-            "{} bytes after the payload",
-            bytes.len() as u64 - want
-        )));
+        return Err(StateError::Trailing(bytes.len() as u64 - want));
     }
     let payload = &bytes[HEADER..want as usize];
     if crc32fast::hash(payload) != u32_at(20) {
@@ -213,7 +234,7 @@ pub fn unseal(bytes: &[u8]) -> Result<Vec<u8>, StateError> {
     let mut raw = Vec::new();
     flate2::read::DeflateDecoder::new(payload)
         .read_to_end(&mut raw)
-        .map_err(|e| StateError::Damaged(e.to_string()))?;
+        .map_err(StateError::Inflate)?;
     Ok(raw)
 }
 
@@ -325,13 +346,16 @@ fn reopen(
     path: &[u8],
     mode: u8,
     pos: u64,
-) -> Result<(std::fs::File, Vec<String>), String> {
-    let shown = String::from_utf8_lossy(path).into_owned();
-    let drive = drive.ok_or_else(|| format!("{shown}: no drive C: to reopen it on"))?;
-    let (host, dos) = drive.resolve_file(path).map_err(|code| match code {
-        crate::drive::ERR_FILE => format!("{shown}: no such file on drive C:"),
-        _ => format!("{shown}: not a file inside drive C: (DOS error {code})"),
-    })?;
+) -> Result<(std::fs::File, Vec<String>), ReopenError> {
+    let path_s = String::from_utf8_lossy(path).into_owned();
+    let Some(drive) = drive else {
+        return Err(ReopenError::NoDrive { path: path_s });
+    };
+    let (host, dos) = match drive.resolve_file(path) {
+        Ok(found) => found,
+        Err(crate::drive::ERR_FILE) => return Err(ReopenError::NoFile { path: path_s }),
+        Err(code) => return Err(ReopenError::Outside { path: path_s, code }),
+    };
     let access = mode & 7;
     std::fs::OpenOptions::new()
         .read(access != 1)
@@ -339,5 +363,8 @@ fn reopen(
         .open(&host)
         .and_then(|mut f| f.seek(SeekFrom::Start(pos)).map(|_| f))
         .map(|f| (f, dos))
-        .map_err(|e| format!("{shown}: {e}"))
+        .map_err(|source| ReopenError::Io {
+            path: path_s,
+            source,
+        })
 }

@@ -94,192 +94,217 @@ impl Xms {
         m.out8(0x92, if on { v | 2 } else { v & !2 } & !1);
     }
 
-    /// Services a call to the driver's entry point (AH = function).
+    /// Services a call to the driver's entry point (AH = function): AX = 1
+    /// and BL = 0 on success, AX = 0 and BL = the XMS error code on failure.
     pub fn call(&mut self, m: &mut Machine) {
-        let ok = |m: &mut Machine| {
-            m.set_ax(1);
-            m.set_bl(0);
-        };
-        let err = |m: &mut Machine, e: u8| {
+        if let Err(e) = self.dispatch(m) {
             m.set_ax(0);
             m.set_bl(e);
-        };
+        }
+    }
+
+    /// The XMS functions by number (AH); an `Err` is the error code for BL.
+    /// 8xh are the XMS 3.0 forms of 0xh with 32-bit sizes.
+    fn dispatch(&mut self, m: &mut Machine) -> Result<(), u8> {
         match m.ah() {
             0x00 => {
                 m.set_ax(0x0300);
                 m.set_bx(0x0350);
                 m.set_dx(1);
             }
-            0x01 => {
-                if self.hma_used {
-                    err(m, 0x91)
-                } else {
-                    self.hma_used = true;
-                    ok(m)
-                }
+            0x01 | 0x02 => self.hma(m)?,
+            0x03..=0x06 => self.a20(m),
+            0x07 => {
+                let on = m.bus.mem.a20();
+                m.set_ax(on as u16);
+                m.set_bl(0);
             }
-            0x02 => {
-                if self.hma_used {
-                    self.hma_used = false;
-                    ok(m)
-                } else {
-                    err(m, 0x93)
-                }
+            0x08 | 0x88 => self.query_free(m),
+            0x09 | 0x89 => self.allocate(m)?,
+            0x0A => self.free(m)?,
+            0x0B => {
+                self.move_block(m)?;
+                succeed(m);
             }
+            0x0C => self.lock(m)?,
+            0x0D => self.unlock(m)?,
+            0x0E | 0x8E => self.handle_info(m)?,
+            0x0F | 0x8F => self.reallocate(m)?,
+            0x10 => {
+                // No upper memory blocks: "no UMBs available".
+                m.set_dx(0);
+                return Err(0xB1);
+            }
+            0x11 | 0x12 => return Err(0xB2),
+            _ => return Err(0x80),
+        }
+        Ok(())
+    }
+
+    /// 01h request / 02h release the HMA.
+    fn hma(&mut self, m: &mut Machine) -> Result<(), u8> {
+        let request = m.ah() == 0x01;
+        match (request, self.hma_used) {
+            (true, true) => return Err(0x91),
+            (false, false) => return Err(0x93),
+            _ => self.hma_used = request,
+        }
+        succeed(m);
+        Ok(())
+    }
+
+    /// 03h/04h global and 05h/06h local enable/disable of A20; local
+    /// enables nest, and A20 goes off when none is left.
+    fn a20(&mut self, m: &mut Machine) {
+        match m.ah() {
             0x03 | 0x05 => {
                 if m.ah() == 0x05 {
                     self.local_a20 += 1;
                 }
                 Self::set_a20(m, true);
-                ok(m)
             }
-            0x04 | 0x06 => {
+            _ => {
                 if m.ah() == 0x06 {
                     self.local_a20 = self.local_a20.saturating_sub(1);
                 }
                 if self.local_a20 == 0 {
                     Self::set_a20(m, false);
                 }
-                ok(m)
             }
-            0x07 => {
-                let on = m.bus.mem.a20();
-                m.set_ax(on as u16);
-                m.set_bl(0);
-            }
-            0x08 => {
-                let (l, t) = self.free_kb();
-                m.set_ax(l.min(0xFFFF) as u16);
-                m.set_dx(t.min(0xFFFF) as u16);
-                m.set_bl(if t == 0 { 0xA0 } else { 0 });
-            }
-            0x88 => {
-                let (l, t) = self.free_kb();
-                m.cpu.regs.gpr[0] = l;
-                m.cpu.regs.gpr[2] = t;
-                m.cpu.regs.gpr[1] = POOL_BASE + self.pool_kb * 1024 - 1;
-                m.set_bl(0);
-            }
-            0x09 | 0x89 => {
-                let kb = if m.ah() == 0x09 {
-                    m.dx() as u32
-                } else {
-                    m.cpu.regs.gpr[2]
-                };
-                let Some(slot) = self.handles.iter().position(|h| h.is_none()) else {
-                    return err(m, 0xA1);
-                };
-                match self.find_space(kb, None) {
-                    Some(start) => {
-                        self.handles[slot] = Some(Block {
-                            start,
-                            size: kb,
-                            locks: 0,
-                        });
-                        m.set_ax(1);
-                        m.set_dx(slot as u16 + 1);
-                        m.set_bl(0);
-                    }
-                    None => err(m, 0xA0),
-                }
-            }
-            0x0A => match self.handle(m.dx()) {
-                Some((_, b)) if b.locks > 0 => err(m, 0xAB),
-                Some((i, _)) => {
-                    self.handles[i] = None;
-                    ok(m)
-                }
-                None => err(m, 0xA2),
-            },
-            0x0B => match self.move_block(m) {
-                Ok(()) => ok(m),
-                Err(e) => err(m, e),
-            },
-            0x0C => match self.handle(m.dx()) {
-                Some((i, b)) => {
-                    let a = POOL_BASE + b.start * 1024;
-                    if let Some(h) = self.handles[i].as_mut() {
-                        h.locks = h.locks.saturating_add(1);
-                    }
-                    m.set_ax(1);
-                    m.set_dx((a >> 16) as u16);
-                    m.set_bx(a as u16);
-                }
-                None => err(m, 0xA2),
-            },
-            0x0D => match self.handle(m.dx()) {
-                Some((_, b)) if b.locks == 0 => err(m, 0xAA),
-                Some((i, _)) => {
-                    if let Some(h) = self.handles[i].as_mut() {
-                        h.locks -= 1;
-                    }
-                    ok(m)
-                }
-                None => err(m, 0xA2),
-            },
-            0x0E | 0x8E => match self.handle(m.dx()) {
-                Some((_, b)) => {
-                    let free = self.handles.iter().filter(|h| h.is_none()).count();
-                    m.set_ax(1);
-                    m.set_bh(b.locks);
-                    if m.ah() == 0x0E {
-                        m.set_bl(free.min(255) as u8);
-                        m.set_dx(b.size.min(0xFFFF) as u16);
-                    } else {
-                        m.set_cx(free as u16);
-                        m.cpu.regs.gpr[2] = b.size;
-                    }
-                }
-                None => err(m, 0xA2),
-            },
-            0x0F | 0x8F => {
-                let kb = if m.ah() == 0x0F {
-                    m.bx() as u32
-                } else {
-                    m.cpu.regs.gpr[3]
-                };
-                match self.handle(m.dx()) {
-                    Some((_, b)) if b.locks > 0 => err(m, 0xAB),
-                    Some((i, b)) => {
-                        if kb <= b.size || self.find_space(kb, Some(i)).is_some() {
-                            let start = if kb <= b.size {
-                                b.start
-                            } else {
-                                self.find_space(kb, Some(i)).unwrap_or(b.start)
-                            };
-                            // Move the contents when the block moves.
-                            if start != b.start {
-                                let n = (b.size.min(kb) * 1024) as usize;
-                                let from = (POOL_BASE + b.start * 1024) as usize;
-                                let to = POOL_BASE + start * 1024;
-                                let data: Vec<u8> = (0..n)
-                                    .map(|k| m.bus.mem.read_backing((from + k) as u32))
-                                    .collect();
-                                for (k, v) in data.into_iter().enumerate() {
-                                    m.bus.mem.write_backing(to + k as u32, v);
-                                }
-                            }
-                            self.handles[i] = Some(Block {
-                                start,
-                                size: kb,
-                                locks: 0,
-                            });
-                            ok(m)
-                        } else {
-                            err(m, 0xA0)
-                        }
-                    }
-                    None => err(m, 0xA2),
-                }
-            }
-            0x10 => {
-                m.set_ax(0);
-                m.set_bl(0xB1);
-                m.set_dx(0);
-            }
-            0x11 | 0x12 => err(m, 0xB2),
-            _ => err(m, 0x80),
         }
+        succeed(m);
+    }
+
+    /// 08h / 88h: the largest free block and the total free, in KiB (88h:
+    /// 32-bit, and the highest address in ECX).
+    fn query_free(&self, m: &mut Machine) {
+        let (l, t) = self.free_kb();
+        if m.ah() == 0x08 {
+            m.set_ax(l.min(0xFFFF) as u16);
+            m.set_dx(t.min(0xFFFF) as u16);
+            m.set_bl(if t == 0 { 0xA0 } else { 0 });
+        } else {
+            m.cpu.regs.gpr[0] = l;
+            m.cpu.regs.gpr[2] = t;
+            m.cpu.regs.gpr[1] = POOL_BASE + self.pool_kb * 1024 - 1;
+            m.set_bl(0);
+        }
+    }
+
+    /// 09h / 89h: allocate DX (EDX) KiB; the handle in DX.
+    fn allocate(&mut self, m: &mut Machine) -> Result<(), u8> {
+        let kb = if m.ah() == 0x09 {
+            m.dx() as u32
+        } else {
+            m.cpu.regs.gpr[2]
+        };
+        let slot = self.handles.iter().position(|h| h.is_none()).ok_or(0xA1)?;
+        let start = self.find_space(kb, None).ok_or(0xA0)?;
+        self.handles[slot] = Some(Block {
+            start,
+            size: kb,
+            locks: 0,
+        });
+        m.set_ax(1);
+        m.set_dx(slot as u16 + 1);
+        m.set_bl(0);
+        Ok(())
+    }
+
+    /// 0Ah: free handle DX (not while locked).
+    fn free(&mut self, m: &mut Machine) -> Result<(), u8> {
+        match self.handle(m.dx()) {
+            Some((_, b)) if b.locks > 0 => Err(0xAB),
+            Some((i, _)) => {
+                self.handles[i] = None;
+                succeed(m);
+                Ok(())
+            }
+            None => Err(0xA2),
+        }
+    }
+
+    /// 0Ch: lock handle DX; its linear address in DX:BX.
+    fn lock(&mut self, m: &mut Machine) -> Result<(), u8> {
+        let (i, b) = self.handle(m.dx()).ok_or(0xA2)?;
+        let a = POOL_BASE + b.start * 1024;
+        if let Some(h) = self.handles[i].as_mut() {
+            h.locks = h.locks.saturating_add(1);
+        }
+        m.set_ax(1);
+        m.set_dx((a >> 16) as u16);
+        m.set_bx(a as u16);
+        Ok(())
+    }
+
+    /// 0Dh: unlock handle DX.
+    fn unlock(&mut self, m: &mut Machine) -> Result<(), u8> {
+        match self.handle(m.dx()) {
+            Some((_, b)) if b.locks == 0 => Err(0xAA),
+            Some((i, _)) => {
+                if let Some(h) = self.handles[i].as_mut() {
+                    h.locks -= 1;
+                }
+                succeed(m);
+                Ok(())
+            }
+            None => Err(0xA2),
+        }
+    }
+
+    /// 0Eh / 8Eh: handle DX's lock count (BH), the free handles (BL / CX)
+    /// and its size in KiB (DX / EDX).
+    fn handle_info(&self, m: &mut Machine) -> Result<(), u8> {
+        let (_, b) = self.handle(m.dx()).ok_or(0xA2)?;
+        let free = self.handles.iter().filter(|h| h.is_none()).count();
+        m.set_ax(1);
+        m.set_bh(b.locks);
+        if m.ah() == 0x0E {
+            m.set_bl(free.min(255) as u8);
+            m.set_dx(b.size.min(0xFFFF) as u16);
+        } else {
+            m.set_cx(free as u16);
+            m.cpu.regs.gpr[2] = b.size;
+        }
+        Ok(())
+    }
+
+    /// 0Fh / 8Fh: resize handle DX to BX (EBX) KiB, moving it (with its
+    /// contents) when it does not fit where it is.
+    fn reallocate(&mut self, m: &mut Machine) -> Result<(), u8> {
+        let kb = if m.ah() == 0x0F {
+            m.bx() as u32
+        } else {
+            m.cpu.regs.gpr[3]
+        };
+        let (i, b) = match self.handle(m.dx()) {
+            Some((_, b)) if b.locks > 0 => return Err(0xAB),
+            Some(found) => found,
+            None => return Err(0xA2),
+        };
+        let start = if kb <= b.size {
+            b.start
+        } else {
+            self.find_space(kb, Some(i)).ok_or(0xA0)?
+        };
+        if start != b.start {
+            let n = (b.size.min(kb) * 1024) as usize;
+            let from = (POOL_BASE + b.start * 1024) as usize;
+            let to = POOL_BASE + start * 1024;
+            let data: Vec<u8> = (0..n)
+                .map(|k| m.bus.mem.read_backing((from + k) as u32))
+                .collect();
+            for (k, v) in data.into_iter().enumerate() {
+                m.bus.mem.write_backing(to + k as u32, v);
+            }
+        }
+        self.handles[i] = Some(Block {
+            start,
+            size: kb,
+            locks: 0,
+        });
+        succeed(m);
+        Ok(())
     }
 
     /// The linear address of (handle, offset) for `len` bytes, or an error
@@ -347,4 +372,10 @@ pub fn write_phys(m: &mut Machine, a: u32, v: u8) {
     } else if m.bus.mem.decode(a) == hw::memory::Region::Ram {
         m.bus.mem.write_backing(a, v)
     }
+}
+
+/// A successful call: AX = 1, BL = 0.
+fn succeed(m: &mut Machine) {
+    m.set_ax(1);
+    m.set_bl(0);
 }

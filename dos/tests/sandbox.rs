@@ -128,7 +128,8 @@ fn a_save_state_cannot_reopen_files_outside_the_mount() {
     for attack in &attacks {
         let crafted = common::with_open_path(&state, b"QQ.TXT", attack);
         match dos::state::load(&crafted, &mount) {
-            Err(dos::state::StateError::File(msg)) => {
+            Err(dos::state::StateError::File(e)) => {
+                let msg = e.to_string();
                 assert!(!msg.contains('\n'), "one line: {msg}")
             }
             Err(other) => panic!("{:?}: {other}", String::from_utf8_lossy(attack)),

@@ -72,6 +72,21 @@ impl From<String> for Error {
     }
 }
 
+/// DOS cannot start: its drive C: cannot be mounted, or a program or
+/// state it was given is malformed (the message names which).
+impl From<dos::Error> for Error {
+    fn from(e: dos::Error) -> Error {
+        Error::Input(e.to_string())
+    }
+}
+
+/// A profile or a routine's symbols are not usable.
+impl From<models::Error> for Error {
+    fn from(e: models::Error) -> Error {
+        Error::Input(e.to_string())
+    }
+}
+
 impl From<&str> for Error {
     fn from(msg: &str) -> Error {
         Error::Input(msg.to_string())

@@ -75,8 +75,7 @@ impl Loaded {
                 (t.clone(), Some(t))
             }
         };
-        let mut dos = Dos::new(DosConfig::new(mount.clone()))
-            .map_err(|e| Error::bad(format!("mount {}", mount.display()), e))?;
+        let mut dos = Dos::new(DosConfig::new(mount.clone()))?;
         let mut m = Machine::new(machine.clone());
         dos.install(&mut m);
         let base = Path::new(name)
@@ -147,7 +146,7 @@ pub fn boot(
     args: &[String],
 ) -> Result<Session, Error> {
     let mount = dos.mount.clone();
-    let mut dos = Dos::new(dos).map_err(|e| Error::bad(format!("mount {}", mount.display()), e))?;
+    let mut dos = Dos::new(dos)?;
     let mut m = Machine::new(machine);
     dos.install(&mut m);
     let (path, dir) = match program {

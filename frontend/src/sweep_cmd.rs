@@ -82,25 +82,17 @@ pub fn run(args: &SweepArgs) -> ExitCode {
     let m = &mut s.session.m;
     // The routine runs alone: no interrupts.
     m.cpu.regs.flags = m.cpu.normalize_flags(0);
+    let mut sw = sweep::Sweep {
+        cpu: &mut m.cpu,
+        bus: &mut m.bus,
+        reference: &reference.session.m,
+        profile,
+        at,
+        ref_at,
+    };
     let result = match args.routine {
-        Routine::Fountain => sweep::fountain(
-            &mut m.cpu,
-            &mut m.bus,
-            &reference.session.m,
-            profile,
-            at,
-            ref_at,
-            |_| {},
-        ),
-        Routine::StateSelection => sweep::state_selection(
-            &mut m.cpu,
-            &mut m.bus,
-            &reference.session.m,
-            profile,
-            at,
-            ref_at,
-            |_| {},
-        ),
+        Routine::Fountain => sw.fountain(|_| {}),
+        Routine::StateSelection => sw.state_selection(|_| {}),
     };
     let r = match result {
         Ok(r) => r,

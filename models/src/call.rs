@@ -8,6 +8,50 @@ use emu::{Bus, Cpu, SegReg, StepEvent};
 /// The near return address pushed for an isolated call.
 pub const RETURN_IP: u16 = 0xFFFF;
 
+/// Why an isolated call did not come back: `cs`:`ip` is the routine,
+/// `at_cs`:`at_ip` where the CPU stood.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CallError {
+    /// The routine executed HLT (with interrupts off nothing wakes it).
+    #[error("the routine at {cs:04X}:{ip:04X} halted at {at_cs:04X}:{at_ip:04X}")]
+    Halted {
+        /// The routine's segment.
+        cs: u16,
+        /// The routine's offset.
+        ip: u16,
+        /// Where it halted: segment.
+        at_cs: u16,
+        /// Where it halted: offset.
+        at_ip: u32,
+    },
+    /// The routine ran into something tandem does not emulate.
+    #[error("the routine at {cs:04X}:{ip:04X}: {what}")]
+    Unsupported {
+        /// The routine's segment.
+        cs: u16,
+        /// The routine's offset.
+        ip: u16,
+        /// What the CPU does not emulate.
+        what: &'static str,
+    },
+    /// The step budget ran out before the return.
+    #[error(
+        "the routine at {cs:04X}:{ip:04X} did not return within {max_steps} instructions (now at {at_cs:04X}:{at_ip:04X})"
+    )]
+    NoReturn {
+        /// The routine's segment.
+        cs: u16,
+        /// The routine's offset.
+        ip: u16,
+        /// The budget.
+        max_steps: u64,
+        /// Where the CPU stood: segment.
+        at_cs: u16,
+        /// Where the CPU stood: offset.
+        at_ip: u32,
+    },
+}
+
 /// How an isolated call ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CallOutcome {
@@ -31,7 +75,7 @@ pub fn call_near<B: Bus>(
     ss: u16,
     sp: u16,
     max_steps: u64,
-) -> Result<CallOutcome, String> {
+) -> Result<CallOutcome, CallError> {
     cpu.regs.set_sreg(SegReg::CS, cs);
     cpu.regs.set_sreg(SegReg::SS, ss);
     let sp0 = sp;
@@ -51,14 +95,14 @@ pub fn call_near<B: Bus>(
         let info = cpu.step(bus);
         match info.event {
             StepEvent::Halted => {
-                return Err(format!(
-                    "the routine at {cs:04X}:{ip:04X} halted at {:04X}:{:04X}",
-                    cpu.regs.seg[1], cpu.regs.ip
-                ))
+                return Err(CallError::Halted {
+                    cs,
+                    ip,
+                    at_cs: cpu.regs.seg[1],
+                    at_ip: cpu.regs.ip,
+                })
             }
-            StepEvent::Unsupported(msg) => {
-                return Err(format!("the routine at {cs:04X}:{ip:04X}: {msg}"))
-            }
+            StepEvent::Unsupported(what) => return Err(CallError::Unsupported { cs, ip, what }),
             _ => {}
         }
         let sp_now = cpu.regs.get16(4);
@@ -72,8 +116,11 @@ pub fn call_near<B: Bus>(
             });
         }
     }
-    Err(format!(
-        "the routine at {cs:04X}:{ip:04X} did not return within {max_steps} instructions (now at {:04X}:{:04X})",
-        cpu.regs.seg[1], cpu.regs.ip
-    ))
+    Err(CallError::NoReturn {
+        cs,
+        ip,
+        max_steps,
+        at_cs: cpu.regs.seg[1],
+        at_ip: cpu.regs.ip,
+    })
 }

@@ -8,6 +8,7 @@
 
 pub mod call;
 pub mod compare;
+pub mod error;
 pub mod fountain;
 pub mod landing;
 pub mod memory;
@@ -17,5 +18,6 @@ pub mod profile;
 pub mod state;
 pub mod sweep;
 
+pub use error::{Error, ErrorKind};
 pub use memory::{GuestMemory, Placement};
 pub use profile::{Profile, ProfileError};

@@ -10,19 +10,93 @@
 
 use serde::Deserialize;
 
+use crate::error::Error;
 use crate::memory::GuestMemory;
 
-/// A parse or lookup error, naming the profile.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ProfileError(pub String);
-
-impl std::fmt::Display for ProfileError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
+/// Why a profile cannot be parsed or found; every message is one line
+/// naming the profile and the key.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ProfileError {
+    /// The text is not TOML of a profile's shape.
+    #[error("profile: {}{message}", line_prefix(.line))]
+    Toml {
+        /// The line of the error, when the TOML parser knows it.
+        line: Option<usize>,
+        /// The parser's message, on one line.
+        message: String,
+    },
+    /// An offset that is not hexadecimal.
+    #[error("profile {profile}: {key} = \"{value}\" is not a hexadecimal offset")]
+    NotHex {
+        /// The profile's name.
+        profile: String,
+        /// The key.
+        key: String,
+        /// The value given.
+        value: String,
+    },
+    /// A signature byte that is neither hexadecimal nor `??`.
+    #[error("profile {profile}: signature byte '{byte}' is not hexadecimal")]
+    BadByte {
+        /// The profile's name.
+        profile: String,
+        /// The byte as written.
+        byte: String,
+    },
+    /// A required key is missing.
+    #[error("profile {profile}: {key} is required")]
+    Required {
+        /// The profile's name.
+        profile: String,
+        /// The key (`code.clock`).
+        key: &'static str,
+    },
+    /// A key the format does not have.
+    #[error("profile {profile}: unknown {section} key '{key}'")]
+    UnknownKey {
+        /// The profile's name.
+        profile: String,
+        /// `code` or `data`.
+        section: &'static str,
+        /// The key.
+        key: String,
+    },
+    /// A slot past FFh.
+    #[error("profile {profile}: {key} is not a slot (0-FF)")]
+    NotASlot {
+        /// The profile's name.
+        profile: String,
+        /// The key.
+        key: &'static str,
+    },
+    /// The fountain's slots run past the parameter table.
+    #[error(
+        "profile {profile}: fountain_slot {slot:X}h: its {FOUNTAIN_SLOTS} slots run past the {PARAM_SLOTS}-slot table"
+    )]
+    SlotsPastTable {
+        /// The profile's name.
+        profile: String,
+        /// The first fountain slot.
+        slot: u8,
+    },
+    /// No `[[signature]]` table.
+    #[error("profile {profile}: at least one [[signature]] is required")]
+    NoSignature {
+        /// The profile's name.
+        profile: String,
+    },
+    /// No built-in profile has this name.
+    #[error("unknown profile '{name}' (built in: {})", BUILTIN.join(", "))]
+    Unknown {
+        /// The name asked for.
+        name: String,
+    },
 }
 
-impl std::error::Error for ProfileError {}
+/// `line N: ` when the line is known.
+fn line_prefix(line: &Option<usize>) -> String {
+    line.map(|l| format!("line {l}: ")).unwrap_or_default()
+}
 
 /// A signature: `bytes` at `offset` of the main code segment.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -119,9 +193,11 @@ struct RawSignature {
 
 fn hex16(profile: &str, key: &str, v: &str) -> Result<u16, ProfileError> {
     u16::from_str_radix(v.trim().trim_end_matches(['h', 'H']), 16).map_err(|_| {
-        ProfileError(format!(
-            "profile {profile}: {key} = \"{v}\" is not a hexadecimal offset"
-        ))
+        ProfileError::NotHex {
+            profile: profile.into(),
+            key: key.into(),
+            value: v.into(),
+        }
     })
 }
 
@@ -131,14 +207,32 @@ fn pattern(profile: &str, s: &str) -> Result<Vec<Option<u8>>, ProfileError> {
             if b == "??" {
                 Ok(None)
             } else {
-                u8::from_str_radix(b, 16).map(Some).map_err(|_| {
-                    ProfileError(format!(
-                        "profile {profile}: signature byte '{b}' is not hexadecimal"
-                    ))
-                })
+                u8::from_str_radix(b, 16)
+                    .map(Some)
+                    .map_err(|_| ProfileError::BadByte {
+                        profile: profile.into(),
+                        byte: b.into(),
+                    })
             }
         })
         .collect()
+}
+
+/// [`ProfileError::UnknownKey`] for the first key of `section` left in
+/// `rest` after the known ones were taken.
+fn no_other_keys(
+    profile: &str,
+    section: &'static str,
+    rest: &std::collections::BTreeMap<String, String>,
+) -> Result<(), ProfileError> {
+    match rest.keys().next() {
+        Some(k) => Err(ProfileError::UnknownKey {
+            profile: profile.into(),
+            section,
+            key: k.clone(),
+        }),
+        None => Ok(()),
+    }
 }
 
 /// Slots in the parameter table.
@@ -151,11 +245,10 @@ fn toml_error(text: &str, e: &toml::de::Error) -> ProfileError {
     let line = e
         .span()
         .map(|r| text[..r.start.min(text.len())].matches('\n').count() + 1);
-    let msg = e.message().trim().replace('\n', " ");
-    ProfileError(match line {
-        Some(l) => format!("profile: line {l}: {msg}"),
-        None => format!("profile: {msg}"),
-    })
+    ProfileError::Toml {
+        line,
+        message: e.message().trim().replace('\n', " "),
+    }
 }
 
 impl Profile {
@@ -172,8 +265,11 @@ impl Profile {
          -> Result<Option<u16>, ProfileError> {
             m.remove(k).map(|v| hex16(&n, k, &v)).transpose()
         };
-        let need = |v: Option<u16>, k: &str| {
-            v.ok_or_else(|| ProfileError(format!("profile {n}: {k} is required")))
+        let need = |v: Option<u16>, key: &'static str| {
+            v.ok_or_else(|| ProfileError::Required {
+                profile: n.clone(),
+                key,
+            })
         };
         let c = CodeLayout {
             timer_setup: take(&mut code, "timer_setup")?,
@@ -194,32 +290,31 @@ impl Profile {
             enable: take(&mut code, "enable")?,
             step_limit: take(&mut code, "step_limit")?,
         };
-        if let Some(k) = code.keys().next() {
-            return Err(ProfileError(format!("profile {n}: unknown code key '{k}'")));
-        }
-        let small = |v: Option<u16>, k: &str| -> Result<Option<u8>, ProfileError> {
+        no_other_keys(&n, "code", &code)?;
+        let small = |v: Option<u16>, key: &'static str| -> Result<Option<u8>, ProfileError> {
             v.map(|x| {
-                u8::try_from(x)
-                    .map_err(|_| ProfileError(format!("profile {n}: {k} is not a slot (0-FF)")))
+                u8::try_from(x).map_err(|_| ProfileError::NotASlot {
+                    profile: n.clone(),
+                    key,
+                })
             })
             .transpose()
         };
         let d = DataLayout {
             params: need(take(&mut data, "params")?, "data.params")?,
-            fountain_slot: small(take(&mut data, "fountain_slot")?, "fountain_slot")?.ok_or_else(
-                || ProfileError(format!("profile {n}: data.fountain_slot is required")),
-            )?,
+            fountain_slot: need(
+                small(take(&mut data, "fountain_slot")?, "fountain_slot")?.map(u16::from),
+                "data.fountain_slot",
+            )? as u8,
             landing_slot: small(take(&mut data, "landing_slot")?, "landing_slot")?,
             banks: take(&mut data, "banks")?,
         };
-        if let Some(k) = data.keys().next() {
-            return Err(ProfileError(format!("profile {n}: unknown data key '{k}'")));
-        }
+        no_other_keys(&n, "data", &data)?;
         if d.fountain_slot as usize + FOUNTAIN_SLOTS > PARAM_SLOTS {
-            return Err(ProfileError(format!(
-                "profile {n}: fountain_slot {:X}h: its {FOUNTAIN_SLOTS} slots run past the {PARAM_SLOTS}-slot table",
-                d.fountain_slot
-            )));
+            return Err(ProfileError::SlotsPastTable {
+                profile: n,
+                slot: d.fountain_slot,
+            });
         }
         let signatures = raw
             .signature
@@ -232,9 +327,7 @@ impl Profile {
             })
             .collect::<Result<Vec<_>, ProfileError>>()?;
         if signatures.is_empty() {
-            return Err(ProfileError(format!(
-                "profile {n}: at least one [[signature]] is required"
-            )));
+            return Err(ProfileError::NoSignature { profile: n });
         }
         Ok(Profile {
             name: raw.name,
@@ -252,12 +345,7 @@ impl Profile {
             "replica-demo" => include_str!("../profiles/replica-demo.toml"),
             "game-retail" => include_str!("../profiles/game-retail.toml"),
             "game-demo" => include_str!("../profiles/game-demo.toml"),
-            _ => {
-                return Err(ProfileError(format!(
-                    "unknown profile '{name}' (built in: {})",
-                    BUILTIN.join(", ")
-                )))
-            }
+            _ => return Err(ProfileError::Unknown { name: name.into() }),
         };
         Profile::parse(text)
     }
@@ -279,6 +367,15 @@ impl Profile {
                     .enumerate()
                     .all(|(i, b)| b.is_none_or(|b| mem.read8(base + i as u32) == b))
             })
+        })
+    }
+
+    /// `v`, an optional word of this profile a command needs (`symbol` is
+    /// its key, such as `code.state_select`), or [`Error::MissingSymbol`].
+    pub fn require(&self, v: Option<u16>, symbol: &'static str) -> Result<u16, Error> {
+        v.ok_or_else(|| Error::MissingSymbol {
+            profile: self.name.clone(),
+            symbol,
         })
     }
 
@@ -317,14 +414,14 @@ mod tests {
         assert_eq!(p.code.fountain, 0xDB1A);
         let e =
             Profile::parse(&base.replace("SIG", "ZZ").replace("EXTRA", "")).expect_err("bad byte");
-        assert!(e.0.contains("ZZ"), "{e}");
+        assert!(e.to_string().contains("ZZ"), "{e}");
         let e = Profile::parse(&ok.replace("sine='944A'", "sine='94G'")).expect_err("bad offset");
-        assert!(e.0.contains("sine"), "{e}");
+        assert!(e.to_string().contains("sine"), "{e}");
         let e = Profile::parse(&ok.replace("amps='DB6A'", "")).expect_err("missing key");
-        assert!(e.0.contains("amps"), "{e}");
+        assert!(e.to_string().contains("amps"), "{e}");
         let e = Profile::parse(&base.replace("SIG", "8B").replace("EXTRA", "bogus='1'"))
             .expect_err("unknown key");
-        assert!(e.0.contains("bogus"), "{e}");
+        assert!(e.to_string().contains("bogus"), "{e}");
     }
 
     #[test]

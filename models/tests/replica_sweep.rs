@@ -4,7 +4,7 @@
 //! clock and slot.
 
 use emu::{Cpu, CpuModel, FlatBus};
-use models::sweep::{self, SweepReport};
+use models::sweep::{Sweep, SweepReport};
 use models::{GuestMemory, Placement, Profile};
 
 const LOAD_SEG: u16 = 0x1000;
@@ -48,6 +48,24 @@ fn setup(exe: &str, profile: &str) -> (Cpu, FlatBus, Profile, Placement) {
     (Cpu::new(CpuModel::I386), bus, profile, at)
 }
 
+/// A sweep of the program in `bus` against `reference`, both at `at`.
+fn sweep<'a>(
+    cpu: &'a mut Cpu,
+    bus: &'a mut FlatBus,
+    reference: &'a FlatBus,
+    profile: &'a Profile,
+    at: Placement,
+) -> Sweep<'a, FlatBus, FlatBus> {
+    Sweep {
+        cpu,
+        bus,
+        reference,
+        profile,
+        at,
+        ref_at: at,
+    }
+}
+
 /// Sweeps the fountain of the program `exe`, altered by `patch`, against
 /// the models reading the pristine program (the reference).
 fn fountain_sweep(
@@ -58,7 +76,8 @@ fn fountain_sweep(
     let (mut cpu, mut bus, profile, at) = setup(exe, profile);
     let reference = bus.clone();
     patch(&mut bus, &profile, at);
-    sweep::fountain(&mut cpu, &mut bus, &reference, &profile, at, at, |_| {})
+    sweep(&mut cpu, &mut bus, &reference, &profile, at)
+        .fountain(|_| {})
         .unwrap_or_else(|e| panic!("{e}"))
 }
 
@@ -95,7 +114,8 @@ fn state_selection_sweeps_equal() {
     ] {
         let (mut cpu, mut bus, profile, at) = setup(exe, profile);
         let reference = bus.clone();
-        let r = sweep::state_selection(&mut cpu, &mut bus, &reference, &profile, at, at, |_| {})
+        let r = sweep(&mut cpu, &mut bus, &reference, &profile, at)
+            .state_selection(|_| {})
             .unwrap_or_else(|e| panic!("{e}"));
         // 18 city definitions (5 + 6 + 7) x 256 states.
         assert_eq!((r.equal, r.total), (18 * 256, 18 * 256), "{:?}", r.first);

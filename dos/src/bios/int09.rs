@@ -342,62 +342,105 @@ pub fn scan_code(m: &mut Machine, sc: u8) -> Action {
     a
 }
 
+/// One key event after its prefixes, with the shift flags as they were
+/// before it.
+struct Key {
+    /// The make code (bit 7 clear).
+    code: u8,
+    /// It came after E0h (a grey key).
+    e0: bool,
+    /// Pressed (not released).
+    make: bool,
+    /// 40:17h.
+    fl1: u8,
+    /// 40:18h.
+    fl2: u8,
+}
+
+impl Key {
+    fn ctrl(&self) -> bool {
+        self.fl1 & f1::CTRL != 0
+    }
+
+    fn alt(&self) -> bool {
+        self.fl1 & f1::ALT != 0
+    }
+}
+
+/// A byte in four stages, each of which may consume it: the prefixes and
+/// Pause, the shift keys, the lock and system keys, and last a keystroke
+/// for the buffer.
 fn translate(m: &mut Machine, sc: u8) -> Action {
     let fl3 = rd8(m, FLAGS3);
+    if let Some(a) = prefix(m, sc, fl3) {
+        return a;
+    }
+    wr8(m, FLAGS3, fl3 & !f3::E0);
+    let k = Key {
+        code: sc & 0x7F,
+        e0: fl3 & f3::E0 != 0,
+        make: sc & 0x80 == 0,
+        fl1: rd8(m, FLAGS1),
+        fl2: rd8(m, FLAGS2),
+    };
+    if let Some(a) = modifier(m, &k) {
+        return a;
+    }
+    if let Some(a) = lock_or_system(m, &k) {
+        return a;
+    }
+    keystroke(m, &k)
+}
+
+/// The E0h and E1h prefixes (kept in 40:96h) and the byte after E1h (only
+/// Pause sends it).
+fn prefix(m: &mut Machine, sc: u8, fl3: u8) -> Option<Action> {
     match sc {
         0xE0 => {
             wr8(m, FLAGS3, (fl3 | f3::E0) & !f3::E1);
-            return Action::None;
+            return Some(Action::None);
         }
         0xE1 => {
             wr8(m, FLAGS3, (fl3 | f3::E1) & !f3::E0);
-            return Action::None;
+            return Some(Action::None);
         }
         _ => {}
     }
-    let (e0, e1) = (fl3 & f3::E0 != 0, fl3 & f3::E1 != 0);
-    let make = sc & 0x80 == 0;
-    let code = sc & 0x7F;
-    if e1 {
-        // Pause sends E1 1D 45 E1 9D C5: the 1D/9D keep the E1 state, 45
-        // pauses, C5 is nothing.
-        if code == 0x1D {
-            return Action::None;
-        }
-        wr8(m, FLAGS3, fl3 & !(f3::E0 | f3::E1));
-        return if code == 0x45 && make {
-            pause(m)
-        } else {
-            Action::None
-        };
+    if fl3 & f3::E1 == 0 {
+        return None;
     }
-    wr8(m, FLAGS3, fl3 & !f3::E0);
-    let fl1 = rd8(m, FLAGS1);
-    let fl2 = rd8(m, FLAGS2);
-    let ctrl = fl1 & f1::CTRL != 0;
-    let alt = fl1 & f1::ALT != 0;
-    // Shift keys.
-    match (code, e0) {
+    // Pause sends E1 1D 45 E1 9D C5: the 1D/9D keep the E1 state, 45
+    // pauses, C5 is nothing.
+    let code = sc & 0x7F;
+    if code == 0x1D {
+        return Some(Action::None);
+    }
+    wr8(m, FLAGS3, fl3 & !(f3::E0 | f3::E1));
+    Some(if code == 0x45 && sc & 0x80 == 0 {
+        pause(m)
+    } else {
+        Action::None
+    })
+}
+
+/// Shift, Ctrl and Alt (left and right), and the character entered with
+/// Alt + keypad when Alt is released.
+fn modifier(m: &mut Machine, k: &Key) -> Option<Action> {
+    let make = k.make;
+    match (k.code, k.e0) {
         // The keyboard's "fake shifts" around grey keys.
-        (0x2A | 0x36, true) => return Action::None,
-        (0x2A, false) => {
-            set(m, FLAGS1, f1::LSHIFT, make);
-            return Action::None;
-        }
-        (0x36, false) => {
-            set(m, FLAGS1, f1::RSHIFT, make);
-            return Action::None;
-        }
-        (0x1D, _) => {
+        (0x2A | 0x36, true) => {}
+        (0x2A, false) => set(m, FLAGS1, f1::LSHIFT, make),
+        (0x36, false) => set(m, FLAGS1, f1::RSHIFT, make),
+        (0x1D, e0) => {
             if e0 {
                 set(m, FLAGS3, f3::RCTRL, make);
             } else {
                 set(m, FLAGS2, f2::LCTRL, make);
             }
             merge_ctrl_alt(m);
-            return Action::None;
         }
-        (0x38, _) => {
+        (0x38, e0) => {
             if e0 {
                 set(m, FLAGS3, f3::RALT, make);
             } else {
@@ -409,27 +452,33 @@ fn translate(m: &mut Machine, sc: u8) -> Action {
                 let v = rd8(m, ALT_INPUT);
                 if v != 0 {
                     wr8(m, ALT_INPUT, 0);
-                    return stored(m, v as u16);
+                    return Some(stored(m, v as u16));
                 }
             }
-            return Action::None;
         }
-        _ => {}
+        _ => return None,
     }
+    Some(Action::None)
+}
+
+/// Ctrl-Break, Pause, the lock toggles, SysRq, key releases, the key that
+/// ends a pause, Ctrl-Alt-Del and Print Screen.
+fn lock_or_system(m: &mut Machine, k: &Key) -> Option<Action> {
+    let (code, e0, make, fl1, fl2) = (k.code, k.e0, k.make, k.fl1, k.fl2);
     // Ctrl-Break (Ctrl + Scroll Lock, or the Break key's E0 46).
-    if code == 0x46 && make && ctrl {
+    if code == 0x46 && make && k.ctrl() {
         if fl2 & f2::PAUSE != 0 {
             set(m, FLAGS2, f2::PAUSE, false);
-            return Action::None;
+            return Some(Action::None);
         }
         flush(m);
         wr8(m, BREAK_FLAG, 0x80);
         push_key(m, 0x0000);
-        return Action::Break;
+        return Some(Action::Break);
     }
     // Ctrl-Num Lock is Pause on the 84-key keyboard.
-    if code == 0x45 && make && ctrl && !e0 && fl2 & f2::PAUSE == 0 {
-        return pause(m);
+    if code == 0x45 && make && k.ctrl() && !e0 && fl2 & f2::PAUSE == 0 {
+        return Some(pause(m));
     }
     // Toggles: only the first make of a held key toggles.
     let toggle = match (code, e0) {
@@ -447,52 +496,59 @@ fn translate(m: &mut Machine, sc: u8) -> Action {
         } else {
             wr8(m, FLAGS2, fl2 & !held);
         }
-        return Action::None;
+        return Some(Action::None);
     }
     if code == 0x54 && !e0 {
         // SysRq (Alt + Print Screen).
-        return if make {
-            if fl2 & f2::SYSRQ != 0 {
-                return Action::None;
-            }
-            wr8(m, FLAGS2, fl2 | f2::SYSRQ);
-            Action::SysRqMake
-        } else {
+        return Some(if !make {
             wr8(m, FLAGS2, fl2 & !f2::SYSRQ);
             Action::SysRqBreak
-        };
+        } else if fl2 & f2::SYSRQ != 0 {
+            Action::None
+        } else {
+            wr8(m, FLAGS2, fl2 | f2::SYSRQ);
+            Action::SysRqMake
+        });
     }
     if !make {
         if code == 0x52 {
             wr8(m, FLAGS2, fl2 & !f2::INSERT);
         }
-        return Action::None;
+        return Some(Action::None);
     }
     // Any other key ends a pause, and is not a keystroke.
     if fl2 & f2::PAUSE != 0 {
         wr8(m, FLAGS2, fl2 & !f2::PAUSE);
-        return Action::None;
+        return Some(Action::None);
     }
-    if ctrl && alt && code == 0x53 {
+    if k.ctrl() && k.alt() && code == 0x53 {
         wr16(m, RESET_FLAG, 0x1234);
-        return Action::Reset;
+        return Some(Action::Reset);
     }
     if e0 && code == 0x37 {
-        return if ctrl {
+        return Some(if k.ctrl() {
             stored(m, 0x7200)
         } else {
             Action::PrintScreen
-        };
+        });
     }
+    None
+}
+
+/// A key pressed: its word from [`KEYS`] or [`GREY`] in the column the
+/// shift state picks (Num Lock and Caps Lock swap normal and Shift), into
+/// the buffer; a keypad digit with Alt held goes to 40:19h instead.
+fn keystroke(m: &mut Machine, k: &Key) -> Action {
+    let (code, fl1, fl2) = (k.code, k.fl1, k.fl2);
     let shift = fl1 & (f1::LSHIFT | f1::RSHIFT) != 0;
-    let column = if alt {
+    let column = if k.alt() {
         3
-    } else if ctrl {
+    } else if k.ctrl() {
         2
     } else {
         shift as usize
     };
-    let key = if e0 {
+    let key = if k.e0 {
         match GREY.iter().find(|g| g.0 == code) {
             Some(g) => g.1[column],
             None => return Action::None,
@@ -503,12 +559,12 @@ fn translate(m: &mut Machine, sc: u8) -> Action {
         };
         let mut col = column;
         if let Some(d) = keypad_digit(code) {
-            if alt {
+            if k.alt() {
                 let v = rd8(m, ALT_INPUT);
                 wr8(m, ALT_INPUT, v.wrapping_mul(10).wrapping_add(d));
                 return Action::None;
             }
-            if !ctrl && fl1 & f1::NUM != 0 {
+            if !k.ctrl() && fl1 & f1::NUM != 0 {
                 col ^= 1;
             }
         } else if col < 2 && is_letter(code) && fl1 & f1::CAPS != 0 {

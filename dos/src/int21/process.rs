@@ -227,6 +227,14 @@ impl Dos {
         let (ss, sp) = (m.ss(), m.sp());
         wr16(m, lin(parent, 0x2E), sp);
         wr16(m, lin(parent, 0x30), ss);
+        self.procs.push(Proc {
+            psp: l.psp,
+            parent_psp: parent,
+            parent_ss: ss,
+            parent_sp: sp,
+            parent_dta: self.dta,
+            parent_regs: Some(m.cpu.regs.clone()),
+        });
         if al == 1 {
             // Load only: the child's SS:SP (with AX pushed) and CS:IP go to
             // the parameter block; the child becomes the current PSP.
@@ -236,27 +244,11 @@ impl Dos {
             wr16(m, lin(es, bx.wrapping_add(0x10)), l.ss);
             wr16(m, lin(es, bx.wrapping_add(0x12)), l.ip);
             wr16(m, lin(es, bx.wrapping_add(0x14)), l.cs);
-            self.procs.push(Proc {
-                psp: l.psp,
-                parent_psp: parent,
-                parent_ss: ss,
-                parent_sp: sp,
-                parent_dta: self.dta,
-                parent_regs: Some(m.cpu.regs.clone()),
-            });
             self.psp = l.psp;
             self.dta = (l.psp, 0x80);
             mem::set_cf(m, false);
             return Flow::Continue;
         }
-        self.procs.push(Proc {
-            psp: l.psp,
-            parent_psp: parent,
-            parent_ss: ss,
-            parent_sp: sp,
-            parent_dta: self.dta,
-            parent_regs: Some(m.cpu.regs.clone()),
-        });
         self.start(m, &l);
         Flow::Continue
     }

@@ -151,7 +151,7 @@ fn fuzz_profile() {
         if p.extension().is_some_and(|x| x == "toml") {
             let text = std::fs::read(&p).expect("a profile");
             models::profile::Profile::parse(&String::from_utf8_lossy(&text))
-                .unwrap_or_else(|e| panic!("{}: {}", p.display(), e.0));
+                .unwrap_or_else(|e| panic!("{}: {}", p.display(), e));
             seeds.push(text);
         }
     }

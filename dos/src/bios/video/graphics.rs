@@ -15,7 +15,7 @@
 //! points at (in the CGA modes, characters 80h-FFh from INT 1Fh's), 40:85h
 //! lines high, with background colour 0.
 
-use super::{bda, char_height, cols, far_ptr, gc_write, model, Model};
+use super::{bda, char_height, cols, far_ptr, gc_write, model, scroll_rows, Model};
 use crate::mem::{lin, rd8, wr8};
 use hw::Machine;
 
@@ -232,14 +232,7 @@ pub(super) fn scroll(
         _ => 1,
     };
     let (x0, x1) = (left as u32 * per_cell, (right as u32 + 1) * per_cell);
-    let order: Vec<u16> = if up {
-        (top..=bottom).collect()
-    } else {
-        (top..=bottom).rev().collect()
-    };
-    for r in order {
-        let src = if up { r + n } else { r.wrapping_sub(n) };
-        let from_inside = if up { src <= bottom } else { r >= top + n };
+    for (r, src, from_inside) in scroll_rows(top, bottom, n, up) {
         for line in 0..h {
             let dy = r as u32 * h + line;
             let sy = src as u32 * h + line;

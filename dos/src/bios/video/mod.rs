@@ -126,18 +126,49 @@ pub(crate) fn cursor(m: &Machine, page: u8) -> (u8, u8) {
     (m.peek8(a + 1), m.peek8(a))
 }
 
+/// The rows a scroll of `n` rows up or down within `top..=bottom` writes,
+/// in an order that reads every row before it is overwritten: (row, the
+/// row it takes, whether that row is inside the window; if not, the row is
+/// blanked).
+pub(crate) fn scroll_rows(top: u16, bottom: u16, n: u16, up: bool) -> Vec<(u16, u16, bool)> {
+    let order: Vec<u16> = if up {
+        (top..=bottom).collect()
+    } else {
+        (top..=bottom).rev().collect()
+    };
+    order
+        .into_iter()
+        .map(|r| {
+            let src = if up { r + n } else { r.wrapping_sub(n) };
+            let from_inside = if up { src <= bottom } else { r >= top + n };
+            (r, src, from_inside)
+        })
+        .collect()
+}
+
+/// Writes register `idx` of the VGA unit whose index port is `port` (its
+/// data port is the next).
+fn indexed_write(m: &mut Machine, port: u16, idx: u8, v: u8) {
+    m.out8(port, idx);
+    m.out8(port + 1, v);
+}
+
+/// Reads register `idx` of the VGA unit whose index port is `port`.
+fn indexed_read(m: &mut Machine, port: u16, idx: u8) -> u8 {
+    m.out8(port, idx);
+    m.in8(port + 1)
+}
+
 /// Writes CRTC register `idx` through the port the BIOS data area names.
 pub(crate) fn crtc_write(m: &mut Machine, idx: u8, v: u8) {
     let port = crtc_port(m);
-    m.out8(port, idx);
-    m.out8(port + 1, v);
+    indexed_write(m, port, idx, v);
 }
 
 /// Reads CRTC register `idx`.
 pub(crate) fn crtc_read(m: &mut Machine, idx: u8) -> u8 {
     let port = crtc_port(m);
-    m.out8(port, idx);
-    m.in8(port + 1)
+    indexed_read(m, port, idx)
 }
 
 fn crtc_port(m: &Machine) -> u16 {
@@ -170,26 +201,22 @@ pub(crate) fn attr_read(m: &mut Machine, idx: u8) -> u8 {
 
 /// Writes sequencer register `idx`.
 pub(crate) fn seq_write(m: &mut Machine, idx: u8, v: u8) {
-    m.out8(0x3C4, idx);
-    m.out8(0x3C5, v);
+    indexed_write(m, 0x3C4, idx, v);
 }
 
 /// Reads sequencer register `idx`.
 pub(crate) fn seq_read(m: &mut Machine, idx: u8) -> u8 {
-    m.out8(0x3C4, idx);
-    m.in8(0x3C5)
+    indexed_read(m, 0x3C4, idx)
 }
 
 /// Writes graphics controller register `idx`.
 pub(crate) fn gc_write(m: &mut Machine, idx: u8, v: u8) {
-    m.out8(0x3CE, idx);
-    m.out8(0x3CF, v);
+    indexed_write(m, 0x3CE, idx, v);
 }
 
 /// Reads graphics controller register `idx`.
 pub(crate) fn gc_read(m: &mut Machine, idx: u8) -> u8 {
-    m.out8(0x3CE, idx);
-    m.in8(0x3CF)
+    indexed_read(m, 0x3CE, idx)
 }
 
 /// A far pointer stored at linear `a` as (segment, offset).

@@ -335,13 +335,7 @@ fn save_hw(m: &mut Machine, a: u32) {
         v.push(gc_read(m, i));
     }
     v.extend(m.bus.vga.latches);
-    // Put the index registers back as they were.
-    m.out8(0x3C4, v[0]);
-    m.out8(port, v[1]);
-    m.out8(0x3CE, v[2]);
-    m.in8(port + 6);
-    m.out8(0x3C0, v[3]);
-    m.in8(port + 6);
+    put_indexes(m, port, &v);
     for (k, b) in v.into_iter().enumerate() {
         wr8(m, a + k as u32, b);
     }
@@ -376,6 +370,13 @@ fn restore_hw(m: &mut Machine, a: u32) {
         m.out8(0x3CF, v[57 + i as usize]);
     }
     m.bus.vga.latches.copy_from_slice(&v[66..70]);
+    put_indexes(m, port, &v);
+}
+
+/// Puts the sequencer, CRTC, graphics and attribute index registers back
+/// to the first four bytes of a saved hardware state (the attribute
+/// controller's flip-flop left at index).
+fn put_indexes(m: &mut Machine, port: u16, v: &[u8]) {
     m.out8(0x3C4, v[0]);
     m.out8(port, v[1]);
     m.out8(0x3CE, v[2]);

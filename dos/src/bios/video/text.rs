@@ -1,7 +1,9 @@
 //! INT 10h cursor, page and character functions: 01h-03h, 05h-0Ah, 0Eh,
 //! 13h. In graphics modes characters are drawn by `graphics.rs`.
 
-use super::{bda, char_height, cols, crtc_write, cursor, graphics, mode, model, rows, Model};
+use super::{
+    bda, char_height, cols, crtc_write, cursor, graphics, mode, model, rows, scroll_rows, Model,
+};
 use crate::mem::{self, lin, rd16, wr16, wr8, Regs};
 use crate::Dos;
 use hw::Machine;
@@ -101,14 +103,7 @@ pub fn scroll(
         graphics::scroll(m, page, n, attr, (top, left, bottom, right), up);
         return;
     }
-    let order: Vec<u16> = if up {
-        (top..=bottom).collect()
-    } else {
-        (top..=bottom).rev().collect()
-    };
-    for r in order {
-        let src = if up { r + n } else { r.wrapping_sub(n) };
-        let from_inside = if up { src <= bottom } else { r >= top + n };
+    for (r, src, from_inside) in scroll_rows(top, bottom, n, up) {
         for c in left..=right {
             let dst = cell_addr(m, page, r, c);
             let (ch, at) = if from_inside {

@@ -1,0 +1,97 @@
+//! The errors of the `models` crate: one enum for the crate, wrapping the
+//! profile's and the isolated call's own, and the kind of each failure
+//! that a binary maps to an exit status.
+//!
+//! A model disagreeing with the original code is not an error: it is the
+//! finding a comparison reports ([`crate::compare::Divergence`],
+//! [`crate::sweep::Mismatch`]).
+
+pub use crate::call::CallError;
+pub use crate::profile::ProfileError;
+
+/// Why a model could not be set up or a routine of the original run.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Error {
+    /// The profile cannot be parsed or found.
+    #[error(transparent)]
+    Profile(#[from] ProfileError),
+    /// The profile does not locate a routine or table the command needs.
+    #[error("profile {profile} does not say where {}", where_is(.symbol))]
+    MissingSymbol {
+        /// The profile's name.
+        profile: String,
+        /// The profile key (`code.state_select`).
+        symbol: &'static str,
+    },
+    /// A routine of the original program did not return.
+    #[error(transparent)]
+    Call(#[from] CallError),
+}
+
+/// The subject of "does not say where ..." for a profile key.
+fn where_is(symbol: &str) -> String {
+    match symbol {
+        "data.banks" => "the model banks are".into(),
+        "code.state_select" => "the state selection routine is".into(),
+        "code.frame_update" => "the per-frame update is".into(),
+        _ => format!("{symbol} is"),
+    }
+}
+
+/// The kind of a failure, for a binary to choose an exit status.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ErrorKind {
+    /// A profile the user gave or named is wrong (input).
+    Profile,
+    /// The profile lacks what the command needs (input).
+    MissingSymbol,
+    /// The original routine halted, hit an unemulated instruction or did
+    /// not return (the run, not the input).
+    Routine,
+}
+
+impl Error {
+    /// The kind of this failure.
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            Error::Profile(_) => ErrorKind::Profile,
+            Error::MissingSymbol { .. } => ErrorKind::MissingSymbol,
+            Error::Call(_) => ErrorKind::Routine,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_error_has_its_kind_and_message() {
+        let e = Error::MissingSymbol {
+            profile: "x".into(),
+            symbol: "data.banks",
+        };
+        assert_eq!(e.kind(), ErrorKind::MissingSymbol);
+        assert_eq!(
+            e.to_string(),
+            "profile x does not say where the model banks are"
+        );
+        let e = Error::from(ProfileError::Unknown { name: "n".into() });
+        assert_eq!(e.kind(), ErrorKind::Profile);
+        assert!(e
+            .to_string()
+            .starts_with("unknown profile 'n' (built in: replica,"));
+        let e = Error::from(CallError::NoReturn {
+            cs: 0x1234,
+            ip: 0x10,
+            max_steps: 5,
+            at_cs: 0x1234,
+            at_ip: 0x20,
+        });
+        assert_eq!(e.kind(), ErrorKind::Routine);
+        assert_eq!(
+            e.to_string(),
+            "the routine at 1234:0010 did not return within 5 instructions (now at 1234:0020)"
+        );
+    }
+}
