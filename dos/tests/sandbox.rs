@@ -1,4 +1,4 @@
-//! What adversarial testing found (issue 19) in drive C:'s sandbox: a full
+//! What adversarial testing found in drive C:'s sandbox: a full
 //! handle table must not create host files, guest names with CP437 letters
 //! map to host names and back, the guest's disk use has a quota, and a
 //! save state's open files are resolved inside the mount like any guest

@@ -1,5 +1,4 @@
-//! Every run has a bound that holds whatever input arrives (issue 19,
-//! finding 6): a stdin pipe that stays open, a record that never ends
+//! Every run has a bound that holds whatever input arrives: a stdin pipe that stays open, a record that never ends
 //! (/dev/zero) or ends at the last cycle, a state saved by a run without a
 //! time limit. Each run must end by itself within a host-time budget.
 

@@ -70,7 +70,7 @@ c
     assert!(out.contains("the program exited with code 7"), "{out}");
 }
 
-/// A script that loads itself (issue 19, finding 4) ends with one error
+/// A script that loads itself ends with one error
 /// naming the nesting, not with the host's stack; the session goes on.
 #[test]
 fn a_script_that_loads_itself_is_an_error_not_a_crash() {

@@ -1,5 +1,5 @@
 //! `tandem run --disk-quota MIB`: the guest's writes stop at the quota
-//! (issue 19 finding 3); a bad size is a usage error.
+//!; a bad size is a usage error.
 
 mod common;
 use common::{dir_with, dos_rom, headless, s};

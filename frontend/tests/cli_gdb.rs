@@ -290,7 +290,7 @@ fn ctrl_c_interrupts_a_continue_and_registers_show_the_linear_pc() {
     let _ = child.wait();
 }
 
-/// Malformed packets (issue 19, finding 7) get a NAK or an error reply as
+/// Malformed packets get a NAK or an error reply as
 /// the remote protocol wants, and the session goes on; a huge memory read
 /// is shortened.
 #[test]

@@ -280,7 +280,7 @@ fn bad_input_exits_2_with_one_line() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("signature"));
 }
 
-/// A user's profile is untrusted input (issue 19, findings 5 and 12): a
+/// A user's profile is untrusted input: a
 /// fountain slot past the table and malformed TOML each exit 2 with one
 /// line naming the file.
 #[test]

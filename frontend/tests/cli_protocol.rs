@@ -49,7 +49,7 @@ fn json_lines_read_write_hook_run_and_screenshot() {
     let _ = std::fs::remove_file(shot);
 }
 
-/// Issue 19, findings 10 and 11: `save_state` takes its path as the JSON
+/// `save_state` takes its path as the JSON
 /// string (spaces and all); numbers that do not fit their field are errors,
 /// never truncated.
 #[test]
@@ -183,7 +183,7 @@ impl Drop for Server {
     }
 }
 
-/// Issue 19, finding 2: a web page can POST to a local port. The request
+/// a web page can POST to a local port. The request
 /// line is not a hello, so the connection is closed with one error and the
 /// JSON commands in the body (a screenshot, a save state, a debugger
 /// command that writes a breakpoint file) never run.

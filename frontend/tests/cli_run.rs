@@ -248,8 +248,8 @@ fn a_bad_press_exits_2_with_one_line() {
     }
 }
 
-/// An output that cannot be written is found before the run starts (issue
-/// 19, finding 12): exit 2, one line, and the program never ran.
+/// An output that cannot be written is found before the run starts: exit
+/// 2, one line, and the program never ran.
 #[test]
 fn unwritable_outputs_are_refused_before_the_run() {
     let hello = dos_rom("hello.com");

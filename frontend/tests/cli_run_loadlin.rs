@@ -105,7 +105,7 @@ Option -t set, Linux not loaded
 
 #[test]
 fn loadlin_reports_the_emulated_machine() {
-    // The command line. LOADLIN's syntax is `LOADLIN [image]
+    // The command line of a real kernel boot. LOADLIN's syntax is `LOADLIN [image]
     // [options] [params]`: with "-t" first it loads its default image
     // "zimage" and passes VMLINUZ to the kernel, so the mount has both.
     let dir = mount("bar", &["VMLINUZ", "ZIMAGE"]);

@@ -1,4 +1,4 @@
-//! Save states are untrusted input (issue 19, findings 5 and 11): a PIT or
+//! Save states are untrusted input: a PIT or
 //! CPU clock of 0, an origin cycle after the saved one, bytes after the
 //! payload each exit 2 with one line naming the file.
 
@@ -94,7 +94,7 @@ fn trailing_bytes_are_refused() {
 }
 
 /// `--cpu` or `--mhz` that differ from the saved machine are refused, not
-/// silently ignored (issue 19, finding 11); the same ones are accepted.
+/// silently ignored; the same ones are accepted.
 #[test]
 fn cpu_and_mhz_that_differ_from_the_state_are_refused() {
     let d = temp_dir("cpu");

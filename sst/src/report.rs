@@ -84,7 +84,7 @@ pub struct FileResult {
     /// Cycles were compared (8086 in cycle-exact mode).
     pub cycles_compared: bool,
     /// With cycle comparison: the counted tests by form status (the
-    /// issue's bar counts normal, undocumented and alias forms).
+    /// bar counts normal, undocumented and alias forms).
     pub status_cycles: BTreeMap<&'static str, CycleTally>,
 }
 

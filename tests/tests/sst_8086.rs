@@ -1,5 +1,5 @@
 //! The whole 8086 single-step suite (`shared/sst/8086`) against the CPU core.
-//! The bar is 99.9% of the counted forms; the core passes them all,
+//! The bar is 99.9% of the counted forms; the core passes them all,
 //! so any regression fails. In cycle-exact mode (`tandem sst --cycles`)
 //! every counted test must match every recorded bus cycle.
 
@@ -20,8 +20,8 @@ fn whole_8086_suite() {
 
 /// The cycle-exact 8086 over the whole suite: every counted test (normal,
 /// undocumented, alias and FPU forms) matches every recorded cycle: bus
-/// status, T-state, address, data, queue operation and byte. The issue's
-/// bar is 99% cycle-exact and 99.9% of total counts in the normal,
+/// status, T-state, address, data, queue operation and byte. The bar is
+/// 99% cycle-exact and 99.9% of total counts in the normal,
 /// undocumented and alias forms; the core matches them all, so any
 /// regression names its file and first divergent cycle.
 #[test]

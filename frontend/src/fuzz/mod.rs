@@ -1,4 +1,4 @@
-//! Fuzz targets for the parsers of untrusted input (issue 19): the save
+//! Fuzz targets for the parsers of untrusted input: the save
 //! state, the input record, the profile and the GDB packet checks; the
 //! protocol is fuzzed through the binary (`tests/fuzz_protocol.rs`). Each
 //! runs for `TANDEM_FUZZ_SECS` seconds (README: "Fuzzing").
