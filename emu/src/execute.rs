@@ -8,7 +8,6 @@ use crate::cpu::{Cpu, Fault, StepEvent, PROTECTED_MODE_UNSUPPORTED};
 use crate::decode::{decode_for, Instruction, ModRm, Rep};
 use crate::eu_timing;
 use crate::flags::{self, CF, DF, IF, OF, PF, SF, ZF};
-use crate::model::CpuModel;
 use crate::regs::SegReg;
 use crate::table::{Form, Op};
 use crate::timing;
@@ -140,11 +139,13 @@ impl Cpu {
     /// 8086 (4-7 alias 0-3); on the 286, 4-7 are #UD; on the 386, 4 and 5
     /// are FS and GS and 6-7 are #UD.
     fn sreg_field(&self, reg: u8) -> Result<SegReg, Fault> {
-        match self.model {
-            CpuModel::I8086 => Ok(SegReg::from_index(reg & 3)),
-            CpuModel::I286 if reg < 4 => Ok(SegReg::from_index(reg)),
-            CpuModel::I386 if reg < 6 => Ok(SegReg::from_index(reg)),
-            _ => Err(UD),
+        let c = self.model.caps();
+        if !c.invalid_opcode_fault {
+            Ok(SegReg::from_index(reg & 3))
+        } else if reg < c.segment_registers {
+            Ok(SegReg::from_index(reg))
+        } else {
+            Err(UD)
         }
     }
 
@@ -202,7 +203,7 @@ impl Cpu {
     /// Decodes and executes one instruction.
     pub(crate) fn execute_one<B: Bus>(&mut self, bus: &mut B) -> StepEvent {
         self.instr_ip = self.regs.ip;
-        if self.model != CpuModel::I8086 {
+        if self.model.caps().faults_restart_instruction {
             self.saved = self.regs.clone();
         }
         self.fetch_fault = false;
@@ -215,15 +216,11 @@ impl Cpu {
         // The 286 rejects an instruction longer than 10 bytes, the 386 one
         // longer than 15 (prefixes included), with #GP (80286 PRM, 80386 PRM
         // section 17.1; the 286 suite records it for over-prefixed IMUL).
-        let too_long = match model {
-            CpuModel::I8086 => false,
-            CpuModel::I286 => ins.len > 10,
-            CpuModel::I386 => ins.len > 15,
-        };
+        let too_long = ins.len as u32 > model.caps().max_instruction_bytes;
         if self.fetch_fault || too_long {
             return self.fault(bus, Fault::Vector(13));
         }
-        self.step_cycles += ins.prefixes as u32 * timing::prefix_clocks(model);
+        self.step_cycles += ins.prefixes as u32 * model.caps().prefix_clocks;
         let next_ip = self.regs.ip;
         let cs = self.regs.sreg(SegReg::CS);
         if self.x.is_some() {
@@ -360,7 +357,7 @@ impl Cpu {
                 let v = match ins.form {
                     Form::Reg => {
                         let r = ins.opcode & 7;
-                        if r == 4 && self.model == CpuModel::I8086 {
+                        if r == 4 && self.model.caps().push_sp_pushes_new_value {
                             // The 8086 pushes SP as decremented (p. 2-33).
                             self.regs.get16(4).wrapping_sub(2) as u32
                         } else {
@@ -370,15 +367,15 @@ impl Cpu {
                     Form::Iv | Form::Ibs => ins.imm & wsz.mask(),
                     _ => {
                         let loc = self.rm_loc(bus, ins);
-                        if matches!(loc, Loc::Reg(4)) && self.model == CpuModel::I8086 {
+                        if matches!(loc, Loc::Reg(4)) && self.model.caps().push_sp_pushes_new_value
+                        {
                             self.x_script(bus, eu_timing::push_rm(false));
                             self.regs.get16(4).wrapping_sub(2) as u32
-                        } else if self.model == CpuModel::I8086 {
-                            let v = self.read_loc(bus, loc, Size::Word)?;
+                        } else {
+                            // (The script runs in the 8086's exact mode only.)
+                            let v = self.read_loc(bus, loc, wsz)?;
                             self.x_script(bus, eu_timing::push_rm(mem));
                             v
-                        } else {
-                            self.read_loc(bus, loc, wsz)?
                         }
                     }
                 };
@@ -443,7 +440,7 @@ impl Cpu {
             Op::Mov => self.mov(bus, ins, sz)?,
             Op::Lea => {
                 if m.is_reg() {
-                    if self.model != CpuModel::I8086 {
+                    if self.model.caps().invalid_opcode_fault {
                         return Err(UD);
                     }
                 } else {
@@ -458,7 +455,7 @@ impl Cpu {
             }
             Op::Les | Op::Lds | Op::Lss | Op::Lfs | Op::Lgs => {
                 if m.is_reg() {
-                    if self.model != CpuModel::I8086 {
+                    if self.model.caps().invalid_opcode_fault {
                         return Err(UD);
                     }
                 } else {
@@ -622,13 +619,9 @@ impl Cpu {
                 };
                 // The 8086 shifts by the whole count; the 186 and later mask
                 // it to 5 bits (80386 PRM, SAL/SAR/SHL/SHR).
-                let count = if self.model == CpuModel::I8086 {
-                    raw
-                } else {
-                    raw & 0x1F
-                };
+                let count = raw & self.model.caps().shift_count_mask;
                 if ins.form != Form::E1 {
-                    self.step_cycles += count * timing::shift_per_bit(self.model);
+                    self.step_cycles += count * self.model.caps().shift_clocks_per_bit;
                 }
                 let v = self.read_loc(bus, loc, sz)?;
                 if mem {
@@ -785,17 +778,9 @@ impl Cpu {
             }
             Op::CallInd | Op::JmpInd => {
                 let loc = self.rm_loc(bus, ins);
-                let size = if self.model == CpuModel::I8086 {
-                    sz
-                } else {
-                    wsz
-                };
-                let target = self.read_loc(bus, loc, size)?;
-                let target = if self.model == CpuModel::I8086 {
-                    target & 0xFFFF
-                } else {
-                    target
-                };
+                // FFh /2 and /4 read the operand size; the 8086 also runs
+                // FEh /2 and /4, reading a byte (the 286 and 386 #UD).
+                let target = self.read_loc(bus, loc, sz)?;
                 if ins.op == Op::CallInd {
                     let t = if op32 { target } else { target & 0xFFFF };
                     if t > 0xFFFF {
@@ -818,7 +803,7 @@ impl Cpu {
                     // No far pointer to read: #UD on the 286 and 386; the
                     // 8086's behaviour is undocumented and tandem leaves it
                     // a no-op.
-                    if self.model != CpuModel::I8086 {
+                    if self.model.caps().invalid_opcode_fault {
                         return Err(UD);
                     }
                 } else {
@@ -918,7 +903,9 @@ impl Cpu {
                 let signed = ins.op == Op::Idiv;
                 let negate = self.rep_negates(ins) && signed;
                 let result = self.divide(lo, hi, src, sz, signed, negate);
-                if self.model == CpuModel::I8086 && (self.x.is_some() || result.is_err()) {
+                if self.model.caps().undefined_flags_of_8086_microcode
+                    && (self.x.is_some() || result.is_err())
+                {
                     // The microcode's walk: its clocks, and on a divide
                     // error the flags it leaves (pushed by INT 0).
                     let walk = eu_timing::div(lo, hi, src, sz == Size::Word, signed);
@@ -1052,7 +1039,7 @@ impl Cpu {
                 if matches!(ins.op, Op::Sgdt | Op::Sidt) {
                     // A 16-bit store writes 24 bits of base; the 286 fills
                     // the top byte with ones, the 386 with the base's.
-                    let top = if self.model == CpuModel::I286 {
+                    let top = if self.model.caps().sgdt_top_byte_ones {
                         0xFF00_0000 | base
                     } else {
                         base
@@ -1073,7 +1060,7 @@ impl Cpu {
                 }
             }
             Op::Invalid => {
-                if self.model != CpuModel::I8086 {
+                if self.model.caps().invalid_opcode_fault {
                     return Err(UD);
                 }
             }
@@ -1104,10 +1091,10 @@ impl Cpu {
     /// The offset `n` bytes after `off`: the 8086 wraps at 64 KiB, the 286
     /// and 386 let the limit check catch an operand that runs past it.
     fn next_off(&self, off: u32, n: u32, _a32: bool) -> u32 {
-        if self.model == CpuModel::I8086 {
-            (off + n) & 0xFFFF
-        } else {
+        if self.model.caps().segment_limit_fault {
             off.wrapping_add(n)
+        } else {
+            (off + n) & 0xFFFF
         }
     }
 
@@ -1158,7 +1145,7 @@ impl Cpu {
             }
             Form::SE => {
                 let s = self.sreg_field(m.reg)?;
-                if s == SegReg::CS && self.model != CpuModel::I8086 {
+                if s == SegReg::CS && !self.model.caps().loads_cs_by_mov_and_pop {
                     return Err(UD);
                 }
                 let loc = self.rm_loc(bus, ins);
@@ -1318,6 +1305,6 @@ impl Cpu {
     /// On the 8086 a REP or REPNE prefix flips the microcode's sign flag for
     /// IMUL and IDIV, negating the result.
     fn rep_negates(&self, ins: &Instruction) -> bool {
-        self.model == CpuModel::I8086 && ins.rep != Rep::None
+        self.model.caps().rep_negates_imul_idiv && ins.rep != Rep::None
     }
 }

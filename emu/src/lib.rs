@@ -11,6 +11,7 @@
 //! clock tables).
 
 pub mod bus;
+pub mod capabilities;
 pub mod cpu;
 pub mod decode;
 pub mod disasm;
@@ -32,6 +33,7 @@ mod muldiv;
 mod string;
 
 pub use bus::{Bus, FlatBus};
+pub use capabilities::Capabilities;
 pub use cpu::{Cpu, StepEvent, StepInfo};
 pub use hooks::{ExecAt, Hook, HookAction, HookEvent, HookKind, HookRecord, Hooks};
 pub use model::CpuModel;

@@ -16,7 +16,6 @@ use crate::cpu::{Cpu, Fault};
 use crate::decode::{Instruction, Rep};
 use crate::eu_timing;
 use crate::flags::{DF, IF, ZF};
-use crate::model::CpuModel;
 use crate::regs::SegReg;
 use crate::table::Op;
 use crate::timing;
@@ -122,13 +121,13 @@ impl Cpu {
         let (setup, per) = timing::rep_clocks(self.model, ins.op);
         self.step_cycles += setup;
         let compares = matches!(ins.op, Op::Cmps | Op::Scas);
-        let i8086 = self.model == CpuModel::I8086;
+        let restarts = self.model.caps().faults_restart_instruction;
         loop {
             let cx = self.index_reg(1, a32);
             if cx == 0 {
                 break;
             }
-            if !i8086 {
+            if restarts {
                 // A fault in this iteration restarts it, keeping the
                 // progress of the iterations before.
                 self.saved = self.regs.clone();
@@ -260,7 +259,7 @@ impl Cpu {
 
     /// Where an interrupted REP string instruction resumes.
     fn string_restart_ip(&self, ins: &Instruction) -> u32 {
-        if self.model == CpuModel::I8086 && ins.prefixes > 0 {
+        if self.model.caps().rep_resumes_at_last_prefix && ins.prefixes > 0 {
             (self.instr_ip as u16).wrapping_add(ins.prefixes as u16 - 1) as u32
         } else {
             self.instr_ip

@@ -298,25 +298,6 @@ fn clocks_386(ins: &Instruction, mem: bool, taken: bool) -> u32 {
     }
 }
 
-/// Clocks per prefix byte: 2 on the 8086; the 286 and 386 decode prefixes
-/// in parallel, charged 1 here.
-pub fn prefix_clocks(model: CpuModel) -> u32 {
-    match model {
-        CpuModel::I8086 => 2,
-        _ => 1,
-    }
-}
-
-/// Clocks per bit of a shift or rotate by a count (8086: 4 per bit; 286: 1
-/// per bit; 386: constant).
-pub fn shift_per_bit(model: CpuModel) -> u32 {
-    match model {
-        CpuModel::I8086 => 4,
-        CpuModel::I286 => 1,
-        CpuModel::I386 => 0,
-    }
-}
-
 fn clocks_8086(ins: &Instruction, mem: bool, taken: bool) -> u32 {
     let w = ins.w;
     match ins.op {

@@ -76,7 +76,7 @@ impl MachineConfig {
         MachineConfig {
             cpu_model: model,
             cpu_hz,
-            extended_kib: if model == CpuModel::I8086 { 0 } else { 1024 },
+            extended_kib: if model.has_extended_memory() { 1024 } else { 0 },
             ..Self::default()
         }
     }
@@ -421,9 +421,10 @@ const ISA_HZ: u64 = 8_333_333;
 /// instruction timing. The 8086 model (a PC/XT) keeps its calibrated
 /// timing: the XT's one I/O wait state is not modelled.
 pub fn isa_io_wait_states(model: CpuModel, cpu_hz: u64) -> u32 {
-    match model {
-        CpuModel::I8086 => 0,
-        CpuModel::I286 | CpuModel::I386 => ((6 * cpu_hz).div_ceil(ISA_HZ)).saturating_sub(2) as u32,
+    if model.caps().pc_at_class {
+        ((6 * cpu_hz).div_ceil(ISA_HZ)).saturating_sub(2) as u32
+    } else {
+        0
     }
 }
 
@@ -465,11 +466,7 @@ impl Machine {
             &[0x50, 0xE4, 0x60, 0xB0, 0x20, 0xE6, 0x20, 0x58, 0xCF],
         );
         mem.write_image(0xFFFF0, &[0xFA, 0xF4]);
-        let half_per_byte = match config.cpu_model {
-            CpuModel::I8086 => 4,
-            CpuModel::I286 => 2,
-            CpuModel::I386 => 1,
-        };
+        let half_per_byte = config.cpu_model.bus_half_clocks_per_byte();
         let io_waits = isa_io_wait_states(config.cpu_model, cpu_hz);
         let mut bus = PcBus {
             mem,
