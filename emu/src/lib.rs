@@ -27,7 +27,7 @@ mod alu;
 mod bcd;
 pub mod biu;
 mod eu_timing;
-mod execute;
+mod exec;
 mod interrupt;
 mod muldiv;
 mod string;
