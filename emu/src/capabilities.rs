@@ -11,10 +11,11 @@
 
 use crate::cpu::CR0_386_RESERVED;
 use crate::model::CpuModel;
+use crate::timing::{ModelTiming, TIMING_286, TIMING_386, TIMING_8086};
 
 /// The answers one CPU model gives to every question the core, the machine
 /// and the BIOS ask of it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug)]
 pub struct Capabilities {
     /// The name used on the command line (`8086`, `286`, `386`).
     pub name: &'static str,
@@ -99,6 +100,8 @@ pub struct Capabilities {
     /// Clocks per bit of a shift or rotate by a count (8086: 4; 286: 1;
     /// 386: none, its barrel shifter takes constant time).
     pub shift_clocks_per_bit: u32,
+    /// The register-level clock counts ([`crate::timing`]).
+    pub timing: &'static ModelTiming,
     /// tandem models the bus interface unit T-state by T-state (only for
     /// the 8086, whose single-step suite records every bus cycle).
     pub cycle_exact_biu: bool,
@@ -138,6 +141,7 @@ pub static I8086: Capabilities = Capabilities {
     cr0_reset: 0,
     prefix_clocks: 2,
     shift_clocks_per_bit: 4,
+    timing: &TIMING_8086,
     cycle_exact_biu: true,
 };
 
@@ -178,6 +182,7 @@ pub static I286: Capabilities = Capabilities {
     cr0_reset: 0xFFF0,
     prefix_clocks: 1,
     shift_clocks_per_bit: 1,
+    timing: &TIMING_286,
     cycle_exact_biu: false,
 };
 
@@ -219,6 +224,7 @@ pub static I386: Capabilities = Capabilities {
     cr0_reset: CR0_386_RESERVED,
     prefix_clocks: 1,
     shift_clocks_per_bit: 0,
+    timing: &TIMING_386,
     cycle_exact_biu: false,
 };
 
