@@ -418,9 +418,51 @@ pub struct GroupEntry {
     pub ops: [(Op, Form); 8],
 }
 
-/// The group tables, indexed by [`Form::Group`].
+/// A shift group in `form`, with `six` as its undocumented /6 member
+/// (SETMO on the 8086, SHL from the 186 on).
+const fn shift_group(form: Form, six: Op) -> GroupEntry {
+    let ops = [Rol, Ror, Rcl, Rcr, Shl, Shr, six, Sar];
+    let mut g = GroupEntry {
+        ops: [(Rol, form); 8],
+    };
+    let mut i = 0;
+    while i < 8 {
+        g.ops[i] = (ops[i], form);
+        i += 1;
+    }
+    g
+}
+
+/// FFh: INC, DEC, CALL, CALL far, JMP, JMP far and PUSH r/m; `seven` is
+/// /7 (the 8086 runs PUSH; the 186 and later raise #UD).
+const fn ff_group(seven: (Op, Form)) -> GroupEntry {
+    GroupEntry {
+        ops: [
+            (Inc, F::E),
+            (Dec, F::E),
+            (CallInd, F::E),
+            (CallFarInd, F::E),
+            (JmpInd, F::E),
+            (JmpFarInd, F::E),
+            (Push, F::E),
+            seven,
+        ],
+    }
+}
+
+/// A group of one member (/0) the 186 and later define; the others #UD.
+const fn only_reg0(op: Op, form: Form) -> GroupEntry {
+    let mut g = GroupEntry { ops: [INV; 8] };
+    g.ops[0] = (op, form);
+    g
+}
+
+/// An undefined group member (#UD).
+const INV: (Op, Form) = (Invalid, F::E);
+
+/// The 8086's group tables, indexed by [`Form::Group`].
 pub static GROUPS: [GroupEntry; 8] = [
-    // 0: 80h-83h immediate group (form set by the opcode: see `group_form`).
+    // 0: 80h-83h immediate group (form set by the opcode: see `group_member`).
     GroupEntry {
         ops: [
             (Add, F::EI),
@@ -434,31 +476,9 @@ pub static GROUPS: [GroupEntry; 8] = [
         ],
     },
     // 1: D0h/D1h shift by 1.
-    GroupEntry {
-        ops: [
-            (Rol, F::E1),
-            (Ror, F::E1),
-            (Rcl, F::E1),
-            (Rcr, F::E1),
-            (Shl, F::E1),
-            (Shr, F::E1),
-            (Setmo, F::E1),
-            (Sar, F::E1),
-        ],
-    },
+    shift_group(F::E1, Setmo),
     // 2: D2h/D3h shift by CL.
-    GroupEntry {
-        ops: [
-            (Rol, F::ECl),
-            (Ror, F::ECl),
-            (Rcl, F::ECl),
-            (Rcr, F::ECl),
-            (Shl, F::ECl),
-            (Shr, F::ECl),
-            (Setmo, F::ECl),
-            (Sar, F::ECl),
-        ],
-    },
+    shift_group(F::ECl, Setmo),
     // 3: F6h/F7h.
     GroupEntry {
         ops: [
@@ -474,55 +494,63 @@ pub static GROUPS: [GroupEntry; 8] = [
     },
     // 4: FEh. /2-/7 are undefined on a byte operand; the 8086 runs them as
     // the FFh operations on a byte (reported as `undefined` by the suite).
-    GroupEntry {
-        ops: [
-            (Inc, F::E),
-            (Dec, F::E),
-            (CallInd, F::E),
-            (CallFarInd, F::E),
-            (JmpInd, F::E),
-            (JmpFarInd, F::E),
-            (Push, F::E),
-            (Push, F::E),
-        ],
-    },
+    ff_group((Push, F::E)),
     // 5: FFh.
-    GroupEntry {
-        ops: [
-            (Inc, F::E),
-            (Dec, F::E),
-            (CallInd, F::E),
-            (CallFarInd, F::E),
-            (JmpInd, F::E),
-            (JmpFarInd, F::E),
-            (Push, F::E),
-            (Push, F::E),
-        ],
-    },
+    ff_group((Push, F::E)),
     // 6: 8Fh: the 8086 ignores `reg` (all POP r/m).
     GroupEntry {
-        ops: [
-            (Pop, F::E),
-            (Pop, F::E),
-            (Pop, F::E),
-            (Pop, F::E),
-            (Pop, F::E),
-            (Pop, F::E),
-            (Pop, F::E),
-            (Pop, F::E),
-        ],
+        ops: [(Pop, F::E); 8],
     },
     // 7: C6h/C7h: the 8086 ignores `reg` (all MOV r/m, imm).
     GroupEntry {
+        ops: [(Mov, F::EI); 8],
+    },
+];
+
+/// The group tables of the 80186 and later (286, 386), indexed by
+/// [`Form::Group`]: the 8086's undefined members raise #UD, shift /6 is SHL,
+/// 8Fh and C6h/C7h decode only /0, and the 0Fh map adds groups 8-11.
+pub static GROUPS_186: [GroupEntry; 12] = [
+    GROUPS[0],
+    shift_group(F::E1, Shl),
+    shift_group(F::ECl, Shl),
+    GROUPS[3],
+    // 4: FEh.
+    GroupEntry {
+        ops: [(Inc, F::E), (Dec, F::E), INV, INV, INV, INV, INV, INV],
+    },
+    ff_group(INV),
+    only_reg0(Pop, F::E),
+    only_reg0(Mov, F::EI),
+    // 8: C0h/C1h, shift by an immediate byte.
+    shift_group(F::EIbu, Shl),
+    // 9: 0F 00h (SLDT, STR, LLDT, LTR, VERR, VERW): protected mode only,
+    // #UD in real mode (80386 PRM, section 17.2).
+    GroupEntry { ops: [INV; 8] },
+    // 10: 0F 01h.
+    GroupEntry {
         ops: [
-            (Mov, F::EI),
-            (Mov, F::EI),
-            (Mov, F::EI),
-            (Mov, F::EI),
-            (Mov, F::EI),
-            (Mov, F::EI),
-            (Mov, F::EI),
-            (Mov, F::EI),
+            (Sgdt, F::E),
+            (Sidt, F::E),
+            (Lgdt, F::E),
+            (Lidt, F::E),
+            (Smsw, F::E),
+            INV,
+            (Lmsw, F::E),
+            INV,
+        ],
+    },
+    // 11: 0F BAh, BT/BTS/BTR/BTC r/m, imm8.
+    GroupEntry {
+        ops: [
+            INV,
+            INV,
+            INV,
+            INV,
+            (Bt, F::EIbu),
+            (Bts, F::EIbu),
+            (Btr, F::EIbu),
+            (Btc, F::EIbu),
         ],
     },
 ];
@@ -764,110 +792,6 @@ pub static OPCODES_186: [OpcodeEntry; 256] = build(e(Invalid, F::None), &[ROWS_C
 
 /// The 386's two-byte map (second byte after 0Fh).
 pub static OPCODES_0F: [OpcodeEntry; 256] = build(e(Invalid, F::None), &[ROWS_0F]);
-
-/// The group tables of the 80186 and later (286, 386), indexed by
-/// [`Form::Group`]: the 8086's undefined members raise #UD, shift /6 is SHL,
-/// 8Fh and C6h/C7h decode only /0, and the 0Fh map adds groups 8-11.
-pub static GROUPS_186: [GroupEntry; 12] = [
-    GROUPS[0],
-    // 1: D0h/D1h shift by 1.
-    GroupEntry {
-        ops: [
-            (Rol, F::E1),
-            (Ror, F::E1),
-            (Rcl, F::E1),
-            (Rcr, F::E1),
-            (Shl, F::E1),
-            (Shr, F::E1),
-            (Shl, F::E1),
-            (Sar, F::E1),
-        ],
-    },
-    // 2: D2h/D3h shift by CL.
-    GroupEntry {
-        ops: [
-            (Rol, F::ECl),
-            (Ror, F::ECl),
-            (Rcl, F::ECl),
-            (Rcr, F::ECl),
-            (Shl, F::ECl),
-            (Shr, F::ECl),
-            (Shl, F::ECl),
-            (Sar, F::ECl),
-        ],
-    },
-    GROUPS[3],
-    // 4: FEh.
-    GroupEntry {
-        ops: [(Inc, F::E), (Dec, F::E), INV, INV, INV, INV, INV, INV],
-    },
-    // 5: FFh.
-    GroupEntry {
-        ops: [
-            (Inc, F::E),
-            (Dec, F::E),
-            (CallInd, F::E),
-            (CallFarInd, F::E),
-            (JmpInd, F::E),
-            (JmpFarInd, F::E),
-            (Push, F::E),
-            INV,
-        ],
-    },
-    // 6: 8Fh.
-    GroupEntry {
-        ops: [(Pop, F::E), INV, INV, INV, INV, INV, INV, INV],
-    },
-    // 7: C6h/C7h.
-    GroupEntry {
-        ops: [(Mov, F::EI), INV, INV, INV, INV, INV, INV, INV],
-    },
-    // 8: C0h/C1h, shift by an immediate byte.
-    GroupEntry {
-        ops: [
-            (Rol, F::EIbu),
-            (Ror, F::EIbu),
-            (Rcl, F::EIbu),
-            (Rcr, F::EIbu),
-            (Shl, F::EIbu),
-            (Shr, F::EIbu),
-            (Shl, F::EIbu),
-            (Sar, F::EIbu),
-        ],
-    },
-    // 9: 0F 00h (SLDT, STR, LLDT, LTR, VERR, VERW): protected mode only,
-    // #UD in real mode (80386 PRM, section 17.2).
-    GroupEntry { ops: [INV; 8] },
-    // 10: 0F 01h.
-    GroupEntry {
-        ops: [
-            (Sgdt, F::E),
-            (Sidt, F::E),
-            (Lgdt, F::E),
-            (Lidt, F::E),
-            (Smsw, F::E),
-            INV,
-            (Lmsw, F::E),
-            INV,
-        ],
-    },
-    // 11: 0F BAh, BT/BTS/BTR/BTC r/m, imm8.
-    GroupEntry {
-        ops: [
-            INV,
-            INV,
-            INV,
-            INV,
-            (Bt, F::EIbu),
-            (Bts, F::EIbu),
-            (Btr, F::EIbu),
-            (Btc, F::EIbu),
-        ],
-    },
-];
-
-/// An undefined group member (#UD).
-const INV: (Op, Form) = (Invalid, F::E);
 
 /// The operation and form of a group member: the group's table gives the
 /// operation; the immediate group's form depends on the opcode (83h takes a

@@ -82,6 +82,13 @@ impl Cpu {
         if self.slow_mem {
             return Ok(self.read_mem_slow(bus, base, off, n));
         }
+        Ok(self.read_bytes(bus, base, off, n))
+    }
+
+    /// The register-level read of `n` bytes at `base + off`: a word at an
+    /// odd address costs another bus cycle, and each byte its wait states.
+    #[inline(always)]
+    fn read_bytes<B: Bus>(&mut self, bus: &mut B, base: u32, off: u32, n: u32) -> u32 {
         if n > 1 && off & 1 != 0 {
             self.step_cycles += BUS_CYCLE;
         }
@@ -91,7 +98,7 @@ impl Cpu {
             self.step_cycles += bus.mem_wait_states(a);
             v |= (bus.mem_read8(a) as u32) << (8 * i);
         }
-        Ok(v)
+        v
     }
 
     /// A read in cycle-exact mode or with hooks set (`slow_mem`).
@@ -100,16 +107,7 @@ impl Cpu {
         let v = if self.x.is_some() {
             self.x_mem(bus, BusStatus::Memr, base, off, n, 0)
         } else {
-            if n > 1 && off & 1 != 0 {
-                self.step_cycles += BUS_CYCLE;
-            }
-            let mut v = 0u32;
-            for i in 0..n {
-                let a = self.byte_addr(base, off, i);
-                self.step_cycles += bus.mem_wait_states(a);
-                v |= (bus.mem_read8(a) as u32) << (8 * i);
-            }
-            v
+            self.read_bytes(bus, base, off, n)
         };
         if self.hooks.is_some() {
             self.hook_mem(false, base.wrapping_add(off), n as u8, v);
@@ -134,6 +132,14 @@ impl Cpu {
             self.write_mem_slow(bus, base, off, n, v);
             return Ok(());
         }
+        self.write_bytes(bus, base, off, n, v);
+        Ok(())
+    }
+
+    /// The register-level write of `n` bytes of `v` at `base + off` (low
+    /// byte first), with the clocks of [`Cpu::read_bytes`].
+    #[inline(always)]
+    fn write_bytes<B: Bus>(&mut self, bus: &mut B, base: u32, off: u32, n: u32, v: u32) {
         if n > 1 && off & 1 != 0 {
             self.step_cycles += BUS_CYCLE;
         }
@@ -142,7 +148,6 @@ impl Cpu {
             self.step_cycles += bus.mem_wait_states(a);
             bus.mem_write8(a, (v >> (8 * i)) as u8);
         }
-        Ok(())
     }
 
     /// A write in cycle-exact mode or with hooks set (`slow_mem`).
@@ -151,14 +156,7 @@ impl Cpu {
         if self.x.is_some() {
             self.x_mem(bus, BusStatus::Memw, base, off, n, v);
         } else {
-            if n > 1 && off & 1 != 0 {
-                self.step_cycles += BUS_CYCLE;
-            }
-            for i in 0..n {
-                let a = self.byte_addr(base, off, i);
-                self.step_cycles += bus.mem_wait_states(a);
-                bus.mem_write8(a, (v >> (8 * i)) as u8);
-            }
+            self.write_bytes(bus, base, off, n, v);
         }
         if self.hooks.is_some() {
             let mask = if n >= 4 {
