@@ -171,11 +171,12 @@ impl Cpu {
             }
             self.eu_cycles(bus, eu_timing::REP_SETUP);
         }
+        let script = eu_timing::string_script(op);
         loop {
-            self.eu_cycles(bus, eu_timing::string_pre(op));
+            self.eu_cycles(bus, script.pre);
             self.string_once_x(bus, op, sz, src_seg)?;
             if !rep {
-                self.eu_cycles(bus, eu_timing::string_post(op));
+                self.eu_cycles(bus, script.post);
                 return Ok(());
             }
             let cx = self.regs.get16(1).wrapping_sub(1);
@@ -184,7 +185,7 @@ impl Cpu {
                 self.eu_cycles(bus, eu_timing::REP_Z_EXIT);
                 return Ok(());
             }
-            let tail = eu_timing::rep_tail(op);
+            let tail = script.rep_tail;
             if cx == 0 {
                 self.eu_cycles(bus, tail);
                 return Ok(());
@@ -221,14 +222,14 @@ impl Cpu {
         match op {
             Op::Movs => {
                 let v = self.read_mem(bus, src_seg, si, sz)?;
-                self.eu_cycles(bus, eu_timing::string_mid(op));
+                self.eu_cycles(bus, eu_timing::string_script(op).mid);
                 self.write_mem(bus, es, di, sz, v)?;
                 self.regs.put16(6, next_si);
                 self.regs.put16(7, next_di);
             }
             Op::Cmps => {
                 let a = self.read_mem(bus, src_seg, si, sz)?;
-                self.eu_cycles(bus, eu_timing::string_mid(op));
+                self.eu_cycles(bus, eu_timing::string_script(op).mid);
                 let b = self.read_mem(bus, es, di, sz)?;
                 self.sub(a, b, 0, sz);
                 self.regs.put16(6, next_si);
