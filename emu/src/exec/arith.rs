@@ -12,16 +12,12 @@ use crate::eu_timing;
 use crate::flags;
 use crate::table::{Form, Op};
 
-use super::{in_memory, Loc};
+use super::{in_memory, Exec, Loc};
 
 impl Cpu {
     /// The ALU group in its four operand forms.
     #[inline(always)]
-    pub(super) fn alu_group<B: Bus>(
-        &mut self,
-        bus: &mut B,
-        ins: &Instruction,
-    ) -> Result<(), Fault> {
+    pub(super) fn alu_group<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) -> Exec {
         let sz = Size::of(ins.w, ins.opsize32);
         let m = ins.modrm.unwrap_or_default();
         let mem = in_memory(ins);
@@ -94,7 +90,7 @@ impl Cpu {
 
     /// INC and DEC, of a register in the opcode or of r/m.
     #[inline(always)]
-    pub(super) fn inc_dec<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) -> Result<(), Fault> {
+    pub(super) fn inc_dec<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) -> Exec {
         let (loc, sz, a) = if ins.form == Form::Reg {
             self.x_script(bus, 0);
             let (loc, sz) = (Loc::Reg(ins.opcode & 7), Size::wide(ins.opsize32));
@@ -114,7 +110,7 @@ impl Cpu {
 
     /// NEG r/m.
     #[inline(always)]
-    pub(super) fn neg_op<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) -> Result<(), Fault> {
+    pub(super) fn neg_op<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) -> Exec {
         let sz = Size::of(ins.w, ins.opsize32);
         let (loc, v) = self.read_rmw(bus, ins, sz)?;
         let r = self.neg(v, sz);
@@ -122,7 +118,7 @@ impl Cpu {
     }
 
     /// MUL and IMUL of the accumulator by r/m.
-    pub(super) fn mul_op<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) -> Result<(), Fault> {
+    pub(super) fn mul_op<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) -> Exec {
         let sz = Size::of(ins.w, ins.opsize32);
         let loc = self.rm_loc(bus, ins);
         let src = self.read_loc(bus, loc, sz)?;
@@ -154,7 +150,7 @@ impl Cpu {
     }
 
     /// IMUL r, r/m, imm (69h, 6Bh) and IMUL r, r/m (0F AFh).
-    pub(super) fn imul3<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) -> Result<(), Fault> {
+    pub(super) fn imul3<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) -> Exec {
         let wsz = Size::wide(ins.opsize32);
         let m = ins.modrm.unwrap_or_default();
         let loc = self.rm_loc(bus, ins);
@@ -170,7 +166,7 @@ impl Cpu {
     }
 
     /// DIV and IDIV of the double-width accumulator by r/m.
-    pub(super) fn div_op<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) -> Result<(), Fault> {
+    pub(super) fn div_op<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) -> Exec {
         let sz = Size::of(ins.w, ins.opsize32);
         let loc = self.rm_loc(bus, ins);
         let src = self.read_loc(bus, loc, sz)?;
@@ -208,11 +204,7 @@ impl Cpu {
     }
 
     /// DAA, DAS, AAA, AAS, AAM and AAD.
-    pub(super) fn decimal_adjust<B: Bus>(
-        &mut self,
-        bus: &mut B,
-        ins: &Instruction,
-    ) -> Result<(), Fault> {
+    pub(super) fn decimal_adjust<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) -> Exec {
         match ins.op {
             Op::Daa => self.daa(),
             Op::Das => self.das(),

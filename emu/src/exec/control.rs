@@ -11,7 +11,7 @@ use crate::flags::{CF, OF, PF, SF, ZF};
 use crate::regs::SegReg;
 use crate::table::{Form, Op};
 
-use super::in_memory;
+use super::{in_memory, Exec};
 
 impl Cpu {
     /// Evaluates condition `cc` (the low nibble of a Jcc opcode).
@@ -33,7 +33,7 @@ impl Cpu {
     /// Loads IP with a new value. The 8086 has a 16-bit IP; with a 16-bit
     /// operand size the 286/386 truncate EIP to 16 bits; a 32-bit target past
     /// the real-mode CS limit raises #GP.
-    fn set_ip(&mut self, target: u32, op32: bool) -> Result<(), Fault> {
+    fn set_ip(&mut self, target: u32, op32: bool) -> Exec {
         let t = if op32 { target } else { target & 0xFFFF };
         if t > 0xFFFF {
             return Err(Fault::Vector(13));
@@ -43,13 +43,13 @@ impl Cpu {
     }
 
     /// Loads CS:IP for a far transfer.
-    fn far_jump(&mut self, cs: u16, ip: u32, op32: bool) -> Result<(), Fault> {
+    fn far_jump(&mut self, cs: u16, ip: u32, op32: bool) -> Exec {
         self.set_ip(ip, op32)?;
         self.regs.set_sreg(SegReg::CS, cs);
         Ok(())
     }
 
-    fn jump_rel(&mut self, ins: &Instruction) -> Result<(), Fault> {
+    fn jump_rel(&mut self, ins: &Instruction) -> Exec {
         let t = self.regs.ip.wrapping_add(ins.imm);
         self.set_ip(t, ins.opsize32)
     }
@@ -114,7 +114,7 @@ impl Cpu {
     }
 
     /// JMP rel8/rel16 and JMP ptr16:16.
-    pub(super) fn jmp<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) -> Result<(), Fault> {
+    pub(super) fn jmp<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) -> Exec {
         self.x_imm(bus, ins);
         if ins.op == Op::JmpFar {
             self.x_susp(bus, 0);
@@ -134,19 +134,14 @@ impl Cpu {
 
     /// The end of every CALL: the queue flush at the target, then the push
     /// of the return IP.
-    fn call_push_return<B: Bus>(
-        &mut self,
-        bus: &mut B,
-        ins: &Instruction,
-        ip: u32,
-    ) -> Result<(), Fault> {
+    fn call_push_return<B: Bus>(&mut self, bus: &mut B, ins: &Instruction, ip: u32) -> Exec {
         self.x_flush_after(bus, eu_timing::CALL_TO_FLUSH);
         self.x_script(bus, eu_timing::CALL_PUSH_PRE);
         self.push(bus, Size::wide(ins.opsize32), ip)
     }
 
     /// CALL rel16 and CALL ptr16:16.
-    pub(super) fn call<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) -> Result<(), Fault> {
+    pub(super) fn call<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) -> Exec {
         let op32 = ins.opsize32;
         if ins.op == Op::CallFar {
             let cs = self.regs.sreg(SegReg::CS) as u32;
@@ -173,11 +168,7 @@ impl Cpu {
 
     /// CALL r/m and JMP r/m (FFh /2, /4; on the 8086 also FEh, reading a
     /// byte; the 286 and 386 #UD there).
-    pub(super) fn near_indirect<B: Bus>(
-        &mut self,
-        bus: &mut B,
-        ins: &Instruction,
-    ) -> Result<(), Fault> {
+    pub(super) fn near_indirect<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) -> Exec {
         let op32 = ins.opsize32;
         let mem = in_memory(ins);
         let loc = self.rm_loc(bus, ins);
@@ -200,11 +191,7 @@ impl Cpu {
     }
 
     /// CALL m16:16 and JMP m16:16 (FFh /3, /5).
-    pub(super) fn far_indirect<B: Bus>(
-        &mut self,
-        bus: &mut B,
-        ins: &Instruction,
-    ) -> Result<(), Fault> {
+    pub(super) fn far_indirect<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) -> Exec {
         let op32 = ins.opsize32;
         let far_call = ins.op == Op::CallFarInd;
         let between = |cpu: &mut Self, bus: &mut B| {
@@ -234,7 +221,7 @@ impl Cpu {
     }
 
     /// RET and RETF, with or without an immediate that releases stack.
-    pub(super) fn ret<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) -> Result<(), Fault> {
+    pub(super) fn ret<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) -> Exec {
         let wsz = Size::wide(ins.opsize32);
         let iw = ins.form == Form::Iw;
         if iw {
@@ -272,7 +259,7 @@ impl Cpu {
     }
 
     /// IRET: pop IP, CS and FLAGS.
-    pub(super) fn iret<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) -> Result<(), Fault> {
+    pub(super) fn iret<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) -> Exec {
         let op32 = ins.opsize32;
         let wsz = Size::wide(op32);
         self.x_susp_now(bus, eu_timing::RETF_PRE);
@@ -326,7 +313,7 @@ impl Cpu {
     }
 
     /// BOUND r, m: #BR (vector 5) unless lower <= r <= upper, signed.
-    pub(super) fn bound<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) -> Result<(), Fault> {
+    pub(super) fn bound<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) -> Exec {
         let op32 = ins.opsize32;
         let wsz = Size::wide(op32);
         let m = ins.modrm.unwrap_or_default();

@@ -3,11 +3,13 @@
 
 use crate::alu::Size;
 use crate::bus::Bus;
-use crate::cpu::{Cpu, Fault};
+use crate::cpu::Cpu;
 use crate::decode::Instruction;
 use crate::eu_timing;
 use crate::flags::{AF, CF, DF, IF, PF, SF, ZF};
 use crate::table::Op;
+
+use super::Exec;
 
 impl Cpu {
     /// CLC, STC, CMC, CLI, STI, CLD, STD.
@@ -35,11 +37,7 @@ impl Cpu {
 
     /// PUSHF and POPF. POPF with a 16-bit operand keeps the upper half of
     /// EFLAGS; every write goes through the model's fixed bits.
-    pub(super) fn push_pop_flags<B: Bus>(
-        &mut self,
-        bus: &mut B,
-        ins: &Instruction,
-    ) -> Result<(), Fault> {
+    pub(super) fn push_pop_flags<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) -> Exec {
         let wsz = Size::wide(ins.opsize32);
         if ins.op == Op::Pushf {
             // The 386's 32-bit push clears VM and RF in the image.
@@ -84,7 +82,7 @@ impl Cpu {
     }
 
     /// SETcc r/m8: 1 when the condition holds, else 0.
-    pub(super) fn setcc<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) -> Result<(), Fault> {
+    pub(super) fn setcc<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) -> Exec {
         let v = self.condition(ins.opcode & 0x0F) as u32;
         let loc = self.rm_loc(bus, ins);
         self.write_loc(bus, loc, Size::Byte, v)

@@ -4,18 +4,18 @@
 
 use crate::alu::Size;
 use crate::bus::Bus;
-use crate::cpu::{Cpu, Fault};
+use crate::cpu::Cpu;
 use crate::decode::Instruction;
 use crate::eu_timing;
 use crate::flags::{CF, ZF};
 use crate::table::{Form, Op};
 
-use super::{in_memory, Loc};
+use super::{in_memory, Exec, Loc};
 
 impl Cpu {
     /// NOT r/m.
     #[inline(always)]
-    pub(super) fn not_op<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) -> Result<(), Fault> {
+    pub(super) fn not_op<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) -> Exec {
         let sz = Size::of(ins.w, ins.opsize32);
         let (loc, v) = self.read_rmw(bus, ins, sz)?;
         self.write_loc(bus, loc, sz, !v & sz.mask())
@@ -23,7 +23,7 @@ impl Cpu {
 
     /// The shift and rotate group, by 1, by CL or by an immediate byte.
     #[inline(always)]
-    pub(super) fn shift_op<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) -> Result<(), Fault> {
+    pub(super) fn shift_op<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) -> Exec {
         let sz = Size::of(ins.w, ins.opsize32);
         let mem = in_memory(ins);
         let loc = self.rm_loc(bus, ins);
@@ -54,11 +54,7 @@ impl Cpu {
 
     /// SHLD and SHRD, by an immediate byte or by CL (count masked to 5
     /// bits; a zero count changes nothing).
-    pub(super) fn double_shift_op<B: Bus>(
-        &mut self,
-        bus: &mut B,
-        ins: &Instruction,
-    ) -> Result<(), Fault> {
+    pub(super) fn double_shift_op<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) -> Exec {
         let sz = Size::of(ins.w, ins.opsize32);
         let m = ins.modrm.unwrap_or_default();
         let loc = self.rm_loc(bus, ins);
@@ -80,7 +76,7 @@ impl Cpu {
     /// complement it. A register bit offset addresses memory beyond the
     /// operand (80386 PRM, BT): the address moves by the offset's signed
     /// quotient by the operand width.
-    pub(super) fn bit_test<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) -> Result<(), Fault> {
+    pub(super) fn bit_test<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) -> Exec {
         let sz = Size::wide(ins.opsize32);
         let m = ins.modrm.unwrap_or_default();
         let bits = sz.bits();
@@ -119,7 +115,7 @@ impl Cpu {
 
     /// BSF and BSR: the index of the lowest or highest set bit; ZF set and
     /// the destination unchanged for a zero source.
-    pub(super) fn bit_scan<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) -> Result<(), Fault> {
+    pub(super) fn bit_scan<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) -> Exec {
         let wsz = Size::wide(ins.opsize32);
         let m = ins.modrm.unwrap_or_default();
         let loc = self.rm_loc(bus, ins);

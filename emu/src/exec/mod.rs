@@ -34,6 +34,9 @@ pub(crate) use operands::Loc;
 /// #UD.
 const UD: Fault = Fault::Vector(6);
 
+/// What an instruction family's handler returns: done, or a fault.
+type Exec = Result<(), Fault>;
+
 /// True when the instruction's r/m operand is in memory.
 #[inline(always)]
 fn in_memory(ins: &Instruction) -> bool {

@@ -9,7 +9,7 @@ use crate::decode::{Instruction, ModRm};
 use crate::regs::SegReg;
 use crate::timing;
 
-use super::UD;
+use super::{Exec, UD};
 
 /// Where an r/m operand lives.
 #[derive(Clone, Copy, Debug)]
@@ -123,13 +123,7 @@ impl Cpu {
     }
 
     #[inline]
-    pub(super) fn write_loc<B: Bus>(
-        &mut self,
-        bus: &mut B,
-        loc: Loc,
-        sz: Size,
-        v: u32,
-    ) -> Result<(), Fault> {
+    pub(super) fn write_loc<B: Bus>(&mut self, bus: &mut B, loc: Loc, sz: Size, v: u32) -> Exec {
         match loc {
             Loc::Reg(r) => {
                 self.put_reg(r, sz, v);

@@ -4,18 +4,18 @@
 
 use crate::alu::Size;
 use crate::bus::Bus;
-use crate::cpu::{Cpu, Fault};
+use crate::cpu::Cpu;
 use crate::decode::Instruction;
 use crate::eu_timing;
 use crate::regs::SegReg;
 use crate::table::{Form, Op};
 
-use super::{in_memory, Loc};
+use super::{in_memory, Exec, Loc};
 
 impl Cpu {
     /// PUSH of a register in the opcode, an immediate or r/m.
     #[inline(always)]
-    pub(super) fn push_op<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) -> Result<(), Fault> {
+    pub(super) fn push_op<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) -> Exec {
         let wsz = Size::wide(ins.opsize32);
         let new_sp = self.model.caps().push_sp_pushes_new_value;
         let v = match ins.form {
@@ -47,7 +47,7 @@ impl Cpu {
 
     /// POP into a register in the opcode or into r/m.
     #[inline(always)]
-    pub(super) fn pop_op<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) -> Result<(), Fault> {
+    pub(super) fn pop_op<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) -> Exec {
         let wsz = Size::wide(ins.opsize32);
         if ins.form == Form::Reg {
             let v = self.pop(bus, wsz)?;
@@ -75,11 +75,7 @@ impl Cpu {
 
     /// PUSH Sreg and POP Sreg.
     #[inline(always)]
-    pub(super) fn push_pop_sreg<B: Bus>(
-        &mut self,
-        bus: &mut B,
-        ins: &Instruction,
-    ) -> Result<(), Fault> {
+    pub(super) fn push_pop_sreg<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) -> Exec {
         let wsz = Size::wide(ins.opsize32);
         let s = self.sreg_of_opcode(ins);
         if ins.op == Op::PushSeg {
@@ -96,11 +92,7 @@ impl Cpu {
 
     /// PUSHA (AX, CX, DX, BX, the original SP, BP, SI, DI) and POPA (the
     /// reverse, discarding the SP image).
-    pub(super) fn push_pop_all<B: Bus>(
-        &mut self,
-        bus: &mut B,
-        ins: &Instruction,
-    ) -> Result<(), Fault> {
+    pub(super) fn push_pop_all<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) -> Exec {
         let wsz = Size::wide(ins.opsize32);
         if ins.op == Op::Pusha {
             let sp = self.get_reg(4, wsz);
@@ -122,7 +114,7 @@ impl Cpu {
     /// ENTER imm16, imm8 (80386 PRM, ENTER): push BP, copy `level - 1`
     /// frame pointers from the old frame, push the new frame pointer, and
     /// reserve `imm16` bytes.
-    pub(super) fn enter<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) -> Result<(), Fault> {
+    pub(super) fn enter<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) -> Exec {
         let wsz = Size::wide(ins.opsize32);
         let n = (wsz.bits() / 8) as u16;
         let level = ins.imm2 & 0x1F;
@@ -157,7 +149,7 @@ impl Cpu {
     }
 
     /// LEAVE: SP = BP, then pop BP.
-    pub(super) fn leave<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) -> Result<(), Fault> {
+    pub(super) fn leave<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) -> Exec {
         let wsz = Size::wide(ins.opsize32);
         let bp = self.get_reg(5, Size::Word);
         self.regs.put16(4, bp as u16);

@@ -10,7 +10,7 @@ use crate::decode::Instruction;
 use crate::eu_timing;
 use crate::table::Op;
 
-use super::{Loc, UD};
+use super::{Exec, Loc, UD};
 
 impl Cpu {
     /// HLT: stop until an interrupt.
@@ -22,11 +22,7 @@ impl Cpu {
     /// WAIT and ESC with no coprocessor: TEST/BUSY is inactive, so WAIT
     /// falls through; ESC still computes the address and reads the operand,
     /// then continues.
-    pub(super) fn coprocessor<B: Bus>(
-        &mut self,
-        bus: &mut B,
-        ins: &Instruction,
-    ) -> Result<(), Fault> {
+    pub(super) fn coprocessor<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) -> Exec {
         if ins.op == Op::Wait {
             return Ok(());
         }
@@ -42,7 +38,7 @@ impl Cpu {
 
     /// An opcode the model does not define: #UD from the 286 on; the 8086
     /// runs it as nothing.
-    pub(super) fn invalid(&self) -> Result<(), Fault> {
+    pub(super) fn invalid(&self) -> Exec {
         if self.model.caps().invalid_opcode_fault {
             Err(UD)
         } else {
@@ -51,7 +47,7 @@ impl Cpu {
     }
 
     /// SMSW, LMSW and CLTS: the machine status word (CR0's low 16 bits).
-    pub(super) fn msw_op<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) -> Result<(), Fault> {
+    pub(super) fn msw_op<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) -> Exec {
         match ins.op {
             Op::Smsw => {
                 let loc = self.rm_loc(bus, ins);
@@ -81,11 +77,7 @@ impl Cpu {
     }
 
     /// SGDT, SIDT, LGDT, LIDT: a 16-bit limit and a base.
-    pub(super) fn descriptor_table_op<B: Bus>(
-        &mut self,
-        bus: &mut B,
-        ins: &Instruction,
-    ) -> Result<(), Fault> {
+    pub(super) fn descriptor_table_op<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) -> Exec {
         let (seg, off) = self.mem_operand(bus, ins)?;
         let base_off = self.next_off(off, 2);
         let (base, limit) = if matches!(ins.op, Op::Sgdt | Op::Lgdt) {
@@ -121,7 +113,7 @@ impl Cpu {
     /// MOV to and from CR0-CR3, DR0-DR7 and TR6/TR7. Real mode runs at
     /// privilege 0, so all are allowed; setting CR0.PE would enter protected
     /// mode, which tandem does not emulate.
-    pub(super) fn mov_cr(&mut self, ins: &Instruction) -> Result<(), Fault> {
+    pub(super) fn mov_cr(&mut self, ins: &Instruction) -> Exec {
         let m = ins.modrm.unwrap_or_default();
         let n = m.reg as usize;
         let kind = ins.opcode & 7; // 0/2 CR, 1/3 DR, 4/6 TR

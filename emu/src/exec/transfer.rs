@@ -3,18 +3,18 @@
 
 use crate::alu::Size;
 use crate::bus::Bus;
-use crate::cpu::{Cpu, Fault};
+use crate::cpu::Cpu;
 use crate::decode::Instruction;
 use crate::eu_timing;
 use crate::regs::SegReg;
 use crate::table::{Form, Op};
 
-use super::{in_memory, Loc, UD};
+use super::{in_memory, Exec, Loc, UD};
 
 impl Cpu {
     /// The MOV forms, by operand form.
     #[inline(always)]
-    pub(super) fn mov<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) -> Result<(), Fault> {
+    pub(super) fn mov<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) -> Exec {
         let sz = Size::of(ins.w, ins.opsize32);
         let m = ins.modrm.unwrap_or_default();
         let mem = in_memory(ins);
@@ -65,7 +65,7 @@ impl Cpu {
     }
 
     /// MOV r/m, Sreg (8Ch) and MOV Sreg, r/m (8Eh).
-    fn mov_sreg<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) -> Result<(), Fault> {
+    fn mov_sreg<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) -> Exec {
         let m = ins.modrm.unwrap_or_default();
         let s = self.sreg_field(m.reg)?;
         if ins.form == Form::ES {
@@ -93,7 +93,7 @@ impl Cpu {
 
     /// XCHG of the accumulator with a register, or of r/m with a register.
     #[inline(always)]
-    pub(super) fn xchg<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) -> Result<(), Fault> {
+    pub(super) fn xchg<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) -> Exec {
         if ins.form == Form::AccReg {
             let wsz = Size::wide(ins.opsize32);
             self.x_script(bus, 1);
@@ -118,7 +118,7 @@ impl Cpu {
     /// LEA: the offset of a memory operand. A register operand is #UD on
     /// the 286 and later; the 8086 leaves it a no-op.
     #[inline(always)]
-    pub(super) fn lea<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) -> Result<(), Fault> {
+    pub(super) fn lea<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) -> Exec {
         let m = ins.modrm.unwrap_or_default();
         if m.is_reg() {
             if self.model.caps().invalid_opcode_fault {
@@ -134,11 +134,7 @@ impl Cpu {
 
     /// LES, LDS, LSS, LFS, LGS: a far pointer into a register and a segment
     /// register.
-    pub(super) fn load_far_pointer<B: Bus>(
-        &mut self,
-        bus: &mut B,
-        ins: &Instruction,
-    ) -> Result<(), Fault> {
+    pub(super) fn load_far_pointer<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) -> Exec {
         let between = |cpu: &mut Self, bus: &mut B| cpu.x_script(bus, eu_timing::LDS_BETWEEN);
         let Some((s, o)) = self.read_far_pointer(bus, ins, between)? else {
             return Ok(());
@@ -158,11 +154,7 @@ impl Cpu {
     }
 
     /// MOVZX and MOVSX: a byte or word source, zero- or sign-extended.
-    pub(super) fn mov_extend<B: Bus>(
-        &mut self,
-        bus: &mut B,
-        ins: &Instruction,
-    ) -> Result<(), Fault> {
+    pub(super) fn mov_extend<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) -> Exec {
         let m = ins.modrm.unwrap_or_default();
         let loc = self.rm_loc(bus, ins);
         let src_sz = if ins.form == Form::GEb {
@@ -181,7 +173,7 @@ impl Cpu {
     }
 
     /// XLAT: AL = [seg:BX + AL] (EBX with a 32-bit address size).
-    pub(super) fn xlat<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) -> Result<(), Fault> {
+    pub(super) fn xlat<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) -> Exec {
         let seg = ins.seg.unwrap_or(SegReg::DS);
         let al = self.regs.get8(0) as u32;
         let off = if ins.addrsize32 {
