@@ -132,7 +132,8 @@ pub fn install(m: &mut Machine, ems: bool) {
     wr8(m, lol(0x20), 3); // block devices (A:, B:, C:)
     wr8(m, lol(0x21), disk::LASTDRIVE);
     wr8(m, lol(0x43), 3); // boot drive C:
-    wr8(m, lol(0x44), (m.cpu.model == emu::CpuModel::I386) as u8);
+                          // 1: DOS may move doublewords (a 386 or later).
+    wr8(m, lol(0x44), m.cpu.model.caps().has_32bit_operands as u8);
     wr16(m, lol(0x45), m.config().extended_kib.min(0xFFFF) as u16);
     // Device chain: NUL, the EMM (its header at the INT 67h segment), CON,
     // AUX, PRN, CLOCK$, drive C:.

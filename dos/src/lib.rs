@@ -258,7 +258,7 @@ impl Dos {
         self.arena = Arena::init(m, FIRST_MCB, conv_top);
         self.create_shell(m);
         // HIMEM.SYS needs a 286 or later (extended memory, A20).
-        let xms = self.cfg.xms && m.cpu.model != emu::CpuModel::I8086;
+        let xms = self.cfg.xms && m.cpu.model.has_extended_memory();
         self.xms = xms.then(|| xms::Xms::new(m));
         self.ems = self.cfg.ems.then(|| ems::Ems::new(m));
     }

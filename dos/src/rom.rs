@@ -262,9 +262,10 @@ pub fn install(m: &mut Machine) {
 /// 3 use, no EBDA (bit 2 clear), no Micro Channel. Feature byte 2: bit 6
 /// INT 16h 09h is supported.
 pub fn config_table(cpu: emu::CpuModel) -> [u8; 10] {
-    let (model, sub, rev) = match cpu {
-        emu::CpuModel::I8086 => (0xFB, 0x00, 0x01),
-        _ => (0xFC, 0x01, 0x00),
+    let (model, sub, rev) = if cpu.caps().pc_at_class {
+        (0xFC, 0x01, 0x00)
+    } else {
+        (0xFB, 0x00, 0x01)
     };
     [0x08, 0x00, model, sub, rev, 0x70, 0x40, 0x00, 0x00, 0x00]
 }

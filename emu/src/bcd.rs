@@ -9,7 +9,6 @@
 use crate::alu::Size;
 use crate::cpu::Cpu;
 use crate::flags::{parity, AF, CF, OF, PF, SF, ZF};
-use crate::model::CpuModel;
 
 impl Cpu {
     fn al(&self) -> u8 {
@@ -21,7 +20,7 @@ impl Cpu {
 
     /// DAA: decimal adjust AL after addition.
     pub(crate) fn daa(&mut self) {
-        if self.model != CpuModel::I8086 {
+        if !self.model.caps().undefined_flags_of_8086_microcode {
             return self.decimal_adjust_286(true);
         }
         let (old_al, old_cf, old_af) = (self.al(), self.flag(CF), self.flag(AF));
@@ -49,7 +48,7 @@ impl Cpu {
 
     /// DAS: decimal adjust AL after subtraction.
     pub(crate) fn das(&mut self) {
-        if self.model != CpuModel::I8086 {
+        if !self.model.caps().undefined_flags_of_8086_microcode {
             return self.decimal_adjust_286(false);
         }
         let (old_al, old_cf, old_af) = (self.al(), self.flag(CF), self.flag(AF));
@@ -78,7 +77,7 @@ impl Cpu {
 
     /// AAA: ASCII adjust after addition.
     pub(crate) fn aaa(&mut self) {
-        if self.model != CpuModel::I8086 {
+        if !self.model.caps().undefined_flags_of_8086_microcode {
             return self.ascii_adjust_286(true);
         }
         let old_al = self.al();
@@ -102,7 +101,7 @@ impl Cpu {
 
     /// AAS: ASCII adjust after subtraction.
     pub(crate) fn aas(&mut self) {
-        if self.model != CpuModel::I8086 {
+        if !self.model.caps().undefined_flags_of_8086_microcode {
             return self.ascii_adjust_286(false);
         }
         let old_al = self.al();

@@ -171,15 +171,7 @@ impl Cpu {
             gdtr: (0, 0xFFFF),
             ..SystemRegisters::default()
         };
-        self.sys.cr0 = match self.model {
-            // The 286's MSW reads its unused bits as ones.
-            CpuModel::I286 => 0xFFF0,
-            // The 386 reads CR0's reserved bits 5-30 as ones (ET, bit 4,
-            // clear: no coprocessor). Real-mode probes such as LOADLIN's
-            // take an all-zero CR0 for a virtualised one.
-            CpuModel::I386 => CR0_386_RESERVED,
-            CpuModel::I8086 => 0,
-        };
+        self.sys.cr0 = self.model.caps().cr0_reset;
         self.halted = false;
         self.nmi_latch = false;
         self.irq_shadow = false;
@@ -197,11 +189,8 @@ impl Cpu {
     /// 1 is always set; bits 3 and 5 are always clear.
     #[inline]
     pub fn normalize_flags(&self, v: u32) -> u32 {
-        match self.model {
-            CpuModel::I8086 => (v & 0x0FD5) | flags::RESERVED1 | 0xF000,
-            CpuModel::I286 => (v & 0x0FD5) | flags::RESERVED1,
-            CpuModel::I386 => (v & 0x7FD5) | flags::RESERVED1,
-        }
+        let c = self.model.caps();
+        (v & c.flags_writable) | c.flags_fixed_ones
     }
 
     /// Linear address of `seg:off` on this model's address bus.

@@ -111,13 +111,12 @@ pub fn is_prefix(b: u8) -> bool {
 /// True for the bytes `model` treats as prefixes.
 #[inline]
 pub fn is_prefix_for(model: CpuModel, b: u8) -> bool {
-    match model {
-        CpuModel::I8086 => is_prefix(b),
-        CpuModel::I286 => matches!(b, 0x26 | 0x2E | 0x36 | 0x3E | 0xF0 | 0xF2 | 0xF3),
-        CpuModel::I386 => matches!(
-            b,
-            0x26 | 0x2E | 0x36 | 0x3E | 0x64 | 0x65 | 0x66 | 0x67 | 0xF0 | 0xF2 | 0xF3
-        ),
+    let c = model.caps();
+    match b {
+        0x26 | 0x2E | 0x36 | 0x3E | 0xF0 | 0xF2 | 0xF3 => true,
+        0xF1 => c.f1_is_lock_prefix,
+        0x64..=0x67 => c.has_32bit_operands,
+        _ => false,
     }
 }
 
@@ -160,8 +159,8 @@ pub fn decode_for<F: FnMut() -> u8>(
         len: 0,
         max_len,
     };
-    let i386 = model == CpuModel::I386;
-    let i186 = model != CpuModel::I8086;
+    let caps = model.caps();
+    let i186 = caps.has_80186_instructions;
     let mut seg = None;
     let mut rep = Rep::None;
     let mut lock = false;
@@ -190,7 +189,9 @@ pub fn decode_for<F: FnMut() -> u8>(
     };
     let (opcode, two_byte, entry) = if i186 && opcode == 0x0F {
         let b = r.byte()?;
-        let entry = if i386 || matches!(b, 0x00 | 0x01 | 0x06) {
+        // The 286 has only the system instructions of the 0Fh map.
+        let entry = if caps.has_32bit_operands || (caps.has_msw && matches!(b, 0x00 | 0x01 | 0x06))
+        {
             OPCODES_0F[b as usize]
         } else {
             OPCODES_0F[0xFF]
@@ -198,7 +199,7 @@ pub fn decode_for<F: FnMut() -> u8>(
         (b, true, entry)
     } else if i186 {
         let mut entry = OPCODES_186[opcode as usize];
-        if opcode == 0xF1 && i386 {
+        if opcode == 0xF1 && caps.f1_is_icebp {
             entry = crate::table::OpcodeEntry {
                 op: Op::Icebp,
                 form: Form::None,

@@ -13,7 +13,7 @@
 //!    the opcode (first-byte read), the ModR/M byte (subsequent read) or,
 //!    without one, a clock of decoding;
 //! 2. the EA calculation ([`Cpu::x_ea`]) when the operand is in memory;
-//! 3. the instruction's own script in `execute.rs` (`eu_cycles` calls
+//! 3. the instruction's own script in `exec/` (`x_script` calls
 //!    between its bus transfers, immediates taken with [`Cpu::x_imm`]);
 //! 4. [`Cpu::x_end`]: bytes not yet taken, the documented-count fallback
 //!    for instructions without a script, the queue flush of a transfer of
@@ -23,6 +23,7 @@ use crate::biu::cycle::QueueOp;
 use crate::bus::Bus;
 use crate::cpu::Cpu;
 use crate::decode::{Instruction, ModRm};
+use crate::table::Op;
 
 /// EA clocks before the displacement is read and after it, per ModR/M
 /// addressing form (mod 0-2, r/m 0-7). The documented totals (Intel 8086
@@ -501,53 +502,54 @@ pub(crate) const REP_CX_TEST: u32 = 5;
 /// REP with CX non-zero: the rest of RPTS before the first iteration.
 pub(crate) const REP_SETUP: u32 = 2;
 
-/// Clocks before an iteration's first transfer: STOS, LODS, MOVS one;
-/// CMPS two; SCAS three (MartyPC runs CMPS's line 121h and SCAS's 121h
-/// and a jump before the read; measured on the suite).
-pub(crate) fn string_pre(op: crate::table::Op) -> u32 {
-    use crate::table::Op;
-    match op {
-        Op::Cmps => 2,
-        Op::Scas => 3,
-        _ => 1,
+/// The 8086 microcode's clocks around one iteration of a string
+/// instruction, measured on the suite (MartyPC runs CMPS's line 121h and
+/// SCAS's 121h and a jump before the read).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct StringScript {
+    /// Clocks before the iteration's first transfer.
+    pub pre: u32,
+    /// From the first transfer's T3 to the second's request (MOVS: the
+    /// read's T4 and line 12Eh; CMPS: its T4 and lines 123h-124h).
+    pub mid: u32,
+    /// Without a REP prefix: after the last transfer's T3 to the next
+    /// instruction (CMPS, SCAS: the subtraction, lines 126h-128h, and the
+    /// jump to the end).
+    pub post: u32,
+    /// REP: after an iteration's last transfer to the next iteration's
+    /// first clock, or to the next instruction after the last iteration
+    /// (the CX decrement, the interrupt check, the CX test and the jump
+    /// back); the suite shows the same count whether the loop goes on or
+    /// ends.
+    pub rep_tail: u32,
+}
+
+const fn script(pre: u32, mid: u32, post: u32, rep_tail: u32) -> StringScript {
+    StringScript {
+        pre,
+        mid,
+        post,
+        rep_tail,
     }
 }
 
-/// Clocks from the first transfer's T3 to the second's request: MOVS two
-/// (the read's T4 and line 12Eh), CMPS three (its T4 and lines 123h-124h).
-/// Measured on the suite.
-pub(crate) fn string_mid(op: crate::table::Op) -> u32 {
-    if op == crate::table::Op::Cmps {
-        3
-    } else {
-        2
-    }
-}
+/// The 8086's string instructions and their scripts (LODS, STOS and SCAS
+/// have one transfer: their `mid` is never run).
+pub(crate) const STRING_SCRIPTS: [(Op, StringScript); 5] = [
+    (Op::Movs, script(1, 2, 3, 4)),
+    (Op::Cmps, script(2, 3, 5, 7)),
+    (Op::Scas, script(3, 2, 5, 7)),
+    (Op::Lods, script(1, 2, 4, 7)),
+    (Op::Stos, script(1, 2, 3, 4)),
+];
 
-/// Without a REP prefix: clocks after the last transfer's T3 before the
-/// next instruction: STOS, MOVS three; LODS four; CMPS, SCAS five (the
-/// subtraction, lines 126h-128h, and the jump to the end). Measured on the
-/// suite.
-pub(crate) fn string_post(op: crate::table::Op) -> u32 {
-    use crate::table::Op;
-    match op {
-        Op::Lods => 4,
-        Op::Cmps | Op::Scas => 5,
-        _ => 3,
-    }
-}
-
-/// REP: clocks after an iteration's last transfer to the next iteration's
-/// first clock, or to the next instruction after the last iteration (the
-/// CX decrement, the interrupt check, the CX test and the jump back): STOS,
-/// MOVS four; LODS, CMPS, SCAS seven. The suite shows the same count
-/// whether the loop goes on or ends. Measured on the suite.
-pub(crate) fn rep_tail(op: crate::table::Op) -> u32 {
-    use crate::table::Op;
-    match op {
-        Op::Lods | Op::Cmps | Op::Scas => 7,
-        _ => 4,
-    }
+/// The script of string operation `op` (STOS's for an operation the 8086
+/// does not have).
+pub(crate) fn string_script(op: Op) -> StringScript {
+    STRING_SCRIPTS
+        .iter()
+        .find(|(o, _)| *o == op)
+        .map_or(STRING_SCRIPTS[4].1, |&(_, s)| s)
 }
 
 /// REPE/REPNE CMPS/SCAS stopping on ZF: six clocks after the last read
@@ -555,7 +557,7 @@ pub(crate) fn rep_tail(op: crate::table::Op) -> u32 {
 pub(crate) const REP_Z_EXIT: u32 = 6;
 
 /// REP with an interrupt pending: the check sits this many clocks before
-/// the end of [`rep_tail`]; a clock to jump to RPTI follows (MartyPC's
+/// the end of [`StringScript::rep_tail`]; a clock to jump to RPTI follows (MartyPC's
 /// line order; the suite records no interrupts).
 pub(crate) const REP_INT_CHECK_BEFORE_END: u32 = 2;
 

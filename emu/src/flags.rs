@@ -1,5 +1,15 @@
 //! FLAGS bits (Intel 8086 Family User's Manual, figure 2-32) and the parity
 //! table.
+//!
+//! Why plain `u32` constants and not a `bitflags` type: FLAGS is a register
+//! image that the ALU computes arithmetically (carries, parity, sign and
+//! overflow come out of additions and masks), that PUSHF/POPF, SAHF/LAHF and
+//! interrupts move as a whole word, and that each model fixes and masks as
+//! numbers ([`crate::Capabilities::flags_writable`] and `flags_fixed_ones`).
+//! A flags type would wrap and unwrap that word on the hottest path of every
+//! instruction for no check the compiler can make; CR0 and the MSW are
+//! likewise stored as written and read back as numbers. So the workspace
+//! does not depend on bitflags.
 
 /// Carry.
 pub const CF: u32 = 0x0001;

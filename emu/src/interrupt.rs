@@ -8,7 +8,6 @@ use crate::bus::Bus;
 use crate::cpu::{Cpu, Fault};
 use crate::eu_timing;
 use crate::flags::{IF, TF};
-use crate::model::CpuModel;
 use crate::regs::SegReg;
 use crate::timing;
 
@@ -99,7 +98,7 @@ impl Cpu {
                 crate::StepEvent::Unsupported(msg)
             }
             Fault::Vector(v) => {
-                if self.model != CpuModel::I8086 {
+                if self.model.caps().faults_restart_instruction {
                     self.regs = self.saved.clone();
                     if self.stop_on_fault {
                         return crate::StepEvent::Exception(v);

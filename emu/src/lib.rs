@@ -3,14 +3,19 @@
 //! The core executes x86 real-mode code against a [`Bus`], one instruction per
 //! [`Cpu::step`], and accounts for the clocks every instruction takes. The CPU
 //! model ([`CpuModel`]) is a value: behaviour that differs between the 8086,
-//! 286 and 386 asks the model instead of forking the code.
+//! 286 and 386 asks the model's [`Capabilities`] row instead of forking the
+//! code.
 //!
-//! Layout, after the chip: [`decode`] (our own decoder, its tables in
-//! [`table`]), `biu` (bus transfers and their clocks), `alu`, `bcd`, `muldiv`,
-//! `string`, `interrupt`, `execute` (the dispatcher), and [`timing`] (the
-//! clock tables).
+//! Layout, after the chip: [`decode`] (our own decoder, its opcode rows in
+//! [`table`]), `biu` (bus transfers and their clocks), `exec` (the
+//! dispatcher and the instruction semantics, one file per family), the
+//! arithmetic in `alu`, `bcd` and `muldiv`, `string`, `interrupt`,
+//! [`timing`] (the clock rows per model), `eu_timing` (the 8086's
+//! cycle-exact microcode scripts) and [`capabilities`] (what each model
+//! can do).
 
 pub mod bus;
+pub mod capabilities;
 pub mod cpu;
 pub mod decode;
 pub mod disasm;
@@ -25,12 +30,13 @@ mod alu;
 mod bcd;
 pub mod biu;
 mod eu_timing;
-mod execute;
+mod exec;
 mod interrupt;
 mod muldiv;
 mod string;
 
 pub use bus::{Bus, FlatBus};
+pub use capabilities::Capabilities;
 pub use cpu::{Cpu, StepEvent, StepInfo};
 pub use hooks::{ExecAt, Hook, HookAction, HookEvent, HookKind, HookRecord, Hooks};
 pub use model::CpuModel;

@@ -1,5 +1,6 @@
 //! The CPU model is a value: one core serves the 8086, 286 and 386 (real
-//! mode), and behaviour that differs between them asks the model.
+//! mode), and behaviour that differs between them asks the model's
+//! capabilities ([`crate::capabilities`]).
 
 use std::fmt;
 use std::str::FromStr;
@@ -21,33 +22,23 @@ pub enum CpuModel {
 impl CpuModel {
     /// The physical address mask: 20 address lines on the 8086, 24 on the
     /// 286, 32 on the 386.
+    #[inline(always)]
     pub fn address_mask(self) -> u32 {
-        match self {
-            CpuModel::I8086 => 0x000F_FFFF,
-            CpuModel::I286 => 0x00FF_FFFF,
-            CpuModel::I386 => 0xFFFF_FFFF,
-        }
+        self.caps().address_mask
     }
 
     /// The clock a machine with this CPU gets when none is asked for: the
     /// IBM PC's 4.77 MHz (14.31818 MHz / 3) for the 8086, the PC/AT 339's
     /// 12 MHz for the 286, and 33 MHz for the 386 (the 386DX-33 of the
-    /// early 1990s). The one place these defaults live.
+    /// early 1990s). The one place these defaults live is the model's
+    /// [`crate::capabilities::Capabilities`] row.
     pub fn default_hz(self) -> u64 {
-        match self {
-            CpuModel::I8086 => 4_772_727,
-            CpuModel::I286 => 12_000_000,
-            CpuModel::I386 => 33_000_000,
-        }
+        self.caps().default_hz
     }
 
     /// The name used on the command line (`8086`, `286`, `386`).
     pub fn name(self) -> &'static str {
-        match self {
-            CpuModel::I8086 => "8086",
-            CpuModel::I286 => "286",
-            CpuModel::I386 => "386",
-        }
+        self.caps().name
     }
 }
 

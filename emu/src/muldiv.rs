@@ -8,7 +8,6 @@
 use crate::alu::Size;
 use crate::cpu::Cpu;
 use crate::flags::{CF, OF};
-use crate::model::CpuModel;
 
 /// A divide error: the quotient does not fit or the divisor is zero.
 pub(crate) struct DivideError;
@@ -102,9 +101,7 @@ impl Cpu {
         // 286 and later accept exactly -2^(n-1).
         let q_negative = (dividend < 0) != (divisor < 0);
         let limit = sz.sign() as u128;
-        let fits = if self.model == CpuModel::I8086 {
-            mag_q < limit
-        } else if q_negative {
+        let fits = if q_negative && self.model.caps().idiv_accepts_min_quotient {
             mag_q <= limit
         } else {
             mag_q < limit

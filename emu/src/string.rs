@@ -16,7 +16,6 @@ use crate::cpu::{Cpu, Fault};
 use crate::decode::{Instruction, Rep};
 use crate::eu_timing;
 use crate::flags::{DF, IF, ZF};
-use crate::model::CpuModel;
 use crate::regs::SegReg;
 use crate::table::Op;
 use crate::timing;
@@ -122,13 +121,13 @@ impl Cpu {
         let (setup, per) = timing::rep_clocks(self.model, ins.op);
         self.step_cycles += setup;
         let compares = matches!(ins.op, Op::Cmps | Op::Scas);
-        let i8086 = self.model == CpuModel::I8086;
+        let restarts = self.model.caps().faults_restart_instruction;
         loop {
             let cx = self.index_reg(1, a32);
             if cx == 0 {
                 break;
             }
-            if !i8086 {
+            if restarts {
                 // A fault in this iteration restarts it, keeping the
                 // progress of the iterations before.
                 self.saved = self.regs.clone();
@@ -172,11 +171,12 @@ impl Cpu {
             }
             self.eu_cycles(bus, eu_timing::REP_SETUP);
         }
+        let script = eu_timing::string_script(op);
         loop {
-            self.eu_cycles(bus, eu_timing::string_pre(op));
+            self.eu_cycles(bus, script.pre);
             self.string_once_x(bus, op, sz, src_seg)?;
             if !rep {
-                self.eu_cycles(bus, eu_timing::string_post(op));
+                self.eu_cycles(bus, script.post);
                 return Ok(());
             }
             let cx = self.regs.get16(1).wrapping_sub(1);
@@ -185,7 +185,7 @@ impl Cpu {
                 self.eu_cycles(bus, eu_timing::REP_Z_EXIT);
                 return Ok(());
             }
-            let tail = eu_timing::rep_tail(op);
+            let tail = script.rep_tail;
             if cx == 0 {
                 self.eu_cycles(bus, tail);
                 return Ok(());
@@ -222,14 +222,14 @@ impl Cpu {
         match op {
             Op::Movs => {
                 let v = self.read_mem(bus, src_seg, si, sz)?;
-                self.eu_cycles(bus, eu_timing::string_mid(op));
+                self.eu_cycles(bus, eu_timing::string_script(op).mid);
                 self.write_mem(bus, es, di, sz, v)?;
                 self.regs.put16(6, next_si);
                 self.regs.put16(7, next_di);
             }
             Op::Cmps => {
                 let a = self.read_mem(bus, src_seg, si, sz)?;
-                self.eu_cycles(bus, eu_timing::string_mid(op));
+                self.eu_cycles(bus, eu_timing::string_script(op).mid);
                 let b = self.read_mem(bus, es, di, sz)?;
                 self.sub(a, b, 0, sz);
                 self.regs.put16(6, next_si);
@@ -260,7 +260,7 @@ impl Cpu {
 
     /// Where an interrupted REP string instruction resumes.
     fn string_restart_ip(&self, ins: &Instruction) -> u32 {
-        if self.model == CpuModel::I8086 && ins.prefixes > 0 {
+        if self.model.caps().rep_resumes_at_last_prefix && ins.prefixes > 0 {
             (self.instr_ip as u16).wrapping_add(ins.prefixes as u16 - 1) as u32
         } else {
             self.instr_ip

@@ -1,9 +1,13 @@
-//! The opcode maps as data: for each opcode byte, the operation and the
-//! shape of its operands; for the group opcodes, the operation per ModR/M
-//! `reg` field. Three maps: the 8086's ([`OPCODES`]), the 80186/286/386
-//! one-byte map ([`OPCODES_186`], which turns the 8086 aliases into the new
-//! instructions), and the 386's two-byte 0Fh map ([`OPCODES_0F`]). Source: Intel 8086 Family User's Manual (1979), tables 4-12
-//! and 4-13, with the undocumented encodings the silicon executes (see the
+//! The opcode maps as data: rows of opcodes that share an operation and
+//! the shape of its operands ([`OpcodeRow`]); for the group opcodes, the
+//! operation per ModR/M `reg` field ([`GroupEntry`]). The one-byte rows
+//! every model shares are [`ROWS_COMMON`]; the bytes that differ are
+//! [`ROWS_8086`] (the 8086's aliases and POP CS) and [`ROWS_186`] (the
+//! 80186/286/386 instructions that replace them); the 386's two-byte map
+//! is [`ROWS_0F`]. The lookup tables the decoder indexes ([`OPCODES`],
+//! [`OPCODES_186`], [`OPCODES_0F`]) are built from the rows at compile time.
+//! Source: Intel 8086 Family User's Manual (1979), tables 4-12 and 4-13,
+//! with the undocumented encodings the silicon executes (see the
 //! single-step suite's `metadata.json`: 60h-6Fh alias 70h-7Fh, C0h/C1h alias
 //! C2h/C3h, C8h/C9h alias CAh/CBh, 0Fh is POP CS, D6h is SALC, F1h is a LOCK
 //! prefix, 82h aliases 80h, F6h/F7h /1 alias TEST, FFh /7 aliases PUSH, and
@@ -153,6 +157,130 @@ pub enum Op {
     /// F1h on the 386: ICEBP, a one-byte INT 1.
     Icebp,
 }
+/// The number of operations (the variants of [`Op`]).
+pub const OP_COUNT: usize = Op::Icebp as usize + 1;
+
+/// Every operation, in declaration order (`ALL_OPS[op as usize] == op`).
+pub const ALL_OPS: [Op; OP_COUNT] = [
+    Op::Add,
+    Op::Or,
+    Op::Adc,
+    Op::Sbb,
+    Op::And,
+    Op::Sub,
+    Op::Xor,
+    Op::Cmp,
+    Op::PushSeg,
+    Op::PopSeg,
+    Op::Daa,
+    Op::Das,
+    Op::Aaa,
+    Op::Aas,
+    Op::Inc,
+    Op::Dec,
+    Op::Push,
+    Op::Pop,
+    Op::Jcc,
+    Op::Test,
+    Op::Xchg,
+    Op::Mov,
+    Op::Lea,
+    Op::Les,
+    Op::Lds,
+    Op::Cbw,
+    Op::Cwd,
+    Op::CallFar,
+    Op::Wait,
+    Op::Pushf,
+    Op::Popf,
+    Op::Sahf,
+    Op::Lahf,
+    Op::Movs,
+    Op::Cmps,
+    Op::Stos,
+    Op::Lods,
+    Op::Scas,
+    Op::Ret,
+    Op::Retf,
+    Op::Int3,
+    Op::Int,
+    Op::Into,
+    Op::Iret,
+    Op::Rol,
+    Op::Ror,
+    Op::Rcl,
+    Op::Rcr,
+    Op::Shl,
+    Op::Shr,
+    Op::Setmo,
+    Op::Sar,
+    Op::Aam,
+    Op::Aad,
+    Op::Salc,
+    Op::Xlat,
+    Op::Esc,
+    Op::Loopne,
+    Op::Loope,
+    Op::Loop,
+    Op::Jcxz,
+    Op::In,
+    Op::Out,
+    Op::Call,
+    Op::Jmp,
+    Op::JmpFar,
+    Op::CallInd,
+    Op::CallFarInd,
+    Op::JmpInd,
+    Op::JmpFarInd,
+    Op::Hlt,
+    Op::Cmc,
+    Op::Not,
+    Op::Neg,
+    Op::Mul,
+    Op::Imul,
+    Op::Div,
+    Op::Idiv,
+    Op::Clc,
+    Op::Stc,
+    Op::Cli,
+    Op::Sti,
+    Op::Cld,
+    Op::Std,
+    Op::Prefix,
+    Op::Pusha,
+    Op::Popa,
+    Op::Bound,
+    Op::Imul3,
+    Op::Ins,
+    Op::Outs,
+    Op::Enter,
+    Op::Leave,
+    Op::Invalid,
+    Op::Movzx,
+    Op::Movsx,
+    Op::Bt,
+    Op::Bts,
+    Op::Btr,
+    Op::Btc,
+    Op::Bsf,
+    Op::Bsr,
+    Op::Shld,
+    Op::Shrd,
+    Op::Setcc,
+    Op::Lss,
+    Op::Lfs,
+    Op::Lgs,
+    Op::MovFromCr,
+    Op::MovToCr,
+    Op::Sgdt,
+    Op::Sidt,
+    Op::Lgdt,
+    Op::Lidt,
+    Op::Smsw,
+    Op::Lmsw,
+    Op::Clts,
+    Op::Icebp,
+];
 
 /// Where an instruction's operands are, in Intel's operand notation (E =
 /// ModR/M r/m, G = ModR/M reg, I = immediate, S = segment register).
@@ -290,9 +418,51 @@ pub struct GroupEntry {
     pub ops: [(Op, Form); 8],
 }
 
-/// The group tables, indexed by [`Form::Group`].
+/// A shift group in `form`, with `six` as its undocumented /6 member
+/// (SETMO on the 8086, SHL from the 186 on).
+const fn shift_group(form: Form, six: Op) -> GroupEntry {
+    let ops = [Rol, Ror, Rcl, Rcr, Shl, Shr, six, Sar];
+    let mut g = GroupEntry {
+        ops: [(Rol, form); 8],
+    };
+    let mut i = 0;
+    while i < 8 {
+        g.ops[i] = (ops[i], form);
+        i += 1;
+    }
+    g
+}
+
+/// FFh: INC, DEC, CALL, CALL far, JMP, JMP far and PUSH r/m; `seven` is
+/// /7 (the 8086 runs PUSH; the 186 and later raise #UD).
+const fn ff_group(seven: (Op, Form)) -> GroupEntry {
+    GroupEntry {
+        ops: [
+            (Inc, F::E),
+            (Dec, F::E),
+            (CallInd, F::E),
+            (CallFarInd, F::E),
+            (JmpInd, F::E),
+            (JmpFarInd, F::E),
+            (Push, F::E),
+            seven,
+        ],
+    }
+}
+
+/// A group of one member (/0) the 186 and later define; the others #UD.
+const fn only_reg0(op: Op, form: Form) -> GroupEntry {
+    let mut g = GroupEntry { ops: [INV; 8] };
+    g.ops[0] = (op, form);
+    g
+}
+
+/// An undefined group member (#UD).
+const INV: (Op, Form) = (Invalid, F::E);
+
+/// The 8086's group tables, indexed by [`Form::Group`].
 pub static GROUPS: [GroupEntry; 8] = [
-    // 0: 80h-83h immediate group (form set by the opcode: see `group_form`).
+    // 0: 80h-83h immediate group (form set by the opcode: see `group_member`).
     GroupEntry {
         ops: [
             (Add, F::EI),
@@ -306,31 +476,9 @@ pub static GROUPS: [GroupEntry; 8] = [
         ],
     },
     // 1: D0h/D1h shift by 1.
-    GroupEntry {
-        ops: [
-            (Rol, F::E1),
-            (Ror, F::E1),
-            (Rcl, F::E1),
-            (Rcr, F::E1),
-            (Shl, F::E1),
-            (Shr, F::E1),
-            (Setmo, F::E1),
-            (Sar, F::E1),
-        ],
-    },
+    shift_group(F::E1, Setmo),
     // 2: D2h/D3h shift by CL.
-    GroupEntry {
-        ops: [
-            (Rol, F::ECl),
-            (Ror, F::ECl),
-            (Rcl, F::ECl),
-            (Rcr, F::ECl),
-            (Shl, F::ECl),
-            (Shr, F::ECl),
-            (Setmo, F::ECl),
-            (Sar, F::ECl),
-        ],
-    },
+    shift_group(F::ECl, Setmo),
     // 3: F6h/F7h.
     GroupEntry {
         ops: [
@@ -346,337 +494,304 @@ pub static GROUPS: [GroupEntry; 8] = [
     },
     // 4: FEh. /2-/7 are undefined on a byte operand; the 8086 runs them as
     // the FFh operations on a byte (reported as `undefined` by the suite).
-    GroupEntry {
-        ops: [
-            (Inc, F::E),
-            (Dec, F::E),
-            (CallInd, F::E),
-            (CallFarInd, F::E),
-            (JmpInd, F::E),
-            (JmpFarInd, F::E),
-            (Push, F::E),
-            (Push, F::E),
-        ],
-    },
+    ff_group((Push, F::E)),
     // 5: FFh.
-    GroupEntry {
-        ops: [
-            (Inc, F::E),
-            (Dec, F::E),
-            (CallInd, F::E),
-            (CallFarInd, F::E),
-            (JmpInd, F::E),
-            (JmpFarInd, F::E),
-            (Push, F::E),
-            (Push, F::E),
-        ],
-    },
+    ff_group((Push, F::E)),
     // 6: 8Fh: the 8086 ignores `reg` (all POP r/m).
     GroupEntry {
-        ops: [
-            (Pop, F::E),
-            (Pop, F::E),
-            (Pop, F::E),
-            (Pop, F::E),
-            (Pop, F::E),
-            (Pop, F::E),
-            (Pop, F::E),
-            (Pop, F::E),
-        ],
+        ops: [(Pop, F::E); 8],
     },
     // 7: C6h/C7h: the 8086 ignores `reg` (all MOV r/m, imm).
     GroupEntry {
-        ops: [
-            (Mov, F::EI),
-            (Mov, F::EI),
-            (Mov, F::EI),
-            (Mov, F::EI),
-            (Mov, F::EI),
-            (Mov, F::EI),
-            (Mov, F::EI),
-            (Mov, F::EI),
-        ],
+        ops: [(Mov, F::EI); 8],
     },
 ];
 
-/// The 8086 one-byte opcode map.
-pub static OPCODES: [OpcodeEntry; 256] = {
-    let mut t = [e(Prefix, F::None); 256];
-    // 00h-3Fh: the ALU block, eight operations of six forms each.
-    let alu = [Add, Or, Adc, Sbb, And, Sub, Xor, Cmp];
-    let mut i = 0;
-    while i < 8 {
-        let b = i * 8;
-        t[b] = e(alu[i], F::EG);
-        t[b + 1] = e(alu[i], F::EG);
-        t[b + 2] = e(alu[i], F::GE);
-        t[b + 3] = e(alu[i], F::GE);
-        t[b + 4] = e(alu[i], F::AccI);
-        t[b + 5] = e(alu[i], F::AccI);
-        i += 1;
-    }
-    t[0x06] = e(PushSeg, F::Sreg);
-    t[0x07] = e(PopSeg, F::Sreg);
-    t[0x0E] = e(PushSeg, F::Sreg);
-    t[0x0F] = e(PopSeg, F::Sreg); // POP CS (8086 only)
-    t[0x16] = e(PushSeg, F::Sreg);
-    t[0x17] = e(PopSeg, F::Sreg);
-    t[0x1E] = e(PushSeg, F::Sreg);
-    t[0x1F] = e(PopSeg, F::Sreg);
-    // 26h/2Eh/36h/3Eh segment overrides stay Prefix.
-    t[0x27] = e(Daa, F::None);
-    t[0x2F] = e(Das, F::None);
-    t[0x37] = e(Aaa, F::None);
-    t[0x3F] = e(Aas, F::None);
-    let mut r = 0;
-    while r < 8 {
-        t[0x40 + r] = e(Inc, F::Reg);
-        t[0x48 + r] = e(Dec, F::Reg);
-        t[0x50 + r] = e(Push, F::Reg);
-        t[0x58 + r] = e(Pop, F::Reg);
-        t[0x90 + r] = e(Xchg, F::AccReg);
-        t[0xB0 + r] = e(Mov, F::Reg8I);
-        t[0xB8 + r] = e(Mov, F::Reg16I);
-        t[0xD8 + r] = e(Esc, F::E);
-        r += 1;
-    }
-    let mut c = 0;
-    while c < 16 {
-        t[0x60 + c] = e(Jcc, F::Rel8); // 8086 aliases of 70h-7Fh
-        t[0x70 + c] = e(Jcc, F::Rel8);
-        c += 1;
-    }
-    t[0x80] = e(Add, F::Group(0));
-    t[0x81] = e(Add, F::Group(0));
-    t[0x82] = e(Add, F::Group(0));
-    t[0x83] = e(Add, F::Group(0));
-    t[0x84] = e(Test, F::EG);
-    t[0x85] = e(Test, F::EG);
-    t[0x86] = e(Xchg, F::EG);
-    t[0x87] = e(Xchg, F::EG);
-    t[0x88] = e(Mov, F::EG);
-    t[0x89] = e(Mov, F::EG);
-    t[0x8A] = e(Mov, F::GE);
-    t[0x8B] = e(Mov, F::GE);
-    t[0x8C] = e(Mov, F::ES);
-    t[0x8D] = e(Lea, F::GM);
-    t[0x8E] = e(Mov, F::SE);
-    t[0x8F] = e(Pop, F::Group(6));
-    t[0x98] = e(Cbw, F::None);
-    t[0x99] = e(Cwd, F::None);
-    t[0x9A] = e(CallFar, F::Far);
-    t[0x9B] = e(Wait, F::None);
-    t[0x9C] = e(Pushf, F::None);
-    t[0x9D] = e(Popf, F::None);
-    t[0x9E] = e(Sahf, F::None);
-    t[0x9F] = e(Lahf, F::None);
-    t[0xA0] = e(Mov, F::AccMoffs);
-    t[0xA1] = e(Mov, F::AccMoffs);
-    t[0xA2] = e(Mov, F::MoffsAcc);
-    t[0xA3] = e(Mov, F::MoffsAcc);
-    t[0xA4] = e(Movs, F::None);
-    t[0xA5] = e(Movs, F::None);
-    t[0xA6] = e(Cmps, F::None);
-    t[0xA7] = e(Cmps, F::None);
-    t[0xA8] = e(Test, F::AccI);
-    t[0xA9] = e(Test, F::AccI);
-    t[0xAA] = e(Stos, F::None);
-    t[0xAB] = e(Stos, F::None);
-    t[0xAC] = e(Lods, F::None);
-    t[0xAD] = e(Lods, F::None);
-    t[0xAE] = e(Scas, F::None);
-    t[0xAF] = e(Scas, F::None);
-    t[0xC0] = e(Ret, F::Iw); // alias of C2h
-    t[0xC1] = e(Ret, F::None); // alias of C3h
-    t[0xC2] = e(Ret, F::Iw);
-    t[0xC3] = e(Ret, F::None);
-    t[0xC4] = e(Les, F::GM);
-    t[0xC5] = e(Lds, F::GM);
-    t[0xC6] = e(Mov, F::Group(7));
-    t[0xC7] = e(Mov, F::Group(7));
-    t[0xC8] = e(Retf, F::Iw); // alias of CAh
-    t[0xC9] = e(Retf, F::None); // alias of CBh
-    t[0xCA] = e(Retf, F::Iw);
-    t[0xCB] = e(Retf, F::None);
-    t[0xCC] = e(Int3, F::None);
-    t[0xCD] = e(Int, F::Ib);
-    t[0xCE] = e(Into, F::None);
-    t[0xCF] = e(Iret, F::None);
-    t[0xD0] = e(Rol, F::Group(1));
-    t[0xD1] = e(Rol, F::Group(1));
-    t[0xD2] = e(Rol, F::Group(2));
-    t[0xD3] = e(Rol, F::Group(2));
-    t[0xD4] = e(Aam, F::Ib);
-    t[0xD5] = e(Aad, F::Ib);
-    t[0xD6] = e(Salc, F::None);
-    t[0xD7] = e(Xlat, F::None);
-    t[0xE0] = e(Loopne, F::Rel8);
-    t[0xE1] = e(Loope, F::Rel8);
-    t[0xE2] = e(Loop, F::Rel8);
-    t[0xE3] = e(Jcxz, F::Rel8);
-    t[0xE4] = e(In, F::AccPort);
-    t[0xE5] = e(In, F::AccPort);
-    t[0xE6] = e(Out, F::AccPort);
-    t[0xE7] = e(Out, F::AccPort);
-    t[0xE8] = e(Call, F::Rel16);
-    t[0xE9] = e(Jmp, F::Rel16);
-    t[0xEA] = e(JmpFar, F::Far);
-    t[0xEB] = e(Jmp, F::Rel8);
-    t[0xEC] = e(In, F::AccDx);
-    t[0xED] = e(In, F::AccDx);
-    t[0xEE] = e(Out, F::AccDx);
-    t[0xEF] = e(Out, F::AccDx);
-    // F0h LOCK, F1h (LOCK alias), F2h REPNE, F3h REP stay Prefix.
-    t[0xF4] = e(Hlt, F::None);
-    t[0xF5] = e(Cmc, F::None);
-    t[0xF6] = e(Test, F::Group(3));
-    t[0xF7] = e(Test, F::Group(3));
-    t[0xF8] = e(Clc, F::None);
-    t[0xF9] = e(Stc, F::None);
-    t[0xFA] = e(Cli, F::None);
-    t[0xFB] = e(Sti, F::None);
-    t[0xFC] = e(Cld, F::None);
-    t[0xFD] = e(Std, F::None);
-    t[0xFE] = e(Inc, F::Group(4));
-    t[0xFF] = e(Inc, F::Group(5));
-    t
-};
-
-/// The group tables of the 80186 and later (286, 386): the 8086's undefined
-/// members raise #UD, shift /6 is SHL, and the 0Fh map adds groups 8-11.
-pub static GROUPS_186: [GroupEntry; 12] = {
-    let inv = (Invalid, F::E);
-    let mut g = [GroupEntry { ops: [inv; 8] }; 12];
-    g[0] = GROUPS[0];
-    g[1] = GROUPS[1];
-    g[1].ops[6] = (Shl, F::E1);
-    g[2] = GROUPS[2];
-    g[2].ops[6] = (Shl, F::ECl);
-    g[3] = GROUPS[3];
-    g[4].ops[0] = (Inc, F::E);
-    g[4].ops[1] = (Dec, F::E);
-    g[5] = GROUPS[5];
-    g[5].ops[7] = inv;
-    g[6].ops[0] = (Pop, F::E);
-    g[7].ops[0] = (Mov, F::EI);
+/// The group tables of the 80186 and later (286, 386), indexed by
+/// [`Form::Group`]: the 8086's undefined members raise #UD, shift /6 is SHL,
+/// 8Fh and C6h/C7h decode only /0, and the 0Fh map adds groups 8-11.
+pub static GROUPS_186: [GroupEntry; 12] = [
+    GROUPS[0],
+    shift_group(F::E1, Shl),
+    shift_group(F::ECl, Shl),
+    GROUPS[3],
+    // 4: FEh.
+    GroupEntry {
+        ops: [(Inc, F::E), (Dec, F::E), INV, INV, INV, INV, INV, INV],
+    },
+    ff_group(INV),
+    only_reg0(Pop, F::E),
+    only_reg0(Mov, F::EI),
     // 8: C0h/C1h, shift by an immediate byte.
-    g[8] = GroupEntry {
-        ops: [
-            (Rol, F::EIbu),
-            (Ror, F::EIbu),
-            (Rcl, F::EIbu),
-            (Rcr, F::EIbu),
-            (Shl, F::EIbu),
-            (Shr, F::EIbu),
-            (Shl, F::EIbu),
-            (Sar, F::EIbu),
-        ],
-    };
+    shift_group(F::EIbu, Shl),
     // 9: 0F 00h (SLDT, STR, LLDT, LTR, VERR, VERW): protected mode only,
     // #UD in real mode (80386 PRM, section 17.2).
+    GroupEntry { ops: [INV; 8] },
     // 10: 0F 01h.
-    g[10] = GroupEntry {
+    GroupEntry {
         ops: [
             (Sgdt, F::E),
             (Sidt, F::E),
             (Lgdt, F::E),
             (Lidt, F::E),
             (Smsw, F::E),
-            inv,
+            INV,
             (Lmsw, F::E),
-            inv,
+            INV,
         ],
-    };
+    },
     // 11: 0F BAh, BT/BTS/BTR/BTC r/m, imm8.
-    g[11] = GroupEntry {
+    GroupEntry {
         ops: [
-            inv,
-            inv,
-            inv,
-            inv,
+            INV,
+            INV,
+            INV,
+            INV,
             (Bt, F::EIbu),
             (Bts, F::EIbu),
             (Btr, F::EIbu),
             (Btc, F::EIbu),
         ],
-    };
-    g
-};
+    },
+];
 
-/// The 80186/286/386 one-byte map: the 8086 map with 0Fh as the two-byte
-/// escape, 60h-6Fh and C0h/C1h/C8h/C9h as the 186's new instructions. The
-/// 386's prefixes 64h-67h are decoded before this table is consulted (on
-/// the 286 they are #UD).
-pub static OPCODES_186: [OpcodeEntry; 256] = {
-    let mut t = OPCODES;
-    t[0x0F] = e(Invalid, F::None); // two-byte escape, handled by the decoder
-    t[0x60] = e(Pusha, F::None);
-    t[0x61] = e(Popa, F::None);
-    t[0x62] = e(Bound, F::GM);
-    t[0x63] = e(Invalid, F::None); // ARPL: #UD in real mode
-    t[0x64] = e(Invalid, F::None);
-    t[0x65] = e(Invalid, F::None);
-    t[0x66] = e(Invalid, F::None);
-    t[0x67] = e(Invalid, F::None);
-    t[0x68] = e(Push, F::Iv);
-    t[0x69] = e(Imul3, F::GEI);
-    t[0x6A] = e(Push, F::Ibs);
-    t[0x6B] = e(Imul3, F::GEIb);
-    t[0x6C] = e(Ins, F::None);
-    t[0x6D] = e(Ins, F::None);
-    t[0x6E] = e(Outs, F::None);
-    t[0x6F] = e(Outs, F::None);
-    t[0xC0] = e(Rol, F::Group(8));
-    t[0xC1] = e(Rol, F::Group(8));
-    t[0xC8] = e(Enter, F::IwIb);
-    t[0xC9] = e(Leave, F::None);
-    t
-};
+/// A row of an opcode map: the opcodes `first..=last` share an operation
+/// and an operand form.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OpcodeRow {
+    /// The first opcode of the row.
+    pub first: u8,
+    /// The last opcode of the row (inclusive).
+    pub last: u8,
+    /// Their operation and form.
+    pub entry: OpcodeEntry,
+}
 
-/// The 386's two-byte map (second byte after 0Fh). Entries left
-/// [`Op::Invalid`] raise #UD; the 286 uses only 0F 00h, 0F 01h and 0F 06h.
-pub static OPCODES_0F: [OpcodeEntry; 256] = {
-    let mut t = [e(Invalid, F::None); 256];
-    t[0x00] = e(Invalid, F::Group(9));
-    t[0x01] = e(Invalid, F::Group(10));
-    t[0x06] = e(Clts, F::None);
-    t[0x20] = e(MovFromCr, F::Cr);
-    t[0x21] = e(MovFromCr, F::Cr);
-    t[0x22] = e(MovToCr, F::Cr);
-    t[0x23] = e(MovToCr, F::Cr);
-    t[0x24] = e(MovFromCr, F::Cr);
-    t[0x26] = e(MovToCr, F::Cr);
-    let mut c = 0;
-    while c < 16 {
-        t[0x80 + c] = e(Jcc, F::Rel16);
-        t[0x90 + c] = e(Setcc, F::E);
-        c += 1;
+const fn r(first: u8, last: u8, op: Op, form: Form) -> OpcodeRow {
+    OpcodeRow {
+        first,
+        last,
+        entry: e(op, form),
     }
-    t[0xA0] = e(PushSeg, F::Sreg);
-    t[0xA1] = e(PopSeg, F::Sreg);
-    t[0xA3] = e(Bt, F::EG);
-    t[0xA4] = e(Shld, F::EGIb);
-    t[0xA5] = e(Shld, F::EGCl);
-    t[0xA8] = e(PushSeg, F::Sreg);
-    t[0xA9] = e(PopSeg, F::Sreg);
-    t[0xAB] = e(Bts, F::EG);
-    t[0xAC] = e(Shrd, F::EGIb);
-    t[0xAD] = e(Shrd, F::EGCl);
-    t[0xAF] = e(Imul3, F::GE);
-    t[0xB2] = e(Lss, F::GM);
-    t[0xB3] = e(Btr, F::EG);
-    t[0xB4] = e(Lfs, F::GM);
-    t[0xB5] = e(Lgs, F::GM);
-    t[0xB6] = e(Movzx, F::GEb);
-    t[0xB7] = e(Movzx, F::GEw);
-    t[0xBA] = e(Invalid, F::Group(11));
-    t[0xBB] = e(Btc, F::EG);
-    t[0xBC] = e(Bsf, F::GE);
-    t[0xBD] = e(Bsr, F::GE);
-    t[0xBE] = e(Movsx, F::GEb);
-    t[0xBF] = e(Movsx, F::GEw);
+}
+
+/// The one-byte opcodes every model decodes alike (all but 0Fh, 60h-6Fh,
+/// C0h/C1h and C8h/C9h). The segment overrides, LOCK (and the 8086's F1h
+/// alias), REP and REPNE are [`Op::Prefix`]; the decoder consumes them.
+pub const ROWS_COMMON: &[OpcodeRow] = &[
+    r(0x00, 0x01, Add, F::EG),
+    r(0x02, 0x03, Add, F::GE),
+    r(0x04, 0x05, Add, F::AccI),
+    r(0x06, 0x06, PushSeg, F::Sreg),
+    r(0x07, 0x07, PopSeg, F::Sreg),
+    r(0x08, 0x09, Or, F::EG),
+    r(0x0A, 0x0B, Or, F::GE),
+    r(0x0C, 0x0D, Or, F::AccI),
+    r(0x0E, 0x0E, PushSeg, F::Sreg),
+    r(0x10, 0x11, Adc, F::EG),
+    r(0x12, 0x13, Adc, F::GE),
+    r(0x14, 0x15, Adc, F::AccI),
+    r(0x16, 0x16, PushSeg, F::Sreg),
+    r(0x17, 0x17, PopSeg, F::Sreg),
+    r(0x18, 0x19, Sbb, F::EG),
+    r(0x1A, 0x1B, Sbb, F::GE),
+    r(0x1C, 0x1D, Sbb, F::AccI),
+    r(0x1E, 0x1E, PushSeg, F::Sreg),
+    r(0x1F, 0x1F, PopSeg, F::Sreg),
+    r(0x20, 0x21, And, F::EG),
+    r(0x22, 0x23, And, F::GE),
+    r(0x24, 0x25, And, F::AccI),
+    r(0x26, 0x26, Prefix, F::None), // ES:
+    r(0x27, 0x27, Daa, F::None),
+    r(0x28, 0x29, Sub, F::EG),
+    r(0x2A, 0x2B, Sub, F::GE),
+    r(0x2C, 0x2D, Sub, F::AccI),
+    r(0x2E, 0x2E, Prefix, F::None), // CS:
+    r(0x2F, 0x2F, Das, F::None),
+    r(0x30, 0x31, Xor, F::EG),
+    r(0x32, 0x33, Xor, F::GE),
+    r(0x34, 0x35, Xor, F::AccI),
+    r(0x36, 0x36, Prefix, F::None), // SS:
+    r(0x37, 0x37, Aaa, F::None),
+    r(0x38, 0x39, Cmp, F::EG),
+    r(0x3A, 0x3B, Cmp, F::GE),
+    r(0x3C, 0x3D, Cmp, F::AccI),
+    r(0x3E, 0x3E, Prefix, F::None), // DS:
+    r(0x3F, 0x3F, Aas, F::None),
+    r(0x40, 0x47, Inc, F::Reg),
+    r(0x48, 0x4F, Dec, F::Reg),
+    r(0x50, 0x57, Push, F::Reg),
+    r(0x58, 0x5F, Pop, F::Reg),
+    r(0x70, 0x7F, Jcc, F::Rel8),
+    r(0x80, 0x83, Add, F::Group(0)),
+    r(0x84, 0x85, Test, F::EG),
+    r(0x86, 0x87, Xchg, F::EG),
+    r(0x88, 0x89, Mov, F::EG),
+    r(0x8A, 0x8B, Mov, F::GE),
+    r(0x8C, 0x8C, Mov, F::ES),
+    r(0x8D, 0x8D, Lea, F::GM),
+    r(0x8E, 0x8E, Mov, F::SE),
+    r(0x8F, 0x8F, Pop, F::Group(6)),
+    r(0x90, 0x97, Xchg, F::AccReg),
+    r(0x98, 0x98, Cbw, F::None),
+    r(0x99, 0x99, Cwd, F::None),
+    r(0x9A, 0x9A, CallFar, F::Far),
+    r(0x9B, 0x9B, Wait, F::None),
+    r(0x9C, 0x9C, Pushf, F::None),
+    r(0x9D, 0x9D, Popf, F::None),
+    r(0x9E, 0x9E, Sahf, F::None),
+    r(0x9F, 0x9F, Lahf, F::None),
+    r(0xA0, 0xA1, Mov, F::AccMoffs),
+    r(0xA2, 0xA3, Mov, F::MoffsAcc),
+    r(0xA4, 0xA5, Movs, F::None),
+    r(0xA6, 0xA7, Cmps, F::None),
+    r(0xA8, 0xA9, Test, F::AccI),
+    r(0xAA, 0xAB, Stos, F::None),
+    r(0xAC, 0xAD, Lods, F::None),
+    r(0xAE, 0xAF, Scas, F::None),
+    r(0xB0, 0xB7, Mov, F::Reg8I),
+    r(0xB8, 0xBF, Mov, F::Reg16I),
+    r(0xC2, 0xC2, Ret, F::Iw),
+    r(0xC3, 0xC3, Ret, F::None),
+    r(0xC4, 0xC4, Les, F::GM),
+    r(0xC5, 0xC5, Lds, F::GM),
+    r(0xC6, 0xC7, Mov, F::Group(7)),
+    r(0xCA, 0xCA, Retf, F::Iw),
+    r(0xCB, 0xCB, Retf, F::None),
+    r(0xCC, 0xCC, Int3, F::None),
+    r(0xCD, 0xCD, Int, F::Ib),
+    r(0xCE, 0xCE, Into, F::None),
+    r(0xCF, 0xCF, Iret, F::None),
+    r(0xD0, 0xD1, Rol, F::Group(1)),
+    r(0xD2, 0xD3, Rol, F::Group(2)),
+    r(0xD4, 0xD4, Aam, F::Ib),
+    r(0xD5, 0xD5, Aad, F::Ib),
+    r(0xD6, 0xD6, Salc, F::None),
+    r(0xD7, 0xD7, Xlat, F::None),
+    r(0xD8, 0xDF, Esc, F::E),
+    r(0xE0, 0xE0, Loopne, F::Rel8),
+    r(0xE1, 0xE1, Loope, F::Rel8),
+    r(0xE2, 0xE2, Loop, F::Rel8),
+    r(0xE3, 0xE3, Jcxz, F::Rel8),
+    r(0xE4, 0xE5, In, F::AccPort),
+    r(0xE6, 0xE7, Out, F::AccPort),
+    r(0xE8, 0xE8, Call, F::Rel16),
+    r(0xE9, 0xE9, Jmp, F::Rel16),
+    r(0xEA, 0xEA, JmpFar, F::Far),
+    r(0xEB, 0xEB, Jmp, F::Rel8),
+    r(0xEC, 0xED, In, F::AccDx),
+    r(0xEE, 0xEF, Out, F::AccDx),
+    r(0xF0, 0xF3, Prefix, F::None), // LOCK, F1h, REPNE, REP
+    r(0xF4, 0xF4, Hlt, F::None),
+    r(0xF5, 0xF5, Cmc, F::None),
+    r(0xF6, 0xF7, Test, F::Group(3)),
+    r(0xF8, 0xF8, Clc, F::None),
+    r(0xF9, 0xF9, Stc, F::None),
+    r(0xFA, 0xFA, Cli, F::None),
+    r(0xFB, 0xFB, Sti, F::None),
+    r(0xFC, 0xFC, Cld, F::None),
+    r(0xFD, 0xFD, Std, F::None),
+    r(0xFE, 0xFE, Inc, F::Group(4)),
+    r(0xFF, 0xFF, Inc, F::Group(5)),
+];
+
+/// The 8086's own one-byte opcodes: POP CS, and the undocumented aliases
+/// (60h-6Fh of 70h-7Fh, C0h/C1h of C2h/C3h, C8h/C9h of CAh/CBh).
+pub const ROWS_8086: &[OpcodeRow] = &[
+    r(0x0F, 0x0F, PopSeg, F::Sreg),
+    r(0x60, 0x6F, Jcc, F::Rel8),
+    r(0xC0, 0xC0, Ret, F::Iw),
+    r(0xC1, 0xC1, Ret, F::None),
+    r(0xC8, 0xC8, Retf, F::Iw),
+    r(0xC9, 0xC9, Retf, F::None),
+];
+
+/// The 80186's new one-byte opcodes, shared by the 286 and 386: 0Fh is the
+/// two-byte escape (handled by the decoder); 63h (ARPL) is #UD in real mode;
+/// 64h-67h are the 386's prefixes (decoded before this map; #UD on the 286).
+pub const ROWS_186: &[OpcodeRow] = &[
+    r(0x0F, 0x0F, Invalid, F::None),
+    r(0x60, 0x60, Pusha, F::None),
+    r(0x61, 0x61, Popa, F::None),
+    r(0x62, 0x62, Bound, F::GM),
+    r(0x63, 0x67, Invalid, F::None),
+    r(0x68, 0x68, Push, F::Iv),
+    r(0x69, 0x69, Imul3, F::GEI),
+    r(0x6A, 0x6A, Push, F::Ibs),
+    r(0x6B, 0x6B, Imul3, F::GEIb),
+    r(0x6C, 0x6D, Ins, F::None),
+    r(0x6E, 0x6F, Outs, F::None),
+    r(0xC0, 0xC1, Rol, F::Group(8)),
+    r(0xC8, 0xC8, Enter, F::IwIb),
+    r(0xC9, 0xC9, Leave, F::None),
+];
+
+/// The 386's two-byte map (second byte after 0Fh); bytes no row names are
+/// [`Op::Invalid`] and raise #UD. The 286 uses only 0F 00h, 0F 01h and
+/// 0F 06h.
+pub const ROWS_0F: &[OpcodeRow] = &[
+    r(0x00, 0x00, Invalid, F::Group(9)),
+    r(0x01, 0x01, Invalid, F::Group(10)),
+    r(0x06, 0x06, Clts, F::None),
+    r(0x20, 0x21, MovFromCr, F::Cr),
+    r(0x22, 0x23, MovToCr, F::Cr),
+    r(0x24, 0x24, MovFromCr, F::Cr),
+    r(0x26, 0x26, MovToCr, F::Cr),
+    r(0x80, 0x8F, Jcc, F::Rel16),
+    r(0x90, 0x9F, Setcc, F::E),
+    r(0xA0, 0xA0, PushSeg, F::Sreg),
+    r(0xA1, 0xA1, PopSeg, F::Sreg),
+    r(0xA3, 0xA3, Bt, F::EG),
+    r(0xA4, 0xA4, Shld, F::EGIb),
+    r(0xA5, 0xA5, Shld, F::EGCl),
+    r(0xA8, 0xA8, PushSeg, F::Sreg),
+    r(0xA9, 0xA9, PopSeg, F::Sreg),
+    r(0xAB, 0xAB, Bts, F::EG),
+    r(0xAC, 0xAC, Shrd, F::EGIb),
+    r(0xAD, 0xAD, Shrd, F::EGCl),
+    r(0xAF, 0xAF, Imul3, F::GE),
+    r(0xB2, 0xB2, Lss, F::GM),
+    r(0xB3, 0xB3, Btr, F::EG),
+    r(0xB4, 0xB4, Lfs, F::GM),
+    r(0xB5, 0xB5, Lgs, F::GM),
+    r(0xB6, 0xB6, Movzx, F::GEb),
+    r(0xB7, 0xB7, Movzx, F::GEw),
+    r(0xBA, 0xBA, Invalid, F::Group(11)),
+    r(0xBB, 0xBB, Btc, F::EG),
+    r(0xBC, 0xBC, Bsf, F::GE),
+    r(0xBD, 0xBD, Bsr, F::GE),
+    r(0xBE, 0xBE, Movsx, F::GEb),
+    r(0xBF, 0xBF, Movsx, F::GEw),
+];
+
+/// An opcode map from its rows; bytes no row names are `default`.
+const fn build(default: OpcodeEntry, parts: &[&[OpcodeRow]]) -> [OpcodeEntry; 256] {
+    let mut t = [default; 256];
+    let mut p = 0;
+    while p < parts.len() {
+        let mut i = 0;
+        while i < parts[p].len() {
+            let row = parts[p][i];
+            let mut b = row.first as usize;
+            while b <= row.last as usize {
+                t[b] = row.entry;
+                b += 1;
+            }
+            i += 1;
+        }
+        p += 1;
+    }
     t
-};
+}
+
+/// The 8086 one-byte opcode map.
+pub static OPCODES: [OpcodeEntry; 256] = build(e(Invalid, F::None), &[ROWS_COMMON, ROWS_8086]);
+
+/// The 80186/286/386 one-byte map.
+pub static OPCODES_186: [OpcodeEntry; 256] = build(e(Invalid, F::None), &[ROWS_COMMON, ROWS_186]);
+
+/// The 386's two-byte map (second byte after 0Fh).
+pub static OPCODES_0F: [OpcodeEntry; 256] = build(e(Invalid, F::None), &[ROWS_0F]);
 
 /// The operation and form of a group member: the group's table gives the
 /// operation; the immediate group's form depends on the opcode (83h takes a
@@ -688,5 +803,63 @@ pub fn group_member(i186: bool, opcode: u8, group: u8, reg: u8) -> (Op, Form) {
         (op, Form::EIbs)
     } else {
         (op, form)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// How many rows of `parts` name byte `b`.
+    fn rows_naming(parts: &[&[OpcodeRow]], b: u8) -> usize {
+        parts
+            .iter()
+            .flat_map(|p| p.iter())
+            .filter(|r| (r.first..=r.last).contains(&b))
+            .count()
+    }
+
+    #[test]
+    fn every_primary_opcode_has_exactly_one_row_per_model() {
+        for (name, parts) in [
+            ("8086", [ROWS_COMMON, ROWS_8086]),
+            ("186", [ROWS_COMMON, ROWS_186]),
+        ] {
+            for b in 0..=255u8 {
+                assert_eq!(rows_naming(&parts, b), 1, "{name}: opcode {b:02X}h");
+            }
+        }
+    }
+
+    #[test]
+    fn two_byte_rows_do_not_overlap_and_rows_are_ordered() {
+        for b in 0..=255u8 {
+            assert!(rows_naming(&[ROWS_0F], b) <= 1, "0F {b:02X}h");
+        }
+        for rows in [ROWS_COMMON, ROWS_8086, ROWS_186, ROWS_0F] {
+            for w in rows.windows(2) {
+                assert!(w[0].first <= w[0].last && w[0].last < w[1].first, "{w:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_maps_hold_their_rows() {
+        assert_eq!(OPCODES[0x0F].op, Op::PopSeg);
+        assert_eq!(OPCODES_186[0x0F].op, Op::Invalid);
+        assert_eq!(OPCODES[0x65], e(Jcc, F::Rel8));
+        assert_eq!(OPCODES_186[0x69], e(Imul3, F::GEI));
+        assert_eq!(OPCODES_0F[0xAF], e(Imul3, F::GE));
+        assert_eq!(OPCODES_0F[0xFF].op, Op::Invalid);
+        for g in [0, 3] {
+            assert_eq!(GROUPS_186[g].ops, GROUPS[g].ops);
+        }
+    }
+
+    #[test]
+    fn all_ops_lists_every_operation_in_order() {
+        for (i, op) in ALL_OPS.iter().enumerate() {
+            assert_eq!(*op as usize, i, "{op:?}");
+        }
     }
 }

@@ -1,19 +1,22 @@
-//! Clock counts per instruction, per model: the documented 8086 timings
-//! (Intel 8086 Family User's Manual, table 2-21) with the effective-address
-//! times of table 2-20; the 80286 real-mode timings (80286 Programmer's
-//! Reference Manual, appendix B); the 80386 real-mode timings (80386
-//! Programmer's Reference Manual, section 17.2.2.3). These are the
-//! register-level timings; the cycle-exact bus interface unit of the 8086
-//! replaces them with T-state accounting.
+//! Clock counts per instruction, per model, as data: one [`ModelTiming`]
+//! per model (the model's [`crate::Capabilities::timing`]), whose rows give
+//! each operation its [`Cost`]. Sources: the documented 8086 timings (Intel
+//! 8086 Family User's Manual, table 2-21) with the effective-address times
+//! of table 2-20; the 80286 real-mode timings (80286 Programmer's Reference
+//! Manual, appendix B); the 80386 real-mode timings (80386 Programmer's
+//! Reference Manual, section 17.2.2.3). These are the register-level
+//! timings; the cycle-exact bus interface unit of the 8086 replaces them
+//! with T-state accounting.
 //!
 //! Where a manual gives a range (MUL, DIV, the 386's early-out multiply), the
 //! value here is the middle of the range. Transfers of control on the 286
 //! and 386 cost "+ m", the number of components of the next instruction;
-//! tandem counts m = 1.
+//! tandem counts m = 1 (included in the rows below).
 
+use crate::alu::Size;
 use crate::decode::{Instruction, ModRm};
 use crate::model::CpuModel;
-use crate::table::{Form, Op};
+use crate::table::{Form, Op, OP_COUNT};
 
 /// Clocks added to an interrupt entry by an exception (divide error) beyond
 /// the INT sequence it shares.
@@ -23,528 +26,621 @@ pub const INTR_ENTRY: u32 = 61;
 /// Clocks of an NMI or single-step entry.
 pub const NMI_ENTRY: u32 = 50;
 
-/// Effective-address clocks: the 8086's table 2-20 (2 more with a segment
-/// override); the 286 adds 1 for base + index + displacement; the 386 adds 1
-/// for an index register (80386 PRM 17.2.2.3).
-pub fn ea_clocks(model: CpuModel, m: ModRm, seg_override: bool) -> u32 {
-    match model {
-        CpuModel::I8086 => ea_clocks_8086(m, seg_override),
-        CpuModel::I286 => (m.mode != 0 && m.rm < 4) as u32,
-        // rm 0-3: base + index (16-bit); rm 4: a SIB byte (32-bit).
-        CpuModel::I386 => (m.rm <= 4) as u32,
+/// A set of operand forms (a bit per [`Form`]), to select a row of
+/// [`Cost::Forms`].
+pub type FormSet = u64;
+
+/// Every form: the last row of a [`Cost::Forms`] list.
+pub const ANY: FormSet = u64::MAX;
+
+/// The bit of `form` in a [`FormSet`].
+pub const fn form_bit(form: Form) -> FormSet {
+    let i = match form {
+        Form::None => 0,
+        Form::EG => 1,
+        Form::GE => 2,
+        Form::AccI => 3,
+        Form::E => 4,
+        Form::EI => 5,
+        Form::EIbs => 6,
+        Form::E1 => 7,
+        Form::ECl => 8,
+        Form::ES => 9,
+        Form::SE => 10,
+        Form::GM => 11,
+        Form::Reg => 12,
+        Form::AccReg => 13,
+        Form::Reg8I => 14,
+        Form::Reg16I => 15,
+        Form::Sreg => 16,
+        Form::Rel8 => 17,
+        Form::Rel16 => 18,
+        Form::Far => 19,
+        Form::Iw => 20,
+        Form::Ib => 21,
+        Form::AccMoffs => 22,
+        Form::MoffsAcc => 23,
+        Form::AccPort => 24,
+        Form::AccDx => 25,
+        Form::Group(_) => 26,
+        Form::EIbu => 27,
+        Form::Iv => 28,
+        Form::Ibs => 29,
+        Form::GEI => 30,
+        Form::GEIb => 31,
+        Form::GEb => 32,
+        Form::GEw => 33,
+        Form::EGIb => 34,
+        Form::EGCl => 35,
+        Form::IwIb => 36,
+        Form::Cr => 37,
+    };
+    1 << i
+}
+
+const EG: FormSet = form_bit(Form::EG);
+const GE: FormSet = form_bit(Form::GE);
+const ACC_I: FormSet = form_bit(Form::AccI);
+const EI: FormSet = form_bit(Form::EI);
+const EIBS: FormSet = form_bit(Form::EIbs);
+const EIBU: FormSet = form_bit(Form::EIbu);
+const E1: FormSet = form_bit(Form::E1);
+const ES: FormSet = form_bit(Form::ES);
+const SE: FormSet = form_bit(Form::SE);
+const ACC_REG: FormSet = form_bit(Form::AccReg);
+const REG: FormSet = form_bit(Form::Reg);
+const REG_I: FormSet = form_bit(Form::Reg8I) | form_bit(Form::Reg16I);
+const IW: FormSet = form_bit(Form::Iw);
+const ACC_MOFFS: FormSet = form_bit(Form::AccMoffs);
+const MOFFS_ACC: FormSet = form_bit(Form::MoffsAcc);
+const ACC_PORT: FormSet = form_bit(Form::AccPort);
+
+/// How an operation's documented clocks vary.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cost {
+    /// The same count in every form.
+    Fixed(u16),
+    /// A register operand, a memory operand.
+    RegMem(u16, u16),
+    /// A conditional transfer (or INTO): taken, not taken.
+    Taken(u16, u16),
+    /// By operand width (byte, word, doubleword): register, memory.
+    Width([(u16, u16); 3]),
+    /// By form: the first row whose set holds the instruction's form
+    /// (register, memory); the last row's set is [`ANY`].
+    Forms(&'static [(FormSet, u16, u16)]),
+}
+
+impl Cost {
+    /// The clocks of `ins`; `mem` says whether its r/m operand is in
+    /// memory, `taken` whether a conditional transfer was taken.
+    #[inline]
+    pub fn of(self, ins: &Instruction, mem: bool, taken: bool) -> u32 {
+        let pick = |r: u16, m: u16| (if mem { m } else { r }) as u32;
+        match self {
+            Cost::Fixed(n) => n as u32,
+            Cost::RegMem(r, m) => pick(r, m),
+            Cost::Taken(t, n) => (if taken { t } else { n }) as u32,
+            Cost::Width(w) => {
+                let (r, m) = w[Size::of(ins.w, ins.opsize32) as usize];
+                pick(r, m)
+            }
+            Cost::Forms(rows) => {
+                let bit = form_bit(ins.form);
+                let mut last = (0, 0);
+                for &(set, r, m) in rows {
+                    last = (r, m);
+                    if set & bit != 0 {
+                        break;
+                    }
+                }
+                pick(last.0, last.1)
+            }
+        }
     }
 }
 
-fn ea_clocks_8086(m: ModRm, seg_override: bool) -> u32 {
-    let base = match (m.mode, m.rm) {
-        (0, 6) => 6,
-        (0, 0) | (0, 3) => 7,
-        (0, 1) | (0, 2) => 8,
-        (0, _) => 5,
-        (_, 0) | (_, 3) => 11,
-        (_, 1) | (_, 2) => 12,
-        (_, _) => 9,
-    };
-    base + if seg_override { 2 } else { 0 }
+/// A row of a model's timing: the operations that share a [`Cost`].
+pub type ClockRow = (&'static [Op], Cost);
+
+/// A row of a model's REP timing: the string operations that share their
+/// set-up clocks and clocks per iteration.
+pub type RepRow = (&'static [Op], u16, u16);
+
+/// One model's register-level timing.
+#[derive(Debug)]
+pub struct ModelTiming {
+    /// The rows, as written (kept for the completeness test).
+    pub rows: &'static [ClockRow],
+    /// The REP rows.
+    pub rep_rows: &'static [RepRow],
+    /// Effective-address clocks by ModR/M `mode` (0, or 1-2) and `rm`.
+    pub ea: [[u8; 8]; 2],
+    /// Clocks a segment override adds to the effective address.
+    pub ea_seg_override: u8,
+    /// [`ModelTiming::rows`] indexed by operation.
+    clocks: [Cost; OP_COUNT],
+    /// [`ModelTiming::rep_rows`] indexed by operation.
+    rep: [(u16, u16); OP_COUNT],
+}
+
+impl ModelTiming {
+    const fn new(
+        rows: &'static [ClockRow],
+        rep_rows: &'static [RepRow],
+        ea: [[u8; 8]; 2],
+        ea_seg_override: u8,
+    ) -> Self {
+        let mut clocks = [Cost::Fixed(0); OP_COUNT];
+        let mut i = 0;
+        while i < rows.len() {
+            let mut j = 0;
+            while j < rows[i].0.len() {
+                clocks[rows[i].0[j] as usize] = rows[i].1;
+                j += 1;
+            }
+            i += 1;
+        }
+        let mut rep = [(0, 0); OP_COUNT];
+        let mut i = 0;
+        while i < rep_rows.len() {
+            let mut j = 0;
+            while j < rep_rows[i].0.len() {
+                rep[rep_rows[i].0[j] as usize] = (rep_rows[i].1, rep_rows[i].2);
+                j += 1;
+            }
+            i += 1;
+        }
+        ModelTiming {
+            rows,
+            rep_rows,
+            ea,
+            ea_seg_override,
+            clocks,
+            rep,
+        }
+    }
+
+    /// The cost of `op`.
+    #[inline(always)]
+    pub fn cost(&self, op: Op) -> Cost {
+        self.clocks[op as usize]
+    }
+}
+
+/// Effective-address clocks: the 8086's table 2-20 (2 more with a segment
+/// override); the 286 adds 1 for base + index + displacement; the 386 adds 1
+/// for an index register (80386 PRM 17.2.2.3).
+#[inline]
+pub fn ea_clocks(model: CpuModel, m: ModRm, seg_override: bool) -> u32 {
+    let t = model.caps().timing;
+    let row = (m.mode != 0) as usize;
+    t.ea[row][m.rm as usize & 7] as u32 + seg_override as u32 * t.ea_seg_override as u32
 }
 
 /// Documented clocks of `ins` on `model`, excluding EA time and
 /// repetition. `mem` says whether the r/m operand is in memory; `taken`
 /// whether a conditional transfer was taken.
+#[inline]
 pub fn clocks(model: CpuModel, ins: &Instruction, mem: bool, taken: bool) -> u32 {
-    match model {
-        CpuModel::I8086 => clocks_8086(ins, mem, taken),
-        CpuModel::I286 => clocks_286(ins, mem, taken),
-        CpuModel::I386 => clocks_386(ins, mem, taken),
-    }
-}
-
-/// Register form, memory form.
-fn rm(mem: bool, r: u32, m: u32) -> u32 {
-    if mem {
-        m
-    } else {
-        r
-    }
-}
-
-fn clocks_286(ins: &Instruction, mem: bool, taken: bool) -> u32 {
-    const M: u32 = 1;
-    let t = |a, b| if taken { a } else { b };
-    match ins.op {
-        Op::Add | Op::Or | Op::Adc | Op::Sbb | Op::And | Op::Sub | Op::Xor => match ins.form {
-            Form::AccI => 3,
-            Form::EI | Form::EIbs => rm(mem, 3, 7),
-            _ => rm(mem, 2, 7),
-        },
-        Op::Cmp | Op::Test => match ins.form {
-            Form::AccI => 3,
-            Form::EI | Form::EIbs => rm(mem, 3, 6),
-            _ => rm(mem, 2, 6),
-        },
-        Op::Mov => match ins.form {
-            Form::GE | Form::SE => rm(mem, 2, 5),
-            Form::AccMoffs => 5,
-            Form::MoffsAcc => 3,
-            _ => rm(mem, 2, 3),
-        },
-        Op::Movzx | Op::Movsx | Op::Setcc | Op::Bsf | Op::Bsr => rm(mem, 3, 6),
-        Op::PushSeg | Op::Pushf => 3,
-        Op::PopSeg | Op::Popf => 5,
-        Op::Push => rm(mem, 3, 5),
-        Op::Pop => 5,
-        Op::Pusha => 17,
-        Op::Popa => 19,
-        Op::Xchg => rm(mem, 3, 5),
-        Op::Inc | Op::Dec | Op::Not | Op::Neg => rm(mem, 2, 7),
-        Op::Daa | Op::Das | Op::Aaa | Op::Aas => 3,
-        Op::Aam => 16,
-        Op::Aad => 14,
-        Op::Cbw | Op::Cwd => 2,
-        Op::Mul | Op::Imul => match (ins.w, mem) {
-            (false, false) => 13,
-            (false, true) => 16,
-            (true, false) => 21,
-            (true, true) => 24,
-        },
-        Op::Imul3 => rm(mem, 21, 24),
-        Op::Div => match (ins.w, mem) {
-            (false, false) => 14,
-            (false, true) => 17,
-            (true, false) => 22,
-            (true, true) => 25,
-        },
-        Op::Idiv => match (ins.w, mem) {
-            (false, false) => 17,
-            (false, true) => 20,
-            (true, false) => 25,
-            (true, true) => 28,
-        },
-        Op::Rol | Op::Ror | Op::Rcl | Op::Rcr | Op::Shl | Op::Shr | Op::Sar | Op::Setmo => {
-            match ins.form {
-                Form::E1 => rm(mem, 2, 7),
-                _ => rm(mem, 5, 8),
-            }
-        }
-        Op::Shld | Op::Shrd | Op::Bt | Op::Bts | Op::Btr | Op::Btc => rm(mem, 3, 7),
-        Op::Lea => 3,
-        Op::Les | Op::Lds | Op::Lss | Op::Lfs | Op::Lgs => 7,
-        Op::Lahf | Op::Sahf => 2,
-        Op::Xlat => 5,
-        Op::In => 5,
-        Op::Out => 3,
-        Op::Movs | Op::Lods | Op::Ins | Op::Outs => 5,
-        Op::Cmps => 8,
-        Op::Scas => 7,
-        Op::Stos => 3,
-        Op::Call => 7 + M,
-        Op::CallFar => 13 + M,
-        Op::CallInd => rm(mem, 7, 11) + M,
-        Op::CallFarInd => 16 + M,
-        Op::Jmp => 7 + M,
-        Op::JmpFar => 11 + M,
-        Op::JmpInd => rm(mem, 7, 11) + M,
-        Op::JmpFarInd => 15 + M,
-        Op::Ret => 11 + M,
-        Op::Retf => 15 + M,
-        Op::Jcc => t(7 + M, 3),
-        Op::Loop | Op::Loope | Op::Loopne | Op::Jcxz => t(8 + M, 4),
-        Op::Int | Op::Int3 | Op::Icebp => 23 + M,
-        Op::Into => t(24 + M, 3),
-        Op::Iret => 17 + M,
-        Op::Enter => 11,
-        Op::Leave => 5,
-        Op::Bound => 13,
-        Op::Hlt | Op::Clc | Op::Stc | Op::Cli | Op::Sti | Op::Cld | Op::Std | Op::Cmc => 2,
-        Op::Wait => 3,
-        Op::Esc => 9,
-        Op::Salc => 2,
-        Op::Smsw => rm(mem, 2, 3),
-        Op::Lmsw => rm(mem, 3, 6),
-        Op::Sgdt | Op::Sidt => 11,
-        Op::Lgdt | Op::Lidt => 11,
-        Op::Clts => 2,
-        Op::MovFromCr | Op::MovToCr => 6,
-        Op::Invalid | Op::Prefix => 2,
-    }
-}
-
-fn clocks_386(ins: &Instruction, mem: bool, taken: bool) -> u32 {
-    const M: u32 = 1;
-    let t = |a, b| if taken { a } else { b };
-    let op32 = ins.opsize32;
-    match ins.op {
-        Op::Add | Op::Or | Op::Adc | Op::Sbb | Op::And | Op::Sub | Op::Xor => match ins.form {
-            Form::AccI => 2,
-            Form::GE => rm(mem, 2, 6),
-            _ => rm(mem, 2, 7),
-        },
-        Op::Cmp | Op::Test => match ins.form {
-            Form::AccI => 2,
-            Form::GE => rm(mem, 2, 6),
-            _ => rm(mem, 2, 5),
-        },
-        Op::Mov => match ins.form {
-            Form::GE | Form::AccMoffs => rm(mem, 2, 4),
-            Form::SE => rm(mem, 2, 5),
-            _ => 2,
-        },
-        Op::Movzx | Op::Movsx => rm(mem, 3, 6),
-        Op::Setcc => rm(mem, 4, 5),
-        Op::Bsf | Op::Bsr => rm(mem, 10, 13) + 16,
-        Op::PushSeg => 2,
-        Op::Pushf => 4,
-        Op::PopSeg => 7,
-        Op::Popf => 5,
-        Op::Push => rm(mem, 2, 5),
-        Op::Pop => rm(mem, 4, 5),
-        Op::Pusha => 18,
-        Op::Popa => 24,
-        Op::Xchg => rm(mem, 3, 5),
-        Op::Inc | Op::Dec | Op::Not | Op::Neg => rm(mem, 2, 6),
-        Op::Daa | Op::Das | Op::Aaa | Op::Aas => 4,
-        Op::Aam => 17,
-        Op::Aad => 19,
-        Op::Cbw => 3,
-        Op::Cwd => 2,
-        Op::Mul | Op::Imul | Op::Imul3 => {
-            let r = match (ins.w, op32) {
-                (false, _) => 12,
-                (true, false) => 16,
-                (true, true) => 24,
-            };
-            rm(mem, r, r + 3)
-        }
-        Op::Div => {
-            let r = match (ins.w, op32) {
-                (false, _) => 14,
-                (true, false) => 22,
-                (true, true) => 38,
-            };
-            rm(mem, r, r + 3)
-        }
-        Op::Idiv => {
-            let r = match (ins.w, op32) {
-                (false, _) => 19,
-                (true, false) => 27,
-                (true, true) => 43,
-            };
-            rm(mem, r, r + 3)
-        }
-        Op::Rcl | Op::Rcr => rm(mem, 9, 10),
-        Op::Rol | Op::Ror | Op::Shl | Op::Shr | Op::Sar | Op::Setmo => rm(mem, 3, 7),
-        Op::Shld | Op::Shrd => rm(mem, 3, 7),
-        Op::Bt => match ins.form {
-            Form::EIbu => rm(mem, 3, 6),
-            _ => rm(mem, 3, 12),
-        },
-        Op::Bts | Op::Btr | Op::Btc => match ins.form {
-            Form::EIbu => rm(mem, 6, 8),
-            _ => rm(mem, 6, 13),
-        },
-        Op::Lea => 2,
-        Op::Les | Op::Lds | Op::Lss | Op::Lfs | Op::Lgs => 7,
-        Op::Lahf => 2,
-        Op::Sahf => 3,
-        Op::Xlat => 5,
-        Op::In => match ins.form {
-            Form::AccPort => 12,
-            _ => 13,
-        },
-        Op::Out => match ins.form {
-            Form::AccPort => 10,
-            _ => 11,
-        },
-        Op::Movs | Op::Scas => 7,
-        Op::Cmps => 10,
-        Op::Lods => 5,
-        Op::Stos => 4,
-        Op::Ins => 15,
-        Op::Outs => 14,
-        Op::Call => 7 + M,
-        Op::CallFar => 17 + M,
-        Op::CallInd => rm(mem, 7, 10) + M,
-        Op::CallFarInd => 22 + M,
-        Op::Jmp => 7 + M,
-        Op::JmpFar => 12 + M,
-        Op::JmpInd => rm(mem, 7, 10) + M,
-        Op::JmpFarInd => 17 + M,
-        Op::Ret => 10 + M,
-        Op::Retf => 18 + M,
-        Op::Jcc => t(7 + M, 3),
-        Op::Loop | Op::Loope | Op::Loopne => t(11 + M, 4),
-        Op::Jcxz => t(9 + M, 5),
-        Op::Int | Op::Icebp => 37,
-        Op::Int3 => 33,
-        Op::Into => t(35, 3),
-        Op::Iret => 22,
-        Op::Enter => 10,
-        Op::Leave => 4,
-        Op::Bound => 10,
-        Op::Hlt => 5,
-        Op::Cli | Op::Sti => 3,
-        Op::Clc | Op::Stc | Op::Cld | Op::Std | Op::Cmc => 2,
-        Op::Wait => 6,
-        Op::Esc => 2,
-        Op::Salc => 2,
-        Op::Smsw => rm(mem, 10, 3),
-        Op::Lmsw => rm(mem, 10, 13),
-        Op::Sgdt | Op::Sidt => 9,
-        Op::Lgdt | Op::Lidt => 11,
-        Op::Clts => 5,
-        Op::MovFromCr => 6,
-        Op::MovToCr => 11,
-        Op::Invalid | Op::Prefix => 2,
-    }
-}
-
-/// Clocks per prefix byte: 2 on the 8086; the 286 and 386 decode prefixes
-/// in parallel, charged 1 here.
-pub fn prefix_clocks(model: CpuModel) -> u32 {
-    match model {
-        CpuModel::I8086 => 2,
-        _ => 1,
-    }
-}
-
-/// Clocks per bit of a shift or rotate by a count (8086: 4 per bit; 286: 1
-/// per bit; 386: constant).
-pub fn shift_per_bit(model: CpuModel) -> u32 {
-    match model {
-        CpuModel::I8086 => 4,
-        CpuModel::I286 => 1,
-        CpuModel::I386 => 0,
-    }
-}
-
-fn clocks_8086(ins: &Instruction, mem: bool, taken: bool) -> u32 {
-    let w = ins.w;
-    match ins.op {
-        Op::Add | Op::Or | Op::Adc | Op::Sbb | Op::And | Op::Sub | Op::Xor => match ins.form {
-            Form::EG if mem => 16,
-            Form::GE if mem => 9,
-            Form::EG | Form::GE => 3,
-            Form::AccI => 4,
-            _ if mem => 17,
-            _ => 4,
-        },
-        Op::Cmp => match ins.form {
-            Form::EG | Form::GE if mem => 9,
-            Form::EG | Form::GE => 3,
-            Form::AccI => 4,
-            _ if mem => 10,
-            _ => 4,
-        },
-        Op::Test => match ins.form {
-            Form::EG if mem => 9,
-            Form::EG => 3,
-            Form::AccI => 4,
-            _ if mem => 11,
-            _ => 5,
-        },
-        Op::Mov => match ins.form {
-            Form::EG if mem => 9,
-            Form::GE if mem => 8,
-            Form::EG | Form::GE => 2,
-            Form::ES if mem => 9,
-            Form::SE if mem => 8,
-            Form::ES | Form::SE => 2,
-            Form::EI if mem => 10,
-            Form::EI | Form::Reg8I | Form::Reg16I => 4,
-            Form::AccMoffs | Form::MoffsAcc => 10,
-            _ => 4,
-        },
-        Op::PushSeg => 10,
-        Op::PopSeg => 8,
-        Op::Push => match ins.form {
-            Form::Reg => 11,
-            _ if mem => 16,
-            _ => 11,
-        },
-        Op::Pop => match ins.form {
-            Form::Reg => 8,
-            _ if mem => 17,
-            _ => 8,
-        },
-        Op::Xchg => match ins.form {
-            Form::AccReg => 3,
-            _ if mem => 17,
-            _ => 4,
-        },
-        Op::Inc | Op::Dec => match ins.form {
-            Form::Reg => 2,
-            _ if mem => 15,
-            _ => 3,
-        },
-        Op::Not | Op::Neg => {
-            if mem {
-                16
-            } else {
-                3
-            }
-        }
-        Op::Daa | Op::Das | Op::Aaa | Op::Aas => 4,
-        Op::Aam => 83,
-        Op::Aad => 60,
-        Op::Cbw => 2,
-        Op::Cwd => 5,
-        Op::Mul => match (w, mem) {
-            (false, false) => 73,
-            (false, true) => 79,
-            (true, false) => 125,
-            (true, true) => 131,
-        },
-        Op::Imul => match (w, mem) {
-            (false, false) => 89,
-            (false, true) => 95,
-            (true, false) => 141,
-            (true, true) => 147,
-        },
-        Op::Div => match (w, mem) {
-            (false, false) => 85,
-            (false, true) => 91,
-            (true, false) => 153,
-            (true, true) => 159,
-        },
-        Op::Idiv => match (w, mem) {
-            (false, false) => 106,
-            (false, true) => 112,
-            (true, false) => 174,
-            (true, true) => 180,
-        },
-        Op::Rol | Op::Ror | Op::Rcl | Op::Rcr | Op::Shl | Op::Shr | Op::Sar | Op::Setmo => {
-            match (ins.form, mem) {
-                (Form::E1, false) => 2,
-                (Form::E1, true) => 15,
-                (_, false) => 8,
-                (_, true) => 20,
-            }
-        }
-        Op::Lea => 2,
-        Op::Les | Op::Lds => 16,
-        Op::Lahf | Op::Sahf => 4,
-        Op::Pushf => 10,
-        Op::Popf => 8,
-        Op::Xlat => 11,
-        Op::In | Op::Out => match ins.form {
-            Form::AccPort => 10,
-            _ => 8,
-        },
-        Op::Movs => 18,
-        Op::Cmps => 22,
-        Op::Scas => 15,
-        Op::Lods => 12,
-        Op::Stos => 11,
-        Op::Call => 19,
-        Op::CallFar => 28,
-        Op::CallInd => {
-            if mem {
-                21
-            } else {
-                16
-            }
-        }
-        Op::CallFarInd => 37,
-        Op::Jmp | Op::JmpFar => 15,
-        Op::JmpInd => {
-            if mem {
-                18
-            } else {
-                11
-            }
-        }
-        Op::JmpFarInd => 24,
-        Op::Ret => match ins.form {
-            Form::Iw => 12,
-            _ => 8,
-        },
-        Op::Retf => match ins.form {
-            Form::Iw => 17,
-            _ => 18,
-        },
-        Op::Jcc => {
-            if taken {
-                16
-            } else {
-                4
-            }
-        }
-        Op::Loop => {
-            if taken {
-                17
-            } else {
-                5
-            }
-        }
-        Op::Loope => {
-            if taken {
-                18
-            } else {
-                6
-            }
-        }
-        Op::Loopne => {
-            if taken {
-                19
-            } else {
-                5
-            }
-        }
-        Op::Jcxz => {
-            if taken {
-                18
-            } else {
-                6
-            }
-        }
-        Op::Int => 51,
-        Op::Int3 => 52,
-        Op::Into => {
-            if taken {
-                53
-            } else {
-                4
-            }
-        }
-        Op::Iret => 24,
-        Op::Clc | Op::Stc | Op::Cli | Op::Sti | Op::Cld | Op::Std | Op::Cmc => 2,
-        Op::Hlt => 2,
-        Op::Wait => 3,
-        Op::Salc => 4,
-        Op::Esc if mem => 8,
-        Op::Esc => 2,
-        Op::Prefix => 2,
-        // 186+ operations never decode on the 8086.
-        _ => 2,
-    }
+    model.caps().timing.cost(ins.op).of(ins, mem, taken)
 }
 
 /// The set-up clocks of a REP string instruction and the clocks per
 /// iteration.
+#[inline]
 pub fn rep_clocks(model: CpuModel, op: Op) -> (u32, u32) {
-    match model {
-        CpuModel::I8086 => match op {
-            Op::Movs => (9, 17),
-            Op::Cmps => (9, 22),
-            Op::Scas => (9, 15),
-            Op::Lods => (9, 13),
-            Op::Stos => (9, 10),
-            _ => (9, 10),
-        },
-        CpuModel::I286 => match op {
-            Op::Movs | Op::Lods | Op::Ins | Op::Outs => (5, 4),
-            Op::Cmps => (5, 9),
-            Op::Scas => (5, 8),
-            _ => (4, 3),
-        },
-        CpuModel::I386 => match op {
-            Op::Movs => (7, 4),
-            Op::Cmps => (5, 9),
-            Op::Scas => (5, 8),
-            Op::Lods => (5, 6),
-            Op::Stos => (5, 5),
-            Op::Ins => (13, 6),
-            _ => (12, 5),
-        },
+    let (setup, per) = model.caps().timing.rep[op as usize];
+    (setup as u32, per as u32)
+}
+
+use Cost::{Fixed, Forms, RegMem, Taken, Width};
+use Op::*;
+
+/// The 8086's arithmetic group forms.
+const ALU_8086: Cost = Forms(&[(EG, 3, 16), (GE, 3, 9), (ACC_I, 4, 4), (ANY, 4, 17)]);
+
+/// The 8086 (Intel 8086 Family User's Manual, table 2-21).
+pub static TIMING_8086: ModelTiming = ModelTiming::new(
+    &[
+        (&[Add, Or, Adc, Sbb, And, Sub, Xor], ALU_8086),
+        (
+            &[Cmp],
+            Forms(&[(EG | GE, 3, 9), (ACC_I, 4, 4), (ANY, 4, 10)]),
+        ),
+        (&[Test], Forms(&[(EG, 3, 9), (ACC_I, 4, 4), (ANY, 5, 11)])),
+        (
+            &[Mov],
+            Forms(&[
+                (EG, 2, 9),
+                (GE, 2, 8),
+                (ES, 2, 9),
+                (SE, 2, 8),
+                (EI, 4, 10),
+                (REG_I, 4, 4),
+                (ACC_MOFFS | MOFFS_ACC, 10, 10),
+                (ANY, 4, 4),
+            ]),
+        ),
+        (&[PushSeg, Pushf], Fixed(10)),
+        (&[PopSeg, Popf], Fixed(8)),
+        (&[Push], Forms(&[(REG, 11, 11), (ANY, 11, 16)])),
+        (&[Pop], Forms(&[(REG, 8, 8), (ANY, 8, 17)])),
+        (&[Xchg], Forms(&[(ACC_REG, 3, 3), (ANY, 4, 17)])),
+        (&[Inc, Dec], Forms(&[(REG, 2, 2), (ANY, 3, 15)])),
+        (&[Not, Neg], RegMem(3, 16)),
+        (&[Daa, Das, Aaa, Aas], Fixed(4)),
+        (&[Aam], Fixed(83)),
+        (&[Aad], Fixed(60)),
+        (&[Cbw], Fixed(2)),
+        (&[Cwd], Fixed(5)),
+        (&[Mul], Width([(73, 79), (125, 131), (125, 131)])),
+        (&[Imul], Width([(89, 95), (141, 147), (141, 147)])),
+        (&[Div], Width([(85, 91), (153, 159), (153, 159)])),
+        (&[Idiv], Width([(106, 112), (174, 180), (174, 180)])),
+        (
+            &[Rol, Ror, Rcl, Rcr, Shl, Shr, Sar, Setmo],
+            Forms(&[(E1, 2, 15), (ANY, 8, 20)]),
+        ),
+        (&[Lea], Fixed(2)),
+        (&[Les, Lds], Fixed(16)),
+        (&[Lahf, Sahf], Fixed(4)),
+        (&[Xlat], Fixed(11)),
+        (&[In, Out], Forms(&[(ACC_PORT, 10, 10), (ANY, 8, 8)])),
+        (&[Movs], Fixed(18)),
+        (&[Cmps], Fixed(22)),
+        (&[Scas], Fixed(15)),
+        (&[Lods], Fixed(12)),
+        (&[Stos], Fixed(11)),
+        (&[Call], Fixed(19)),
+        (&[CallFar], Fixed(28)),
+        (&[CallInd], RegMem(16, 21)),
+        (&[CallFarInd], Fixed(37)),
+        (&[Jmp, JmpFar], Fixed(15)),
+        (&[JmpInd], RegMem(11, 18)),
+        (&[JmpFarInd], Fixed(24)),
+        (&[Ret], Forms(&[(IW, 12, 12), (ANY, 8, 8)])),
+        (&[Retf], Forms(&[(IW, 17, 17), (ANY, 18, 18)])),
+        (&[Jcc], Taken(16, 4)),
+        (&[Loop], Taken(17, 5)),
+        (&[Loope], Taken(18, 6)),
+        (&[Loopne], Taken(19, 5)),
+        (&[Jcxz], Taken(18, 6)),
+        (&[Int], Fixed(51)),
+        (&[Int3], Fixed(52)),
+        (&[Into], Taken(53, 4)),
+        (&[Iret], Fixed(24)),
+        (&[Clc, Stc, Cli, Sti, Cld, Std, Cmc, Hlt], Fixed(2)),
+        (&[Wait], Fixed(3)),
+        (&[Salc], Fixed(4)),
+        (&[Esc], RegMem(2, 8)),
+        (&[Prefix, Invalid], Fixed(2)),
+        // The 186 and later operations never decode on the 8086.
+        (
+            &[
+                Pusha, Popa, Bound, Imul3, Ins, Outs, Enter, Leave, Movzx, Movsx, Bt, Bts, Btr,
+                Btc, Bsf, Bsr, Shld, Shrd, Setcc, Lss, Lfs, Lgs, MovFromCr, MovToCr, Sgdt, Sidt,
+                Lgdt, Lidt, Smsw, Lmsw, Clts, Icebp,
+            ],
+            Fixed(2),
+        ),
+    ],
+    &[
+        (&[Movs], 9, 17),
+        (&[Cmps], 9, 22),
+        (&[Scas], 9, 15),
+        (&[Lods], 9, 13),
+        (&[Stos, Ins, Outs], 9, 10),
+    ],
+    [[7, 8, 8, 7, 5, 5, 6, 5], [11, 12, 12, 11, 9, 9, 9, 9]],
+    2,
+);
+
+/// The 80286 in real mode (80286 PRM, appendix B).
+pub static TIMING_286: ModelTiming = ModelTiming::new(
+    &[
+        (
+            &[Add, Or, Adc, Sbb, And, Sub, Xor],
+            Forms(&[(ACC_I, 3, 3), (EI | EIBS, 3, 7), (ANY, 2, 7)]),
+        ),
+        (
+            &[Cmp, Test],
+            Forms(&[(ACC_I, 3, 3), (EI | EIBS, 3, 6), (ANY, 2, 6)]),
+        ),
+        (
+            &[Mov],
+            Forms(&[
+                (GE | SE, 2, 5),
+                (ACC_MOFFS, 5, 5),
+                (MOFFS_ACC, 3, 3),
+                (ANY, 2, 3),
+            ]),
+        ),
+        (&[Movzx, Movsx, Setcc, Bsf, Bsr], RegMem(3, 6)),
+        (&[PushSeg, Pushf], Fixed(3)),
+        (&[PopSeg, Popf], Fixed(5)),
+        (&[Pop], Fixed(5)),
+        (&[Push], RegMem(3, 5)),
+        (&[Pusha], Fixed(17)),
+        (&[Popa], Fixed(19)),
+        (&[Xchg], RegMem(3, 5)),
+        (&[Inc, Dec, Not, Neg], RegMem(2, 7)),
+        (&[Daa, Das, Aaa, Aas], Fixed(3)),
+        (&[Aam], Fixed(16)),
+        (&[Aad], Fixed(14)),
+        (&[Cbw, Cwd], Fixed(2)),
+        (&[Mul, Imul], Width([(13, 16), (21, 24), (21, 24)])),
+        (&[Imul3], RegMem(21, 24)),
+        (&[Div], Width([(14, 17), (22, 25), (22, 25)])),
+        (&[Idiv], Width([(17, 20), (25, 28), (25, 28)])),
+        (
+            &[Rol, Ror, Rcl, Rcr, Shl, Shr, Sar, Setmo],
+            Forms(&[(E1, 2, 7), (ANY, 5, 8)]),
+        ),
+        (&[Shld, Shrd, Bt, Bts, Btr, Btc], RegMem(3, 7)),
+        (&[Lea], Fixed(3)),
+        (&[Les, Lds, Lss, Lfs, Lgs], Fixed(7)),
+        (&[Lahf, Sahf], Fixed(2)),
+        (&[Xlat], Fixed(5)),
+        (&[In], Fixed(5)),
+        (&[Out], Fixed(3)),
+        (&[Movs, Lods, Ins, Outs], Fixed(5)),
+        (&[Cmps], Fixed(8)),
+        (&[Scas], Fixed(7)),
+        (&[Stos], Fixed(3)),
+        (&[Call], Fixed(7 + 1)),
+        (&[CallFar], Fixed(13 + 1)),
+        (&[CallInd], RegMem(7 + 1, 11 + 1)),
+        (&[CallFarInd], Fixed(16 + 1)),
+        (&[Jmp], Fixed(7 + 1)),
+        (&[JmpFar], Fixed(11 + 1)),
+        (&[JmpInd], RegMem(7 + 1, 11 + 1)),
+        (&[JmpFarInd], Fixed(15 + 1)),
+        (&[Retf], Fixed(15 + 1)),
+        (&[Ret], Fixed(11 + 1)),
+        (&[Jcc], Taken(7 + 1, 3)),
+        (&[Loop, Loope, Loopne, Jcxz], Taken(8 + 1, 4)),
+        (&[Int, Int3, Icebp], Fixed(23 + 1)),
+        (&[Into], Taken(24 + 1, 3)),
+        (&[Iret], Fixed(17 + 1)),
+        (&[Enter], Fixed(11)),
+        (&[Leave], Fixed(5)),
+        (&[Bound], Fixed(13)),
+        (&[Hlt, Clc, Stc, Cli, Sti, Cld, Std, Cmc, Salc], Fixed(2)),
+        (&[Wait], Fixed(3)),
+        (&[Esc], Fixed(9)),
+        (&[Smsw], RegMem(2, 3)),
+        (&[Sgdt, Sidt, Lgdt, Lidt], Fixed(11)),
+        (&[Lmsw], RegMem(3, 6)),
+        (&[Clts], Fixed(2)),
+        (&[MovFromCr, MovToCr], Fixed(6)),
+        (&[Invalid, Prefix], Fixed(2)),
+    ],
+    &[
+        (&[Movs, Lods, Ins, Outs], 5, 4),
+        (&[Cmps], 5, 9),
+        (&[Scas], 5, 8),
+        (&[Stos], 4, 3),
+    ],
+    [[0; 8], [1, 1, 1, 1, 0, 0, 0, 0]],
+    0,
+);
+
+/// The 80386 in real mode (80386 PRM, section 17.2.2.3).
+pub static TIMING_386: ModelTiming = ModelTiming::new(
+    &[
+        (
+            &[Add, Or, Adc, Sbb, And, Sub, Xor],
+            Forms(&[(ACC_I, 2, 2), (GE, 2, 6), (ANY, 2, 7)]),
+        ),
+        (
+            &[Cmp, Test],
+            Forms(&[(ACC_I, 2, 2), (GE, 2, 6), (ANY, 2, 5)]),
+        ),
+        (
+            &[Mov],
+            Forms(&[(GE | ACC_MOFFS, 2, 4), (SE, 2, 5), (ANY, 2, 2)]),
+        ),
+        (&[Movzx, Movsx], RegMem(3, 6)),
+        (&[Setcc], RegMem(4, 5)),
+        (&[Bsf, Bsr], RegMem(10 + 16, 13 + 16)),
+        (&[PushSeg], Fixed(2)),
+        (&[Pushf], Fixed(4)),
+        (&[PopSeg], Fixed(7)),
+        (&[Popf], Fixed(5)),
+        (&[Push], RegMem(2, 5)),
+        (&[Pop], RegMem(4, 5)),
+        (&[Pusha], Fixed(18)),
+        (&[Popa], Fixed(24)),
+        (&[Xchg], RegMem(3, 5)),
+        (&[Inc, Dec, Not, Neg], RegMem(2, 6)),
+        (&[Daa, Das, Aaa, Aas], Fixed(4)),
+        (&[Aam], Fixed(17)),
+        (&[Aad], Fixed(19)),
+        (&[Cbw], Fixed(3)),
+        (&[Cwd], Fixed(2)),
+        (&[Mul, Imul, Imul3], Width([(12, 15), (16, 19), (24, 27)])),
+        (&[Div], Width([(14, 17), (22, 25), (38, 41)])),
+        (&[Idiv], Width([(19, 22), (27, 30), (43, 46)])),
+        (&[Rcl, Rcr], RegMem(9, 10)),
+        (&[Rol, Ror, Shl, Shr, Sar, Setmo], RegMem(3, 7)),
+        (&[Shld, Shrd], RegMem(3, 7)),
+        (&[Bt], Forms(&[(EIBU, 3, 6), (ANY, 3, 12)])),
+        (&[Bts, Btr, Btc], Forms(&[(EIBU, 6, 8), (ANY, 6, 13)])),
+        (&[Lea], Fixed(2)),
+        (&[Les, Lds, Lss, Lfs, Lgs], Fixed(7)),
+        (&[Lahf], Fixed(2)),
+        (&[Sahf], Fixed(3)),
+        (&[Xlat], Fixed(5)),
+        (&[In], Forms(&[(ACC_PORT, 12, 12), (ANY, 13, 13)])),
+        (&[Out], Forms(&[(ACC_PORT, 10, 10), (ANY, 11, 11)])),
+        (&[Movs, Scas], Fixed(7)),
+        (&[Cmps], Fixed(10)),
+        (&[Lods], Fixed(5)),
+        (&[Stos], Fixed(4)),
+        (&[Ins], Fixed(15)),
+        (&[Outs], Fixed(14)),
+        (&[Call], Fixed(7 + 1)),
+        (&[CallFar], Fixed(17 + 1)),
+        (&[CallInd], RegMem(7 + 1, 10 + 1)),
+        (&[CallFarInd], Fixed(22 + 1)),
+        (&[Jmp], Fixed(7 + 1)),
+        (&[JmpFar], Fixed(12 + 1)),
+        (&[JmpInd], RegMem(7 + 1, 10 + 1)),
+        (&[JmpFarInd], Fixed(17 + 1)),
+        (&[Ret], Fixed(10 + 1)),
+        (&[Retf], Fixed(18 + 1)),
+        (&[Jcc], Taken(7 + 1, 3)),
+        (&[Loop, Loope, Loopne], Taken(11 + 1, 4)),
+        (&[Jcxz], Taken(9 + 1, 5)),
+        (&[Int, Icebp], Fixed(37)),
+        (&[Int3], Fixed(33)),
+        (&[Into], Taken(35, 3)),
+        (&[Iret], Fixed(22)),
+        (&[Enter], Fixed(10)),
+        (&[Leave], Fixed(4)),
+        (&[Bound], Fixed(10)),
+        (&[Hlt], Fixed(5)),
+        (&[Cli, Sti], Fixed(3)),
+        (&[Clc, Stc, Cld, Std, Cmc], Fixed(2)),
+        (&[Wait], Fixed(6)),
+        (&[Esc], Fixed(2)),
+        (&[Salc], Fixed(2)),
+        (&[Smsw], RegMem(10, 3)),
+        (&[Lmsw], RegMem(10, 13)),
+        (&[Sgdt, Sidt], Fixed(9)),
+        (&[Lgdt, Lidt], Fixed(11)),
+        (&[Clts], Fixed(5)),
+        (&[MovFromCr], Fixed(6)),
+        (&[MovToCr], Fixed(11)),
+        (&[Invalid, Prefix], Fixed(2)),
+    ],
+    &[
+        (&[Movs], 7, 4),
+        (&[Cmps], 5, 9),
+        (&[Scas], 5, 8),
+        (&[Lods], 5, 6),
+        (&[Stos], 5, 5),
+        (&[Ins], 13, 6),
+        (&[Outs], 12, 5),
+    ],
+    [[1, 1, 1, 1, 1, 0, 0, 0], [1, 1, 1, 1, 1, 0, 0, 0]],
+    0,
+);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::table::ALL_OPS;
+
+    const MODELS: [CpuModel; 3] = [CpuModel::I8086, CpuModel::I286, CpuModel::I386];
+
+    #[test]
+    fn every_operation_has_exactly_one_row_per_model() {
+        for model in MODELS {
+            let t = model.caps().timing;
+            for op in ALL_OPS {
+                let n = t.rows.iter().filter(|r| r.0.contains(&op)).count();
+                assert_eq!(n, 1, "{model}: {op:?} in {n} rows");
+            }
+            let strings = [
+                Op::Movs,
+                Op::Cmps,
+                Op::Scas,
+                Op::Lods,
+                Op::Stos,
+                Op::Ins,
+                Op::Outs,
+            ];
+            for op in ALL_OPS {
+                let n = t.rep_rows.iter().filter(|r| r.0.contains(&op)).count();
+                assert_eq!(n, strings.contains(&op) as usize, "{model}: REP {op:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn every_forms_list_ends_with_any() {
+        for model in MODELS {
+            for (ops, cost) in model.caps().timing.rows {
+                if let Cost::Forms(rows) = cost {
+                    assert_eq!(rows.last().map(|r| r.0), Some(ANY), "{model}: {ops:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn form_bits_are_distinct() {
+        let forms = [
+            Form::None,
+            Form::EG,
+            Form::GE,
+            Form::AccI,
+            Form::E,
+            Form::EI,
+            Form::EIbs,
+            Form::E1,
+            Form::ECl,
+            Form::ES,
+            Form::SE,
+            Form::GM,
+            Form::Reg,
+            Form::AccReg,
+            Form::Reg8I,
+            Form::Reg16I,
+            Form::Sreg,
+            Form::Rel8,
+            Form::Rel16,
+            Form::Far,
+            Form::Iw,
+            Form::Ib,
+            Form::AccMoffs,
+            Form::MoffsAcc,
+            Form::AccPort,
+            Form::AccDx,
+            Form::Group(0),
+            Form::EIbu,
+            Form::Iv,
+            Form::Ibs,
+            Form::GEI,
+            Form::GEIb,
+            Form::GEb,
+            Form::GEw,
+            Form::EGIb,
+            Form::EGCl,
+            Form::IwIb,
+            Form::Cr,
+        ];
+        let all = forms.iter().fold(0u64, |acc, &f| {
+            assert_eq!(acc & form_bit(f), 0, "{f:?}");
+            acc | form_bit(f)
+        });
+        assert_eq!(all.count_ones() as usize, forms.len());
+    }
+
+    #[test]
+    fn the_manuals_key_counts() {
+        let ins = |op, form, w, op32| {
+            let mut i = crate::decode::decode_bytes_for(CpuModel::I386, &[0x90]).expect("NOP");
+            (i.op, i.form, i.w, i.opsize32) = (op, form, w, op32);
+            i
+        };
+        // 8086 table 2-21: ADD mem, reg 16 + EA; MUL r16 118-133 (125).
+        let add = ins(Op::Add, Form::EG, true, false);
+        assert_eq!(clocks(CpuModel::I8086, &add, true, false), 16);
+        let mul = ins(Op::Mul, Form::E, true, false);
+        assert_eq!(clocks(CpuModel::I8086, &mul, false, false), 125);
+        // 80386: DIV r32 38; Jcc taken 7 + m, not taken 3.
+        let div = ins(Op::Div, Form::E, true, true);
+        assert_eq!(clocks(CpuModel::I386, &div, false, false), 38);
+        let jcc = ins(Op::Jcc, Form::Rel8, true, false);
+        assert_eq!(clocks(CpuModel::I386, &jcc, false, true), 8);
+        assert_eq!(clocks(CpuModel::I386, &jcc, false, false), 3);
+        // 8086 table 2-20: [BP+DI] 7 (mode 0, rm 3), + 2 with an override.
+        let m = ModRm::new(0x03);
+        assert_eq!(ea_clocks(CpuModel::I8086, m, false), 7);
+        assert_eq!(ea_clocks(CpuModel::I8086, m, true), 9);
+        assert_eq!(rep_clocks(CpuModel::I8086, Op::Movs), (9, 17));
     }
 }

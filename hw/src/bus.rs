@@ -75,11 +75,7 @@ impl PcBus {
     /// scheduled.
     pub(crate) fn new(config: &MachineConfig, mem: Memory) -> Self {
         let cpu_hz = config.cpu_hz.max(1);
-        let half_per_byte = match config.cpu_model {
-            CpuModel::I8086 => 4,
-            CpuModel::I286 => 2,
-            CpuModel::I386 => 1,
-        };
+        let half_per_byte = config.cpu_model.bus_half_clocks_per_byte();
         let mut bus = PcBus {
             mem,
             dev: Devices::power_on(config),
@@ -247,8 +243,9 @@ const ISA_HZ: u64 = 8_333_333;
 /// instruction timing. The 8086 model (a PC/XT) keeps its calibrated
 /// timing: the XT's one I/O wait state is not modelled.
 pub fn isa_io_wait_states(model: CpuModel, cpu_hz: u64) -> u32 {
-    match model {
-        CpuModel::I8086 => 0,
-        CpuModel::I286 | CpuModel::I386 => ((6 * cpu_hz).div_ceil(ISA_HZ)).saturating_sub(2) as u32,
+    if model.caps().pc_at_class {
+        ((6 * cpu_hz).div_ceil(ISA_HZ)).saturating_sub(2) as u32
+    } else {
+        0
     }
 }

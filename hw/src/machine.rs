@@ -75,7 +75,7 @@ impl MachineConfig {
         MachineConfig {
             cpu_model: model,
             cpu_hz,
-            extended_kib: if model == CpuModel::I8086 { 0 } else { 1024 },
+            extended_kib: if model.has_extended_memory() { 1024 } else { 0 },
             ..Self::default()
         }
     }

@@ -42,19 +42,21 @@ impl Rules {
     /// The rules for a model: the 8086 suite's for the 8086, the 286 suite's
     /// for the 286 and 386.
     pub fn for_model(model: CpuModel) -> Rules {
-        match model {
-            CpuModel::I8086 => Rules {
-                model,
-                mem_size: 1 << 20,
-                init_flags_mask: 0xFFFF,
-                step_over_hlt: false,
-            },
-            CpuModel::I286 | CpuModel::I386 => Rules {
+        // The 286 suite's rules serve every model of the PC/AT class.
+        if model.caps().pc_at_class {
+            Rules {
                 model,
                 mem_size: 1 << 24,
                 init_flags_mask: 0x0FFF,
                 step_over_hlt: true,
-            },
+            }
+        } else {
+            Rules {
+                model,
+                mem_size: 1 << 20,
+                init_flags_mask: 0xFFFF,
+                step_over_hlt: false,
+            }
         }
     }
 
@@ -62,7 +64,7 @@ impl Rules {
     /// cycle-exact: only the 8086 has a cycle-exact mode (and only its suite
     /// records bus cycles).
     pub fn cycle_exact(&self, cycles: bool) -> bool {
-        cycles && self.model == CpuModel::I8086
+        cycles && self.model.caps().cycle_exact_biu
     }
 }
 

@@ -45,7 +45,7 @@ fn memory_map(m: &Machine) -> Vec<(u64, u64, u32)> {
 /// Services INT 15h.
 pub fn service(dos: &mut Dos, m: &mut Machine) -> Flow {
     let ah = m.ah();
-    let at = m.cpu.model != emu::CpuModel::I8086;
+    let at = m.cpu.model.caps().pc_at_class;
     match ah {
         // Keyboard intercept: the key is processed (CF stays set).
         0x4F => mem::set_cf(m, true),
@@ -159,7 +159,8 @@ pub fn service(dos: &mut Dos, m: &mut Machine) -> Flow {
             m.set_dx(0);
             mem::set_cf(m, false);
         }
-        0xE8 if m.al() == 0x20 && m.cpu.model == emu::CpuModel::I386 => e820(m),
+        // E820h answers in 32-bit registers.
+        0xE8 if m.al() == 0x20 && m.cpu.model.caps().has_32bit_operands => e820(m),
         _ => unsupported(m),
     }
     Flow::Continue

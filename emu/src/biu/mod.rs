@@ -29,7 +29,6 @@ pub mod queue;
 use crate::alu::Size;
 use crate::bus::Bus;
 use crate::cpu::{Cpu, Fault};
-use crate::model::CpuModel;
 use crate::regs::SegReg;
 use cycle::{BusStatus, BusUnit, CycleRecord, QueueOp, Transfer};
 
@@ -41,13 +40,14 @@ impl Cpu {
     /// (286 and 386) and returns the offset of each byte's address base.
     #[inline]
     pub(crate) fn check_limit(&self, seg: SegReg, off: u32, size: u32) -> Result<(), Fault> {
-        if self.model != CpuModel::I8086 && off as u64 + size as u64 - 1 > 0xFFFF {
+        let c = self.model.caps();
+        if c.segment_limit_fault && off as u64 + size as u64 - 1 > 0xFFFF {
             // The 286 reports every real-mode segment overrun as exception
             // 13, stack or not (80286 PRM, real-address-mode exceptions;
             // recorded by the 286 suite, e.g. LEAVE with BP = FFFFh); the 386
             // separates #SS for the stack segment.
-            return Err(if seg == SegReg::SS && self.model == CpuModel::I386 {
-                Fault::Vector(12)
+            return Err(if seg == SegReg::SS {
+                Fault::Vector(c.stack_limit_vector)
             } else {
                 Fault::Vector(13)
             });
@@ -59,10 +59,10 @@ impl Cpu {
     /// the offset wraps at 64 KiB.
     #[inline]
     fn byte_addr(&self, base: u32, off: u32, i: u32) -> u32 {
-        let o = if self.model == CpuModel::I8086 {
-            (off + i) & 0xFFFF
-        } else {
+        let o = if self.model.caps().segment_limit_fault {
             off.wrapping_add(i)
+        } else {
+            (off + i) & 0xFFFF
         };
         base.wrapping_add(o) & self.model.address_mask()
     }
@@ -82,6 +82,13 @@ impl Cpu {
         if self.slow_mem {
             return Ok(self.read_mem_slow(bus, base, off, n));
         }
+        Ok(self.read_bytes(bus, base, off, n))
+    }
+
+    /// The register-level read of `n` bytes at `base + off`: a word at an
+    /// odd address costs another bus cycle, and each byte its wait states.
+    #[inline(always)]
+    fn read_bytes<B: Bus>(&mut self, bus: &mut B, base: u32, off: u32, n: u32) -> u32 {
         if n > 1 && off & 1 != 0 {
             self.step_cycles += BUS_CYCLE;
         }
@@ -91,7 +98,7 @@ impl Cpu {
             self.step_cycles += bus.mem_wait_states(a);
             v |= (bus.mem_read8(a) as u32) << (8 * i);
         }
-        Ok(v)
+        v
     }
 
     /// A read in cycle-exact mode or with hooks set (`slow_mem`).
@@ -100,16 +107,7 @@ impl Cpu {
         let v = if self.x.is_some() {
             self.x_mem(bus, BusStatus::Memr, base, off, n, 0)
         } else {
-            if n > 1 && off & 1 != 0 {
-                self.step_cycles += BUS_CYCLE;
-            }
-            let mut v = 0u32;
-            for i in 0..n {
-                let a = self.byte_addr(base, off, i);
-                self.step_cycles += bus.mem_wait_states(a);
-                v |= (bus.mem_read8(a) as u32) << (8 * i);
-            }
-            v
+            self.read_bytes(bus, base, off, n)
         };
         if self.hooks.is_some() {
             self.hook_mem(false, base.wrapping_add(off), n as u8, v);
@@ -134,6 +132,14 @@ impl Cpu {
             self.write_mem_slow(bus, base, off, n, v);
             return Ok(());
         }
+        self.write_bytes(bus, base, off, n, v);
+        Ok(())
+    }
+
+    /// The register-level write of `n` bytes of `v` at `base + off` (low
+    /// byte first), with the clocks of [`Cpu::read_bytes`].
+    #[inline(always)]
+    fn write_bytes<B: Bus>(&mut self, bus: &mut B, base: u32, off: u32, n: u32, v: u32) {
         if n > 1 && off & 1 != 0 {
             self.step_cycles += BUS_CYCLE;
         }
@@ -142,7 +148,6 @@ impl Cpu {
             self.step_cycles += bus.mem_wait_states(a);
             bus.mem_write8(a, (v >> (8 * i)) as u8);
         }
-        Ok(())
     }
 
     /// A write in cycle-exact mode or with hooks set (`slow_mem`).
@@ -151,14 +156,7 @@ impl Cpu {
         if self.x.is_some() {
             self.x_mem(bus, BusStatus::Memw, base, off, n, v);
         } else {
-            if n > 1 && off & 1 != 0 {
-                self.step_cycles += BUS_CYCLE;
-            }
-            for i in 0..n {
-                let a = self.byte_addr(base, off, i);
-                self.step_cycles += bus.mem_wait_states(a);
-                bus.mem_write8(a, (v >> (8 * i)) as u8);
-            }
+            self.write_bytes(bus, base, off, n, v);
         }
         if self.hooks.is_some() {
             let mask = if n >= 4 {
@@ -201,13 +199,13 @@ impl Cpu {
     pub(crate) fn fetch8<B: Bus>(&mut self, bus: &mut B) -> u8 {
         let cs = (self.regs.sreg(SegReg::CS) as u32) << 4;
         let ip = self.regs.ip;
-        if self.model == CpuModel::I8086 {
-            self.regs.ip = (ip + 1) & 0xFFFF;
-        } else {
+        if self.model.caps().segment_limit_fault {
             if ip > 0xFFFF {
                 self.fetch_fault = true;
             }
             self.regs.ip = ip.wrapping_add(1);
+        } else {
+            self.regs.ip = (ip + 1) & 0xFFFF;
         }
         bus.mem_read8(cs.wrapping_add(ip) & self.model.address_mask())
     }
@@ -305,7 +303,7 @@ impl Cpu {
     /// and 386, which have register-level timing only). Turning it on
     /// starts with an empty queue fetching at CS:IP.
     pub fn set_cycle_exact(&mut self, on: bool) {
-        if on && self.model == CpuModel::I8086 {
+        if on && self.model.caps().cycle_exact_biu {
             let mut x = BusUnit::new(self.model.address_mask());
             x.flush(self.cs_base(), self.regs.ip as u16);
             self.x = Some(Box::new(x));

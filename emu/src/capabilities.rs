@@ -1,0 +1,330 @@
+//! What each CPU model can do, as data: one [`Capabilities`] row per
+//! [`CpuModel`]. Code that behaves differently per model asks the row for
+//! the capability it depends on (`model.caps().push_sp_pushes_new_value`)
+//! instead of comparing models, so a new model is one more row, and the
+//! compiler refuses a row that leaves a capability unanswered.
+//!
+//! Sources: Intel 8086 Family User's Manual (1979), 80286 Programmer's
+//! Reference Manual (1987), 80386 Programmer's Reference Manual (1986),
+//! chapter 14 "80386 real-address mode" and appendix "differences from the
+//! 8086"; where the manuals are silent, the single-step suites' recordings.
+
+use crate::cpu::CR0_386_RESERVED;
+use crate::model::CpuModel;
+use crate::timing::{ModelTiming, TIMING_286, TIMING_386, TIMING_8086};
+
+/// The answers one CPU model gives to every question the core, the machine
+/// and the BIOS ask of it.
+#[derive(Clone, Copy, Debug)]
+pub struct Capabilities {
+    /// The name used on the command line (`8086`, `286`, `386`).
+    pub name: &'static str,
+    /// The clock a machine with this CPU gets when none is asked for.
+    pub default_hz: u64,
+    /// The physical address mask: 20, 24 or 32 address lines.
+    pub address_mask: u32,
+    /// Width of the data bus in bytes (the 8086's 16 bits, the 386's 32).
+    pub data_bus_bytes: u32,
+    /// Clocks of one bus cycle without wait states (T1-T4 on the 8086;
+    /// Ts-Tc on the 286 and 386).
+    pub bus_cycle_clocks: u32,
+    /// The machine built around this CPU is PC/AT class (ISA bus timing,
+    /// INT 15h AT services, the AT's system configuration bytes).
+    pub pc_at_class: bool,
+    /// The 80186 instructions (PUSHA, POPA, BOUND, IMUL imm, INS/OUTS,
+    /// ENTER/LEAVE, shifts by an immediate) replace the 8086's aliases
+    /// at 60h-6Fh, C0h/C1h and C8h/C9h.
+    pub has_80186_instructions: bool,
+    /// The 286's machine status word and the system instructions of the
+    /// 0Fh map that real mode allows (SMSW, LMSW, CLTS, LGDT...).
+    pub has_msw: bool,
+    /// 32-bit operands and addresses (66h/67h prefixes), FS and GS (64h/65h),
+    /// CR0-CR3 and the full two-byte map of the 386.
+    pub has_32bit_operands: bool,
+    /// Undefined opcodes raise #UD (vector 6); the 8086 has no such
+    /// exception and runs them as something else.
+    pub invalid_opcode_fault: bool,
+    /// The segment registers a ModR/M `reg` field can name (4 or 6).
+    pub segment_registers: u8,
+    /// MOV CS, r/m and POP CS (0Fh) load CS: only the 8086 does.
+    pub loads_cs_by_mov_and_pop: bool,
+    /// F1h is a LOCK prefix (the 8086's undocumented alias).
+    pub f1_is_lock_prefix: bool,
+    /// F1h is ICEBP, a one-byte INT 1 (the 386's undocumented opcode).
+    pub f1_is_icebp: bool,
+    /// The longest instruction, prefixes included; a longer one raises
+    /// #GP. The 8086 takes any number of prefixes (`u32::MAX`).
+    pub max_instruction_bytes: u32,
+    /// An offset past FFFFh raises #GP/#SS (the 286 and 386 check the
+    /// real-mode segment limit); the 8086 wraps the offset at 64 KiB.
+    pub segment_limit_fault: bool,
+    /// The vector of a stack-segment overrun: the 286 reports every
+    /// real-mode overrun as #GP (13), the 386 separates #SS (12).
+    pub stack_limit_vector: u8,
+    /// A faulting instruction is restarted: the registers are restored to
+    /// its start and its own address pushed (286 and later). The 8086
+    /// pushes the address of the next instruction.
+    pub faults_restart_instruction: bool,
+    /// PUSH SP pushes SP as decremented by the push (8086 manual p. 2-33);
+    /// the 286 and later push the value before the instruction.
+    pub push_sp_pushes_new_value: bool,
+    /// The mask applied to a shift or rotate count: the 8086 shifts by the
+    /// whole byte, the 186 and later by the low 5 bits.
+    pub shift_count_mask: u32,
+    /// IDIV accepts a quotient of exactly -2^(n-1) (286 and later); the
+    /// 8086 raises a divide error for it.
+    pub idiv_accepts_min_quotient: bool,
+    /// A REP or REPNE prefix negates the result of IMUL and IDIV (the 8086
+    /// microcode's sign flip).
+    pub rep_negates_imul_idiv: bool,
+    /// An interrupted REP string instruction resumes at its last prefix,
+    /// losing any earlier ones (the 8086); later models resume at its first.
+    pub rep_resumes_at_last_prefix: bool,
+    /// DAA, DAS, AAA, AAS and a divide error leave the 8086 microcode's
+    /// values in the flags Intel calls undefined (the 286 and later leave
+    /// their own).
+    pub undefined_flags_of_8086_microcode: bool,
+    /// SGDT and SIDT with a 16-bit operand store FFh as the base's top byte
+    /// (the 286); the 386 stores the byte of the base.
+    pub sgdt_top_byte_ones: bool,
+    /// The FLAGS bits software can change.
+    pub flags_writable: u32,
+    /// The FLAGS bits that always read as ones.
+    pub flags_fixed_ones: u32,
+    /// CR0 (the MSW on the 286) after reset, its reserved bits as they
+    /// read.
+    pub cr0_reset: u32,
+    /// Clocks per prefix byte: 2 on the 8086; the 286 and 386 decode
+    /// prefixes in parallel, charged 1 here.
+    pub prefix_clocks: u32,
+    /// Clocks per bit of a shift or rotate by a count (8086: 4; 286: 1;
+    /// 386: none, its barrel shifter takes constant time).
+    pub shift_clocks_per_bit: u32,
+    /// The register-level clock counts ([`crate::timing`]).
+    pub timing: &'static ModelTiming,
+    /// tandem models the bus interface unit T-state by T-state (only for
+    /// the 8086, whose single-step suite records every bus cycle).
+    pub cycle_exact_biu: bool,
+}
+
+/// The Intel 8086.
+pub static I8086: Capabilities = Capabilities {
+    name: "8086",
+    // The IBM PC's 14.31818 MHz / 3.
+    default_hz: 4_772_727,
+    address_mask: 0x000F_FFFF,
+    data_bus_bytes: 2,
+    bus_cycle_clocks: 4,
+    pc_at_class: false,
+    has_80186_instructions: false,
+    has_msw: false,
+    has_32bit_operands: false,
+    invalid_opcode_fault: false,
+    segment_registers: 4,
+    loads_cs_by_mov_and_pop: true,
+    f1_is_lock_prefix: true,
+    f1_is_icebp: false,
+    max_instruction_bytes: u32::MAX,
+    segment_limit_fault: false,
+    stack_limit_vector: 13,
+    faults_restart_instruction: false,
+    push_sp_pushes_new_value: true,
+    shift_count_mask: 0xFF,
+    idiv_accepts_min_quotient: false,
+    rep_negates_imul_idiv: true,
+    rep_resumes_at_last_prefix: true,
+    undefined_flags_of_8086_microcode: true,
+    sgdt_top_byte_ones: false,
+    // Bits 12-15 read as ones (8086 manual, figure 2-32).
+    flags_writable: 0x0FD5,
+    flags_fixed_ones: 0xF002,
+    cr0_reset: 0,
+    prefix_clocks: 2,
+    shift_clocks_per_bit: 4,
+    timing: &TIMING_8086,
+    cycle_exact_biu: true,
+};
+
+/// The Intel 80286 in real mode.
+pub static I286: Capabilities = Capabilities {
+    name: "286",
+    // The PC/AT 339's 12 MHz.
+    default_hz: 12_000_000,
+    address_mask: 0x00FF_FFFF,
+    data_bus_bytes: 2,
+    bus_cycle_clocks: 2,
+    pc_at_class: true,
+    has_80186_instructions: true,
+    has_msw: true,
+    has_32bit_operands: false,
+    invalid_opcode_fault: true,
+    segment_registers: 4,
+    loads_cs_by_mov_and_pop: false,
+    f1_is_lock_prefix: false,
+    f1_is_icebp: false,
+    // 80286 PRM: "instructions longer than 10 bytes" raise #GP (the 286
+    // suite records it for an over-prefixed IMUL).
+    max_instruction_bytes: 10,
+    segment_limit_fault: true,
+    stack_limit_vector: 13,
+    faults_restart_instruction: true,
+    push_sp_pushes_new_value: false,
+    shift_count_mask: 0x1F,
+    idiv_accepts_min_quotient: true,
+    rep_negates_imul_idiv: false,
+    rep_resumes_at_last_prefix: false,
+    undefined_flags_of_8086_microcode: false,
+    sgdt_top_byte_ones: true,
+    // In real mode IOPL and NT (bits 12-14) stay clear.
+    flags_writable: 0x0FD5,
+    flags_fixed_ones: 0x0002,
+    // The MSW reads its unused bits as ones.
+    cr0_reset: 0xFFF0,
+    prefix_clocks: 1,
+    shift_clocks_per_bit: 1,
+    timing: &TIMING_286,
+    cycle_exact_biu: false,
+};
+
+/// The Intel 80386 in real mode.
+pub static I386: Capabilities = Capabilities {
+    name: "386",
+    // The 386DX-33 of the early 1990s.
+    default_hz: 33_000_000,
+    address_mask: 0xFFFF_FFFF,
+    data_bus_bytes: 4,
+    bus_cycle_clocks: 2,
+    pc_at_class: true,
+    has_80186_instructions: true,
+    has_msw: true,
+    has_32bit_operands: true,
+    invalid_opcode_fault: true,
+    segment_registers: 6,
+    loads_cs_by_mov_and_pop: false,
+    f1_is_lock_prefix: false,
+    f1_is_icebp: true,
+    // 80386 PRM section 17.1.
+    max_instruction_bytes: 15,
+    segment_limit_fault: true,
+    stack_limit_vector: 12,
+    faults_restart_instruction: true,
+    push_sp_pushes_new_value: false,
+    shift_count_mask: 0x1F,
+    idiv_accepts_min_quotient: true,
+    rep_negates_imul_idiv: false,
+    rep_resumes_at_last_prefix: false,
+    undefined_flags_of_8086_microcode: false,
+    sgdt_top_byte_ones: false,
+    // Real-mode code may write IOPL and NT; no AC, VM or RF there.
+    flags_writable: 0x7FD5,
+    flags_fixed_ones: 0x0002,
+    // Reserved bits 5-30 read as ones; ET (bit 4) clear: no coprocessor.
+    // Real-mode probes such as LOADLIN's take an all-zero CR0 for a
+    // virtualised one.
+    cr0_reset: CR0_386_RESERVED,
+    prefix_clocks: 1,
+    shift_clocks_per_bit: 0,
+    timing: &TIMING_386,
+    cycle_exact_biu: false,
+};
+
+impl CpuModel {
+    /// This model's row of capabilities.
+    #[inline(always)]
+    pub const fn caps(self) -> &'static Capabilities {
+        match self {
+            CpuModel::I8086 => &I8086,
+            CpuModel::I286 => &I286,
+            CpuModel::I386 => &I386,
+        }
+    }
+
+    /// Memory above 1 MiB exists (more than 20 address lines).
+    #[inline]
+    pub fn has_extended_memory(self) -> bool {
+        self.caps().address_mask > 0x000F_FFFF
+    }
+
+    /// Half-clocks the bus needs per data byte, the lower bound of the
+    /// bus's speed: a bus cycle's clocks over the bytes it moves (8086: 4
+    /// clocks per word; 286: 2 per word; 386: 2 per doubleword).
+    #[inline]
+    pub fn bus_half_clocks_per_byte(self) -> u64 {
+        let c = self.caps();
+        (2 * c.bus_cycle_clocks / c.data_bus_bytes) as u64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ALL: [CpuModel; 3] = [CpuModel::I8086, CpuModel::I286, CpuModel::I386];
+
+    #[test]
+    fn rows_answer_as_the_manuals_say() {
+        let (c86, c286, c386) = (
+            CpuModel::I8086.caps(),
+            CpuModel::I286.caps(),
+            CpuModel::I386.caps(),
+        );
+        // 8086 manual p. 2-33: PUSH SP pushes the decremented value; the
+        // 286 PRM lists the change among its differences from the 8086.
+        assert!(c86.push_sp_pushes_new_value);
+        assert!(!c286.push_sp_pushes_new_value && !c386.push_sp_pushes_new_value);
+        // 80386 PRM, SAL/SAR/SHL/SHR: the count is masked to 5 bits from
+        // the 80186 on.
+        assert_eq!(
+            [c86, c286, c386].map(|c| c.shift_count_mask),
+            [0xFF, 0x1F, 0x1F]
+        );
+        assert_eq!(
+            ALL.map(|m| m.address_mask()),
+            [0xF_FFFF, 0xFF_FFFF, 0xFFFF_FFFF]
+        );
+        assert_eq!(
+            [c86, c286, c386].map(|c| c.max_instruction_bytes),
+            [u32::MAX, 10, 15]
+        );
+        // #UD and restartable faults arrive with the 186/286.
+        assert!(!c86.invalid_opcode_fault && c286.invalid_opcode_fault);
+        assert!(!c86.faults_restart_instruction && c386.faults_restart_instruction);
+        // The 8086's FLAGS bits 12-15 read as ones; the 386 lets real mode
+        // write IOPL and NT.
+        assert_eq!(CpuModel::I8086.caps().flags_fixed_ones & 0xF000, 0xF000);
+        assert_eq!(c386.flags_writable & 0x7000, 0x7000);
+        assert_eq!(c286.flags_writable & 0x7000, 0);
+        // Only the 386 has 32-bit operands, FS and GS.
+        assert_eq!(
+            [c86, c286, c386].map(|c| (c.has_32bit_operands, c.segment_registers)),
+            [(false, 4), (false, 4), (true, 6)]
+        );
+        assert_eq!(ALL.map(|m| m.bus_half_clocks_per_byte()), [4, 2, 1]);
+    }
+
+    #[test]
+    fn flags_images_keep_bit_1_and_clear_bits_3_and_5() {
+        for m in ALL {
+            let c = m.caps();
+            assert_eq!(c.flags_fixed_ones & 0x2, 0x2, "{m}");
+            assert_eq!((c.flags_writable | c.flags_fixed_ones) & 0x28, 0, "{m}");
+        }
+    }
+
+    #[test]
+    fn capabilities_that_come_together_do() {
+        for m in ALL {
+            let c = m.caps();
+            // 32-bit operands imply the 286's system instructions, which
+            // imply the 186's; #UD arrives with the 186's map.
+            assert!(!c.has_32bit_operands || c.has_msw, "{m}");
+            assert!(!c.has_msw || c.has_80186_instructions, "{m}");
+            assert_eq!(c.has_80186_instructions, c.invalid_opcode_fault, "{m}");
+            // A model that checks limits restarts the faulting instruction.
+            assert_eq!(c.segment_limit_fault, c.faults_restart_instruction, "{m}");
+            assert!(!(c.f1_is_icebp && c.f1_is_lock_prefix), "{m}");
+            // An AT-class machine has memory above 1 MiB.
+            assert_eq!(c.pc_at_class, m.has_extended_memory(), "{m}");
+        }
+    }
+}

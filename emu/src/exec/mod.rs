@@ -1,0 +1,171 @@
+//! The execution unit: decodes one instruction through the BIU and carries
+//! it out. [`Cpu::execute`] is the dispatcher, one arm per family of
+//! [`crate::table::Op`]; the semantics live in one file per family:
+//! `operands` (ModR/M addressing and register access), `arith` (the ALU
+//! group, INC/DEC, NEG, multiply, divide, decimal adjust, sign extension),
+//! `logic` (NOT, shifts and rotates, bit tests and scans), `transfer` (MOV,
+//! XCHG, LEA, far-pointer loads, MOVZX/MOVSX, XLAT), `stack` (PUSH, POP,
+//! PUSHA/POPA, ENTER/LEAVE), `control` (jumps, calls, returns, loops,
+//! software interrupts, BOUND), `flags_ops` (the flag instructions and
+//! SETcc), `io` (IN and OUT; INS/OUTS are string operations in
+//! `crate::string`) and `system` (HLT, the coprocessor escapes and the
+//! 286/386 system registers). Operations raise faults as `Err(Fault)`;
+//! [`Cpu::fault`] delivers them.
+
+mod arith;
+mod control;
+mod flags_ops;
+mod io;
+mod logic;
+mod operands;
+mod stack;
+mod system;
+mod transfer;
+
+use crate::bus::Bus;
+use crate::cpu::{Cpu, Fault, StepEvent};
+use crate::decode::{decode_for, Instruction};
+use crate::regs::SegReg;
+use crate::table::Op;
+use crate::timing;
+
+pub(crate) use operands::Loc;
+
+/// #UD.
+const UD: Fault = Fault::Vector(6);
+
+/// What an instruction family's handler returns: done, or a fault.
+type Exec = Result<(), Fault>;
+
+/// True when the instruction's r/m operand is in memory.
+#[inline(always)]
+fn in_memory(ins: &Instruction) -> bool {
+    matches!(ins.modrm, Some(m) if !m.is_reg())
+}
+
+impl Cpu {
+    /// Decodes and executes one instruction.
+    pub(crate) fn execute_one<B: Bus>(&mut self, bus: &mut B) -> StepEvent {
+        self.instr_ip = self.regs.ip;
+        if self.model.caps().faults_restart_instruction {
+            self.saved = self.regs.clone();
+        }
+        self.fetch_fault = false;
+        let model = self.model;
+        let decoded = decode_for(model, || self.fetch8(bus), usize::MAX);
+        let Some(ins) = decoded else {
+            // Unreachable: decoding from the bus has no length limit.
+            return StepEvent::Executed;
+        };
+        // The 286 rejects an instruction longer than 10 bytes, the 386 one
+        // longer than 15 (prefixes included), with #GP.
+        let too_long = ins.len as u32 > model.caps().max_instruction_bytes;
+        if self.fetch_fault || too_long {
+            return self.fault(bus, Fault::Vector(13));
+        }
+        self.step_cycles += ins.prefixes as u32 * model.caps().prefix_clocks;
+        let next_ip = self.regs.ip;
+        let cs = self.regs.sreg(SegReg::CS);
+        if self.x.is_some() {
+            self.x_begin(bus, &ins);
+        }
+        let ev = match self.execute(bus, &ins) {
+            Ok(ev) => ev,
+            Err(f) => {
+                self.step_cycles += timing::clocks(model, &ins, false, false);
+                self.fault(bus, f)
+            }
+        };
+        if self.x.is_some() {
+            self.x_end(bus, &ins, next_ip, cs);
+        }
+        ev
+    }
+
+    /// Carries out a decoded instruction: its family's semantics, then
+    /// (unless the family scripted its own clocks in exact mode) its
+    /// documented clock count.
+    fn execute<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) -> Result<StepEvent, Fault> {
+        let mut taken = false;
+        let mut event = StepEvent::Executed;
+        match ins.op {
+            Op::Add
+            | Op::Or
+            | Op::Adc
+            | Op::Sbb
+            | Op::And
+            | Op::Sub
+            | Op::Xor
+            | Op::Cmp
+            | Op::Test => self.alu_group(bus, ins)?,
+            Op::Inc | Op::Dec => self.inc_dec(bus, ins)?,
+            Op::Neg => self.neg_op(bus, ins)?,
+            Op::Mul | Op::Imul => self.mul_op(bus, ins)?,
+            Op::Imul3 => self.imul3(bus, ins)?,
+            Op::Div | Op::Idiv => self.div_op(bus, ins)?,
+            Op::Daa | Op::Das | Op::Aaa | Op::Aas | Op::Aam | Op::Aad => {
+                self.decimal_adjust(bus, ins)?
+            }
+            Op::Cbw | Op::Cwd => self.sign_extend_acc(bus, ins),
+            Op::Not => self.not_op(bus, ins)?,
+            Op::Rol | Op::Ror | Op::Rcl | Op::Rcr | Op::Shl | Op::Shr | Op::Setmo | Op::Sar => {
+                self.shift_op(bus, ins)?
+            }
+            Op::Shld | Op::Shrd => self.double_shift_op(bus, ins)?,
+            Op::Bt | Op::Bts | Op::Btr | Op::Btc => self.bit_test(bus, ins)?,
+            Op::Bsf | Op::Bsr => self.bit_scan(bus, ins)?,
+            Op::Mov => self.mov(bus, ins)?,
+            Op::Xchg => self.xchg(bus, ins)?,
+            Op::Lea => self.lea(bus, ins)?,
+            Op::Les | Op::Lds | Op::Lss | Op::Lfs | Op::Lgs => self.load_far_pointer(bus, ins)?,
+            Op::Movzx | Op::Movsx => self.mov_extend(bus, ins)?,
+            Op::Xlat => self.xlat(bus, ins)?,
+            Op::Push => self.push_op(bus, ins)?,
+            Op::Pop => self.pop_op(bus, ins)?,
+            Op::PushSeg | Op::PopSeg => self.push_pop_sreg(bus, ins)?,
+            Op::Pusha | Op::Popa => self.push_pop_all(bus, ins)?,
+            Op::Enter => self.enter(bus, ins)?,
+            Op::Leave => self.leave(bus, ins)?,
+            Op::Jcc => taken = self.jcc(bus, ins)?,
+            Op::Loop | Op::Loope | Op::Loopne | Op::Jcxz => taken = self.loop_op(bus, ins)?,
+            Op::Jmp | Op::JmpFar => self.jmp(bus, ins)?,
+            Op::Call | Op::CallFar => self.call(bus, ins)?,
+            Op::CallInd | Op::JmpInd => self.near_indirect(bus, ins)?,
+            Op::CallFarInd | Op::JmpFarInd => self.far_indirect(bus, ins)?,
+            Op::Ret | Op::Retf => self.ret(bus, ins)?,
+            Op::Iret => self.iret(bus, ins)?,
+            Op::Int3 | Op::Int | Op::Into | Op::Icebp => {
+                if let Some(v) = self.soft_interrupt(bus, ins) {
+                    taken = true;
+                    event = StepEvent::SoftwareInterrupt(v);
+                }
+            }
+            Op::Bound => self.bound(bus, ins)?,
+            Op::Setcc => self.setcc(bus, ins)?,
+            Op::Clc | Op::Stc | Op::Cli | Op::Sti | Op::Cld | Op::Std | Op::Cmc => {
+                self.flag_op(ins.op)
+            }
+            Op::Pushf | Op::Popf => self.push_pop_flags(bus, ins)?,
+            Op::Sahf | Op::Lahf | Op::Salc => self.flags_to_acc(bus, ins.op),
+            Op::In | Op::Out => self.in_out(bus, ins),
+            Op::Movs | Op::Cmps | Op::Stos | Op::Lods | Op::Scas | Op::Ins | Op::Outs => {
+                // String operations count their own clocks per iteration.
+                self.string_op(bus, ins)?;
+                return Ok(event);
+            }
+            Op::Hlt => event = self.hlt(),
+            Op::Wait | Op::Esc => self.coprocessor(bus, ins)?,
+            Op::MovFromCr | Op::MovToCr => self.mov_cr(ins)?,
+            Op::Smsw | Op::Lmsw | Op::Clts => self.msw_op(bus, ins)?,
+            Op::Sgdt | Op::Sidt | Op::Lgdt | Op::Lidt => self.descriptor_table_op(bus, ins)?,
+            Op::Invalid => self.invalid()?,
+            Op::Prefix => {}
+        }
+        if !self.x_scripted {
+            // (A scripted instruction in exact mode counts its clocks on
+            // the bus; the documented count is only its pad otherwise.)
+            self.step_cycles += timing::clocks(self.model, ins, in_memory(ins), taken);
+        }
+        Ok(event)
+    }
+}
