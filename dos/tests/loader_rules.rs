@@ -77,13 +77,19 @@ fn print_and_exit(org: u16, msg: &str) -> Vec<u8> {
     c
 }
 
+/// Runs `file` as C:\`name` on an 8086 from a fresh `mount` (removed
+/// after) and checks that it prints `want` and exits with 0.
+fn prints_and_exits(mount: &std::path::Path, name: &str, file: &[u8], want: &str) {
+    let (exit, out, _, _) = common::run(CpuModel::I8086, mount, name, file, "", 1);
+    assert_eq!((exit, out.as_str()), (Exit::Exited(0), want));
+    let _ = std::fs::remove_dir_all(mount);
+}
+
 #[test]
 fn an_exe_without_mz_signature_loads_as_com() {
     let mount = common::temp_dir("comexe");
     let prog = print_and_exit(0x100, "COM OK");
-    let (exit, out, _, _) = common::run(CpuModel::I8086, &mount, "NOTMZ.EXE", &prog, "", 1);
-    assert_eq!((exit, out.as_str()), (Exit::Exited(0), "COM OK"));
-    let _ = std::fs::remove_dir_all(&mount);
+    prints_and_exits(&mount, "NOTMZ.EXE", &prog, "COM OK");
 }
 
 #[test]
@@ -137,9 +143,7 @@ fn cs_relative_to_the_load_segment_wraps_as_pklite_expects() {
         &[],
         &[],
     );
-    let (exit, out, _, _) = common::run(CpuModel::I8086, &mount, "P.EXE", &file, "", 1);
-    assert_eq!((exit, out.as_str()), (Exit::Exited(0), "WRAP OK"));
-    let _ = std::fs::remove_dir_all(&mount);
+    prints_and_exits(&mount, "P.EXE", &file, "WRAP OK");
 }
 
 #[test]
@@ -165,9 +169,7 @@ fn overlays_are_relocated_by_the_factor_given() {
     );
     std::fs::write(mount.join("OVL.EXE"), file).unwrap();
     let parent = std::fs::read(common::roms_dir().join("dos/overlay.com")).expect("overlay.com");
-    let (exit, out, _, _) = common::run(CpuModel::I8086, &mount, "OVERLAY.COM", &parent, "", 1);
-    assert_eq!((exit, out.as_str()), (Exit::Exited(0), "OVERLAY OK"));
-    let _ = std::fs::remove_dir_all(&mount);
+    prints_and_exits(&mount, "OVERLAY.COM", &parent, "OVERLAY OK");
 }
 
 /// Our stub (`roms/dos/exestub.asm`): a correct unpacker of our own

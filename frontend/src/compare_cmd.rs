@@ -12,7 +12,6 @@
 //! divergent frame.
 
 use std::collections::VecDeque;
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
@@ -22,30 +21,19 @@ use models::compare::{Divergence, LockStep};
 use models::{GuestMemory, Placement, Profile};
 
 use crate::error::{report, Error};
-use crate::machine_opts::MachineOpts;
 use crate::press::{self, Press};
-use crate::session::{self, input_error, Loaded};
+use crate::session::{self, input_error, GoldenArgs, Loaded};
 
 /// Arguments of `tandem compare`.
 #[derive(Args, Debug)]
 #[command(after_help = crate::exit::HELP)]
 pub struct CompareArgs {
-    /// Profile: replica, replica-demo, game-retail, game-demo, or a TOML file.
-    #[arg(long, value_name = "NAME")]
-    profile: String,
-
-    /// The program (default: the built-in replica of a replica profile).
-    #[arg(value_name = "PROGRAM")]
-    program: Option<PathBuf>,
+    #[command(flatten)]
+    golden: GoldenArgs,
 
     /// Emulated seconds to run.
     #[arg(long, value_name = "S", default_value_t = 10)]
     seconds: u64,
-
-    /// The reference program whose tables the models read (default: the
-    /// pristine built-in replica for replica profiles, else the program).
-    #[arg(long, value_name = "FILE")]
-    reference: Option<PathBuf>,
 
     /// Press a key at an emulated time: SECONDS:KEY (e.g. 1.5:p); repeatable.
     #[arg(long = "press", value_name = "S:KEY", long_help = crate::press::LONG_HELP)]
@@ -54,9 +42,6 @@ pub struct CompareArgs {
     /// Instructions shown before a divergence.
     #[arg(long, value_name = "N", default_value_t = 16)]
     last: usize,
-
-    #[command(flatten)]
-    machine: MachineOpts,
 
     /// Print one JSON object instead of text.
     #[arg(long)]
@@ -285,18 +270,13 @@ fn last_instructions(
 
 /// Runs `tandem compare`.
 pub fn run(args: &CompareArgs) -> ExitCode {
-    let g = match session::golden_setup(
-        &args.profile,
-        args.program.as_deref(),
-        args.reference.as_deref(),
-        &args.machine.config(session::GM_CPU),
-    ) {
+    let g = match session::golden_setup(&args.golden) {
         Ok(g) => g,
         Err(e) => return report("compare", &e),
     };
     let (profile, image, name, ref_at) = (&g.profile, &g.image, &g.name, g.ref_at);
     let reference = &g.reference;
-    let hz = args.machine.config(session::GM_CPU).cpu_hz;
+    let hz = args.golden.machine().cpu_hz;
     let presses = match press::parse_all(&args.presses) {
         Ok(v) => v,
         Err(e) => return input_error("compare", e),
@@ -306,8 +286,7 @@ pub fn run(args: &CompareArgs) -> ExitCode {
         reference,
         ref_at,
     };
-    let (mut s, at) = match run.start(image, name, &args.machine.config(session::GM_CPU), &presses)
-    {
+    let (mut s, at) = match run.start(image, name, &args.golden.machine(), &presses) {
         Ok(x) => x,
         Err(e) => return report("compare", &e),
     };
@@ -336,7 +315,7 @@ pub fn run(args: &CompareArgs) -> ExitCode {
         &run,
         image,
         name,
-        &args.machine.config(session::GM_CPU),
+        &args.golden.machine(),
         &presses,
         d.frame,
         args.last,

@@ -321,17 +321,46 @@ pub struct GoldenSetup {
     pub ref_at: Placement,
 }
 
+/// The arguments `sweep` and `compare` share: the profile, the program,
+/// the reference and the machine.
+#[derive(clap::Args, Debug)]
+pub struct GoldenArgs {
+    /// Profile: replica, replica-demo, game-retail, game-demo, or a TOML file.
+    #[arg(long, value_name = "NAME")]
+    pub profile: String,
+
+    /// The program (default: the built-in replica of a replica profile).
+    #[arg(value_name = "PROGRAM")]
+    pub program: Option<PathBuf>,
+
+    /// The reference program whose tables the models read (default: the
+    /// pristine built-in replica for replica profiles, else the program).
+    #[arg(long, value_name = "FILE")]
+    pub reference: Option<PathBuf>,
+
+    #[command(flatten)]
+    pub machine: crate::machine_opts::MachineOpts,
+}
+
+impl GoldenArgs {
+    /// The machine these arguments ask for (a 386 unless `--cpu` says).
+    pub fn machine(&self) -> hw::MachineConfig {
+        self.machine.config(GM_CPU)
+    }
+}
+
 /// Resolves `--profile`, the program and `--reference` for a golden-master
 /// command; the error is one line for [`input_error`].
-pub fn golden_setup(
-    profile: &str,
-    program_path: Option<&Path>,
-    reference_path: Option<&Path>,
-    machine: &hw::MachineConfig,
-) -> Result<GoldenSetup, Error> {
-    let profile = self::profile(profile)?;
-    let (image, name) = program(program_path, &profile)?;
-    let (reference, ref_at) = reference(reference_path, &profile, &image, &name, machine)?;
+pub fn golden_setup(args: &GoldenArgs) -> Result<GoldenSetup, Error> {
+    let profile = self::profile(&args.profile)?;
+    let (image, name) = program(args.program.as_deref(), &profile)?;
+    let (reference, ref_at) = reference(
+        args.reference.as_deref(),
+        &profile,
+        &image,
+        &name,
+        &args.machine(),
+    )?;
     Ok(GoldenSetup {
         profile,
         image,

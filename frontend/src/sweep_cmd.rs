@@ -3,15 +3,13 @@
 //! compares every result with the model. Last line: `N of M equal`; exit 0
 //! when all are equal, 1 otherwise, 2 for bad input.
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::{Args, ValueEnum};
 use models::sweep;
 
-use crate::machine_opts::MachineOpts;
-use crate::session::{self, input_error, Loaded};
+use crate::session::{self, input_error, GoldenArgs, Loaded};
 
 /// The routines that can be swept.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -26,25 +24,12 @@ pub enum Routine {
 #[derive(Args, Debug)]
 #[command(after_help = crate::exit::HELP)]
 pub struct SweepArgs {
-    /// Profile: replica, replica-demo, game-retail, game-demo, or a TOML file.
-    #[arg(long, value_name = "NAME")]
-    profile: String,
-
-    /// The program (default: the built-in replica of a replica profile).
-    #[arg(value_name = "PROGRAM")]
-    program: Option<PathBuf>,
+    #[command(flatten)]
+    golden: GoldenArgs,
 
     /// The routine to sweep.
     #[arg(long, value_enum)]
     routine: Routine,
-
-    /// The reference program whose tables the models read (default: the
-    /// pristine built-in replica for replica profiles, else the program).
-    #[arg(long, value_name = "FILE")]
-    reference: Option<PathBuf>,
-
-    #[command(flatten)]
-    machine: MachineOpts,
 
     /// Print one JSON object instead of text.
     #[arg(long)]
@@ -54,24 +39,13 @@ pub struct SweepArgs {
 /// Runs `tandem sweep`.
 pub fn run(args: &SweepArgs) -> ExitCode {
     let start = Instant::now();
-    let g = match session::golden_setup(
-        &args.profile,
-        args.program.as_deref(),
-        args.reference.as_deref(),
-        &args.machine.config(session::GM_CPU),
-    ) {
+    let g = match session::golden_setup(&args.golden) {
         Ok(g) => g,
         Err(e) => return input_error("sweep", e),
     };
     let (profile, name, ref_at) = (&g.profile, &g.name, g.ref_at);
     let reference = &g.reference;
-    let mut s = match Loaded::start(
-        &g.image,
-        name,
-        None,
-        &args.machine.config(session::GM_CPU),
-        b"",
-    ) {
+    let mut s = match Loaded::start(&g.image, name, None, &args.golden.machine(), b"") {
         Ok(s) => s,
         Err(e) => return input_error("sweep", e),
     };
