@@ -59,7 +59,7 @@ impl Default for MachineConfig {
     fn default() -> Self {
         MachineConfig {
             cpu_model: CpuModel::I8086,
-            cpu_hz: 4_772_727,
+            cpu_hz: CpuModel::I8086.default_hz(),
             pit_hz: 1_193_182,
             conventional_kib: 640,
             extended_kib: 0,
