@@ -26,7 +26,8 @@ pub struct CallArgs {
     program: PathBuf,
 
     /// The routine: SEG:OFF with SEG hexadecimal or cs (entry CS), ss
-    /// (entry SS), load (load segment).
+    /// (entry SS), psp, load (PSP+10h for an .EXE, the PSP for a .COM,
+    /// whose entry is load:0100).
     #[arg(long, value_name = "SEG:OFF")]
     at: String,
 

@@ -24,7 +24,8 @@ pub struct TraceArgs {
     program: PathBuf,
 
     /// Start tracing when execution reaches SEG:OFF (SEG hexadecimal or cs,
-    /// ss, load).
+    /// ss, psp, load: PSP+10h for an .EXE, the PSP for a .COM, whose entry
+    /// is load:0100).
     #[arg(long, value_name = "SEG:OFF")]
     from: Option<String>,
 
