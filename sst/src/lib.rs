@@ -59,4 +59,4 @@ pub use report::{
 pub use rules::{model_for_cpu_name, Rules, RunOptions};
 pub use runner::{run_file, run_file_with, Runner, VectorRunner};
 pub use suite::Suite;
-pub use vectors::{is_vector_name, read_vector_file, Vector};
+pub use vectors::{is_vector_name, read_vector_file, Departure, FpuField, FpuState, Vector};

@@ -3,6 +3,11 @@
 //! instruction with its initial and final registers and memory, the flags
 //! to compare, and the exception the instruction raises (recorded at the
 //! fault, before delivery). [`crate::runner::VectorRunner`] runs them.
+//!
+//! The x87 and 486 vectors (`tests/vectors/x87`, `tests/vectors/486-real`,
+//! format in `tools/genx87/README.md`) extend the format with the FPU state
+//! ([`FpuState`]), the FPU fields not to compare ([`FpuField`]) and the marks
+//! of the tests where Unicorn departs from Intel's manual ([`Departure`]).
 
 use std::collections::HashMap;
 use std::io::Read;
@@ -34,6 +39,13 @@ pub struct Vector {
     /// Written bytes whose value is undefined.
     #[serde(default)]
     pub ram_undefined: Vec<u32>,
+    /// FPU fields NOT to compare (x87 vectors).
+    #[serde(default)]
+    pub fpu_unchecked: Vec<FpuField>,
+    /// Where the recording (Unicorn) departs from Intel's manual: a runner
+    /// skips such a test and lists it.
+    #[serde(default)]
+    pub departures: Vec<Departure>,
 }
 
 /// Registers and memory.
@@ -43,6 +55,9 @@ pub struct VectorState {
     pub regs: HashMap<String, u32>,
     /// Memory bytes: linear address and value.
     pub ram: Vec<(u32, u8)>,
+    /// The FPU state (x87 vectors only).
+    #[serde(default)]
+    pub fpu: Option<FpuState>,
 }
 
 /// The final registers (possibly absent) and memory.
@@ -52,6 +67,153 @@ pub struct VectorFinal {
     pub regs: Option<HashMap<String, u32>>,
     /// Final values of the bytes written.
     pub ram: Vec<(u32, u8)>,
+    /// The FPU state (x87 vectors only).
+    #[serde(default)]
+    pub fpu: Option<FpuState>,
+}
+
+/// The x87 state as the real-mode 16-bit FNSAVE image holds it (Intel SDM
+/// vol. 1 §8.1.10).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(try_from = "RawFpuState")]
+pub struct FpuState {
+    /// Control word.
+    pub cw: u16,
+    /// Status word (TOP in bits 11-13).
+    pub sw: u16,
+    /// Tag word, two bits per physical register.
+    pub tw: u16,
+    /// Instruction pointer: a 20-bit linear address.
+    pub fip: u32,
+    /// The 11-bit opcode.
+    pub fop: u16,
+    /// Operand pointer: a 20-bit linear address.
+    pub fdp: u32,
+    /// ST(0)..ST(7) in stack order, 80 bits each.
+    pub st: [u128; 8],
+}
+
+impl FpuState {
+    /// TOP, the physical number of ST(0).
+    pub fn top(&self) -> usize {
+        usize::from((self.sw >> 11) & 7)
+    }
+
+    /// The physical register `i` (R0..R7), whichever ST(j) it is.
+    pub fn physical(&self, i: usize) -> u128 {
+        self.st[(i + 8 - self.top()) % 8]
+    }
+}
+
+/// [`FpuState`] as the JSON holds it: registers in hex.
+#[derive(Deserialize)]
+struct RawFpuState {
+    cw: u16,
+    sw: u16,
+    tw: u16,
+    fip: u32,
+    fop: u16,
+    fdp: u32,
+    st: Vec<String>,
+}
+
+impl TryFrom<RawFpuState> for FpuState {
+    type Error = String;
+
+    fn try_from(raw: RawFpuState) -> Result<Self, String> {
+        if raw.st.len() != 8 {
+            return Err(format!("{} x87 registers, not 8", raw.st.len()));
+        }
+        let mut st = [0u128; 8];
+        for (slot, hex) in st.iter_mut().zip(&raw.st) {
+            *slot = u128::from_str_radix(hex, 16)
+                .ok()
+                .filter(|v| hex.len() == 20 && *v >> 80 == 0)
+                .ok_or_else(|| format!("not an 80-bit hex register: {hex:?}"))?;
+        }
+        if raw.fip >> 20 != 0 || raw.fdp >> 20 != 0 || raw.fop >> 11 != 0 {
+            return Err("FPU pointer or opcode wider than the real-mode image".to_string());
+        }
+        Ok(FpuState {
+            cw: raw.cw,
+            sw: raw.sw,
+            tw: raw.tw,
+            fip: raw.fip,
+            fop: raw.fop,
+            fdp: raw.fdp,
+            st,
+        })
+    }
+}
+
+/// An FPU field a test leaves unchecked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FpuField {
+    /// The instruction pointer.
+    Fip,
+    /// The operand pointer.
+    Fdp,
+    /// The opcode.
+    Fop,
+}
+
+/// Where Unicorn departs from Intel's manual (the table of
+/// `tools/genx87/README.md`, with the manual's sections).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Departure {
+    /// Transcendental results computed in host `double` (SDM vol. 1 §8.3.10).
+    Transcendental,
+    /// FPREM/FPREM1 computed in host `double` (SDM vol. 2 FPREM).
+    Fprem,
+    /// DE is never set for denormal operands (SDM vol. 1 §8.5.2).
+    DenormalFlag,
+    /// Unnormals, pseudo-NaNs, pseudo-infinities, pseudo-denormals taken as
+    /// ordinary values (SDM vol. 1 §8.2.2).
+    InvalidEncoding,
+    /// No stack overflow/underflow checks (SDM vol. 1 §8.5.1.1).
+    StackFault,
+    /// Results stored as if the exception were masked (SDM vol. 1 §8.5, §8.6).
+    UnmaskedException,
+    /// Precision control applied beyond FADD/FSUB/FMUL/FDIV/FSQRT (SDM
+    /// vol. 1 §8.1.5.2).
+    PrecisionControl,
+    /// FBLD of a non-decimal digit: undefined (SDM vol. 2 FBLD).
+    BcdInvalidDigit,
+    /// LOCK with a register destination runs instead of raising #UD (SDM
+    /// vol. 2 LOCK).
+    LockRegister,
+}
+
+impl Departure {
+    /// Every departure, in report order.
+    pub const ALL: [Departure; 9] = [
+        Departure::Transcendental,
+        Departure::Fprem,
+        Departure::DenormalFlag,
+        Departure::InvalidEncoding,
+        Departure::StackFault,
+        Departure::UnmaskedException,
+        Departure::PrecisionControl,
+        Departure::BcdInvalidDigit,
+        Departure::LockRegister,
+    ];
+
+    /// The name the files use.
+    pub fn name(self) -> &'static str {
+        match self {
+            Departure::Transcendental => "transcendental",
+            Departure::Fprem => "fprem",
+            Departure::DenormalFlag => "denormal-flag",
+            Departure::InvalidEncoding => "invalid-encoding",
+            Departure::StackFault => "stack-fault",
+            Departure::UnmaskedException => "unmasked-exception",
+            Departure::PrecisionControl => "precision-control",
+            Departure::BcdInvalidDigit => "bcd-invalid-digit",
+            Departure::LockRegister => "lock-register",
+        }
+    }
 }
 
 /// A recorded exception.
@@ -81,4 +243,51 @@ pub fn read_vector_file(path: &Path) -> Result<Vec<Vector>, SstError> {
         raw
     };
     serde_json::from_slice(&text).map_err(|e| err(format!("not a vector file: {e}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FPU: &str = r#"{"cw":895,"sw":14336,"tw":65535,"fip":61680,"fop":1377,"fdp":0,
+        "st":["3fff8000000000000000","0","0","0","0","0","0","0"]}"#;
+
+    #[test]
+    fn fpu_state_parses_registers_in_stack_order() {
+        let text = FPU.replace(
+            r#""0","0","0","0","0","0","0""#,
+            &["\"00000000000000000001\""; 7].join(","),
+        );
+        let fpu: FpuState = serde_json::from_str(&text).expect("valid FPU state");
+        assert_eq!(fpu.top(), 7);
+        assert_eq!(fpu.st[0], 0x3FFF_8000_0000_0000_0000);
+        assert_eq!(fpu.physical(7), fpu.st[0]);
+        assert_eq!(fpu.physical(0), 1);
+        assert_eq!(fpu.fop, 1377);
+    }
+
+    #[test]
+    fn fpu_state_rejects_short_or_wide_registers() {
+        assert!(serde_json::from_str::<FpuState>(FPU).is_err());
+        let wide = FPU.replace(
+            r#""0","0","0","0","0","0","0""#,
+            &["\"100000000000000000000\""; 7].join(","),
+        );
+        assert!(serde_json::from_str::<FpuState>(&wide).is_err());
+    }
+
+    #[test]
+    fn departures_and_unchecked_fields_are_typed() {
+        let d: Vec<Departure> =
+            serde_json::from_str(r#"["transcendental","lock-register"]"#).expect("known codes");
+        assert_eq!(d, [Departure::Transcendental, Departure::LockRegister]);
+        assert!(serde_json::from_str::<Vec<Departure>>(r#"["other"]"#).is_err());
+        for d in Departure::ALL {
+            let parsed: Departure =
+                serde_json::from_str(&format!("\"{}\"", d.name())).expect("its own name");
+            assert_eq!(parsed, d);
+        }
+        let f: Vec<FpuField> = serde_json::from_str(r#"["fip","fdp","fop"]"#).expect("fields");
+        assert_eq!(f, [FpuField::Fip, FpuField::Fdp, FpuField::Fop]);
+    }
 }
