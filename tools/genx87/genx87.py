@@ -495,6 +495,8 @@ def fpu_unchecked(key, form):
         out.append("fdp")
     if form["mem"] in CONTROL or key.startswith(("DB_", "DF_E0")):
         out = ["fdp", "fip", "fop"]
+    if key == "D9_D0":
+        out.append("fip")  # FNOP updates FIP on Intel parts; Unicorn leaves it (README)
     return sorted(set(out))
 
 def x87_test(r, key, form, mode):
