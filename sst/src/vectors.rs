@@ -103,6 +103,28 @@ impl FpuState {
     pub fn physical(&self, i: usize) -> u128 {
         self.st[(i + 8 - self.top()) % 8]
     }
+
+    /// The fields of `got` that differ from this expected state, by name
+    /// (`cw`, `sw`, `tw`, `fip`, `fop`, `fdp`, `st0`..`st7`), leaving out
+    /// `unchecked`: what a runner reports for an x87 vector.
+    pub fn differences(&self, got: &FpuState, unchecked: &[FpuField]) -> Vec<&'static str> {
+        const ST: [&str; 8] = ["st0", "st1", "st2", "st3", "st4", "st5", "st6", "st7"];
+        let words = [
+            ("cw", self.cw == got.cw, None),
+            ("sw", self.sw == got.sw, None),
+            ("tw", self.tw == got.tw, None),
+            ("fip", self.fip == got.fip, Some(FpuField::Fip)),
+            ("fop", self.fop == got.fop, Some(FpuField::Fop)),
+            ("fdp", self.fdp == got.fdp, Some(FpuField::Fdp)),
+        ];
+        let mut out: Vec<&'static str> = words
+            .into_iter()
+            .filter(|(_, same, field)| !same && !field.is_some_and(|f| unchecked.contains(&f)))
+            .map(|(name, _, _)| name)
+            .collect();
+        out.extend((0..8).filter(|&i| self.st[i] != got.st[i]).map(|i| ST[i]));
+        out
+    }
 }
 
 /// [`FpuState`] as the JSON holds it: registers in hex.
@@ -252,13 +274,15 @@ mod tests {
     const FPU: &str = r#"{"cw":895,"sw":14336,"tw":65535,"fip":61680,"fop":1377,"fdp":0,
         "st":["3fff8000000000000000","0","0","0","0","0","0","0"]}"#;
 
+    /// [`FPU`] with ST(1)..ST(7) set to `hex`.
+    fn fpu_with(hex: &str) -> Result<FpuState, serde_json::Error> {
+        let regs = vec![format!("\"{hex}\""); 7].join(",");
+        serde_json::from_str(&FPU.replace(r#""0","0","0","0","0","0","0""#, &regs))
+    }
+
     #[test]
     fn fpu_state_parses_registers_in_stack_order() {
-        let text = FPU.replace(
-            r#""0","0","0","0","0","0","0""#,
-            &["\"00000000000000000001\""; 7].join(","),
-        );
-        let fpu: FpuState = serde_json::from_str(&text).expect("valid FPU state");
+        let fpu = fpu_with("00000000000000000001").expect("valid FPU state");
         assert_eq!(fpu.top(), 7);
         assert_eq!(fpu.st[0], 0x3FFF_8000_0000_0000_0000);
         assert_eq!(fpu.physical(7), fpu.st[0]);
@@ -267,13 +291,23 @@ mod tests {
     }
 
     #[test]
+    fn fpu_differences_leave_out_unchecked_fields() {
+        let want = fpu_with("00000000000000000000").expect("valid FPU state");
+        let mut got = want.clone();
+        assert!(want.differences(&got, &[]).is_empty());
+        got.fop = 0;
+        got.st[3] = 1;
+        got.sw ^= 0x0200;
+        assert_eq!(want.differences(&got, &[]), ["sw", "fop", "st3"]);
+        assert_eq!(want.differences(&got, &[FpuField::Fop]), ["sw", "st3"]);
+    }
+
+    #[test]
     fn fpu_state_rejects_short_or_wide_registers() {
         assert!(serde_json::from_str::<FpuState>(FPU).is_err());
-        let wide = FPU.replace(
-            r#""0","0","0","0","0","0","0""#,
-            &["\"100000000000000000000\""; 7].join(","),
-        );
-        assert!(serde_json::from_str::<FpuState>(&wide).is_err());
+        assert!(fpu_with("100000000000000000000").is_err());
+        assert!(fpu_with("1000000000000000000000").is_err());
+        assert!(fpu_with("0000000000000000000g").is_err());
     }
 
     #[test]

@@ -223,61 +223,36 @@ MEM_SIZE = {"m32fp": 4, "m64fp": 8, "m80fp": 10, "m16int": 2, "m32int": 4, "m64i
 
 # ---------------------------------------------------------------- addressing
 
-def modrm16(r, reg, regs, segs, size, override):
-    """A random 16-bit memory ModR/M for `reg`, its displacement bytes and linear address."""
-    for _ in range(100):
-        mod = r.choice([0, 1, 2])
-        rm = r.randrange(8)
-        disp = b""
-        if mod == 0 and rm == 6:
-            d = r.randrange(0x10000)
-            disp = d.to_bytes(2, "little")
-            ea, seg = d, "ds"
-        else:
-            base = [("ebx", "esi"), ("ebx", "edi"), ("ebp", "esi"), ("ebp", "edi"),
-                    ("esi",), ("edi",), ("ebp",), ("ebx",)][rm]
-            ea = sum(regs[b] & 0xFFFF for b in base)
-            seg = "ss" if "ebp" in base else "ds"
-            if mod == 1:
-                d = r.randrange(256)
-                disp = bytes([d])
-                ea += d - 256 if d >= 128 else d
-            elif mod == 2:
-                d = r.randrange(0x10000)
-                disp = d.to_bytes(2, "little")
-                ea += d
-            ea &= 0xFFFF
-        if ea + size <= 0x10000:
-            if override:
-                seg = override
-            return bytes([(mod << 6) | (reg << 3) | rm]) + disp, segs[seg] * 16 + ea
-    return None
+def displacement(r, mod, width):
+    """The displacement of `mod` (none, 8 bits, `width` bytes): its bytes and signed value."""
+    if mod == 0:
+        return b"", 0
+    n = 1 if mod == 1 else width
+    d = r.randrange(1 << (8 * n))
+    return d.to_bytes(n, "little"), d - (1 << (8 * n)) if d >> (8 * n - 1) else d
 
-def modrm32(r, reg, regs, segs, size, override):
-    """A 32-bit-address ModR/M (67 prefix) without SIB; the effective address stays below 64 KiB."""
+BASE16 = [("ebx", "esi"), ("ebx", "edi"), ("ebp", "esi"), ("ebp", "edi"),
+          ("esi",), ("edi",), ("ebp",), ("ebx",)]
+
+def modrm_mem(r, reg, regs, segs, size, override, addr32=False):
+    """A random memory ModR/M for `reg` (16-bit addressing, or 32-bit without SIB under 67),
+    with its displacement bytes, and the operand's linear address; the operand stays inside
+    its 64 KiB segment."""
+    width = 4 if addr32 else 2
     for _ in range(100):
         mod = r.choice([0, 1, 2])
-        rm = r.choice([0, 1, 2, 3, 5, 6, 7])
-        if mod == 0 and rm == 5:
+        rm = r.choice([0, 1, 2, 3, 5, 6, 7]) if addr32 else r.randrange(8)
+        if mod == 0 and rm == (5 if addr32 else 6):
             d = r.randrange(0x10000)
-            disp, ea, seg = d.to_bytes(4, "little"), d, "ds"
+            disp, ea, seg = d.to_bytes(width, "little"), d, "ds"
         else:
-            b = GPR16[rm]
-            ea = regs[b]
-            seg = "ss" if b == "ebp" else "ds"
-            disp = b""
-            if mod == 1:
-                d = r.randrange(256)
-                disp = bytes([d])
-                ea += d - 256 if d >= 128 else d
-            elif mod == 2:
-                d = r.randrange(1 << 32)
-                disp = d.to_bytes(4, "little")
-                ea += d - (1 << 32) if d >= 1 << 31 else d
-            ea &= 0xFFFFFFFF
+            base = (GPR16[rm],) if addr32 else BASE16[rm]
+            seg = "ss" if "ebp" in base else "ds"
+            disp, d = displacement(r, mod, width)
+            ea = (sum(regs[b] & (0xFFFFFFFF if addr32 else 0xFFFF) for b in base) + d)
+            ea &= (1 << (8 * width)) - 1
         if ea + size <= 0x10000:
-            if override:
-                seg = override
+            seg = override or seg
             return bytes([(mod << 6) | (reg << 3) | rm]) + disp, segs[seg] * 16 + ea
     return None
 
@@ -510,7 +485,7 @@ def x87_test(r, key, form, mode):
     if form["kind"] == "mem":
         reg = int(key[3])
         size = MEM_SIZE[form["mem"]]
-        got = modrm16(r, reg, regs, segs, size, override)
+        got = modrm_mem(r, reg, regs, segs, size, override)
         if got is None:
             return None
         modrm, lin = got
@@ -601,7 +576,7 @@ def i486_test(r, key, form):
             seg_pre = [p for p in pre if p in SEG_PREFIX.values()]
             if seg_pre:
                 override = [s for s, v in SEG_PREFIX.items() if v == seg_pre[0]][0]
-            got = (modrm32 if addr32 else modrm16)(r, reg, regs, segs, size, override)
+            got = modrm_mem(r, reg, regs, segs, size, override, addr32)
             if got is None:
                 return None
             modrm, lin = got
