@@ -4,7 +4,8 @@
 //!
 //! The readers: [`moo`] (the MOO container), [`metadata`] (a suite's
 //! `metadata.json`), [`context`] (what lies beside the files of a
-//! directory) and [`vectors`] (the 386 vector format). The runners in
+//! directory) and [`vectors`] (the 386 vector format, and its x87 extension:
+//! [`FpuState`], [`Departure`]). The runners in
 //! [`runner`] load each test into a [`emu::Cpu`], step it and compare the
 //! final state under the [`rules`] of its model; [`cycles`] compares the
 //! 8086's bus cycles in cycle-exact mode. A [`Suite`] runs many files on a

@@ -206,3 +206,15 @@ fn i486_vector_files_parse_and_cover_every_form() {
         }
     }
 }
+
+#[test]
+fn every_departure_is_listed_in_the_generator_readme() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tools/genx87/README.md");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    for d in Departure::ALL {
+        let row = format!("| `{}` |", d.name());
+        let line = text.lines().find(|l| l.starts_with(&row));
+        let line = line.unwrap_or_else(|| panic!("{} not in the README's table", d.name()));
+        assert!(line.contains("SDM"), "{}: no manual section", d.name());
+    }
+}
