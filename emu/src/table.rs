@@ -529,6 +529,26 @@ pub static GROUPS: [GroupEntry; 8] = [
     },
 ];
 
+/// INVLPG m, the 486's 0F 01h /7.
+const INVLPG: (Op, Form) = (Invlpg, F::E);
+
+/// 0F 01h: SGDT, SIDT, LGDT, LIDT, SMSW, LMSW, and `reg7` at /7 (#UD on
+/// the 286 and 386, INVLPG on the 486).
+const fn system_group(reg7: (Op, Form)) -> GroupEntry {
+    GroupEntry {
+        ops: [
+            (Sgdt, F::E),
+            (Sidt, F::E),
+            (Lgdt, F::E),
+            (Lidt, F::E),
+            (Smsw, F::E),
+            INV,
+            (Lmsw, F::E),
+            reg7,
+        ],
+    }
+}
+
 /// The group tables of the 80186 and later (286, 386), indexed by
 /// [`Form::Group`]: the 8086's undefined members raise #UD, shift /6 is SHL,
 /// 8Fh and C6h/C7h decode only /0, the 0Fh map adds groups 8-11 and the
@@ -551,18 +571,7 @@ pub static GROUPS_186: [GroupEntry; 13] = [
     // #UD in real mode (80386 PRM, section 17.2).
     GroupEntry { ops: [INV; 8] },
     // 10: 0F 01h.
-    GroupEntry {
-        ops: [
-            (Sgdt, F::E),
-            (Sidt, F::E),
-            (Lgdt, F::E),
-            (Lidt, F::E),
-            (Smsw, F::E),
-            INV,
-            (Lmsw, F::E),
-            INV,
-        ],
-    },
+    system_group(INV),
     // 11: 0F BAh, BT/BTS/BTR/BTC r/m, imm8.
     GroupEntry {
         ops: [
@@ -577,18 +586,7 @@ pub static GROUPS_186: [GroupEntry; 13] = [
         ],
     },
     // 12: 0F 01h on the 486: group 10 and INVLPG m (/7).
-    GroupEntry {
-        ops: [
-            (Sgdt, F::E),
-            (Sidt, F::E),
-            (Lgdt, F::E),
-            (Lidt, F::E),
-            (Smsw, F::E),
-            INV,
-            (Lmsw, F::E),
-            (Invlpg, F::E),
-        ],
-    },
+    system_group(INVLPG),
 ];
 
 /// A row of an opcode map: the opcodes `first..=last` share an operation

@@ -281,6 +281,16 @@ fn run486(model: CpuModel, code: &[u8], eax: u32, ecx: u32, ebx: u32) -> (Cpu, T
     (cpu, bus)
 }
 
+/// Runs `code` on the 486 with the byte at DS:0200h, EAX and ECX preset;
+/// returns the CPU and that byte afterwards.
+fn run_on_byte(code: &[u8], byte: u8, eax: u32, ecx: u32) -> (Cpu, u8) {
+    let (mut cpu, mut bus) = setup(CpuModel::I486, code);
+    bus.flat.mem[0x10200] = byte;
+    (cpu.regs.gpr[0], cpu.regs.gpr[1]) = (eax, ecx);
+    run_to_hlt(&mut cpu, &mut bus);
+    (cpu, bus.flat.mem[0x10200])
+}
+
 const CF: u32 = 0x0001;
 const ZF: u32 = 0x0040;
 const SF: u32 = 0x0080;
@@ -304,12 +314,8 @@ fn xadd_adds_with_add_flags_and_returns_the_old_destination() {
     assert_eq!((cpu.regs.get16(3), cpu.regs.get16(1)), (0x8000, 0x7FFF));
     assert_eq!(cpu.regs.flags & (OF | SF | ZF | CF), OF | SF);
     // XADD [0200h], AL (0F C0 06 00 02): byte form, carry out.
-    let code = [0x0F, 0xC0, 0x06, 0x00, 0x02, 0xF4];
-    let (mut cpu, mut bus) = setup(CpuModel::I486, &code);
-    bus.flat.mem[0x10200] = 0xF0;
-    cpu.regs.gpr[0] = 0x20;
-    run_to_hlt(&mut cpu, &mut bus);
-    assert_eq!((bus.flat.mem[0x10200], cpu.regs.get8(0)), (0x10, 0xF0));
+    let (cpu, byte) = run_on_byte(&[0x0F, 0xC0, 0x06, 0x00, 0x02, 0xF4], 0xF0, 0x20, 0);
+    assert_eq!((byte, cpu.regs.get8(0)), (0x10, 0xF0));
     assert_eq!(cpu.regs.flags & (OF | SF | ZF | CF), CF);
 }
 
@@ -326,12 +332,8 @@ fn cmpxchg_compares_as_cmp_and_exchanges_on_equal_only() {
     assert_eq!((cpu.regs.get16(0), cpu.regs.get16(3)), (0x0002, 0x0002));
     assert_eq!(cpu.regs.flags & (ZF | CF | SF | OF), CF | SF);
     // Byte form on memory: CMPXCHG [0200h], CL (0F B0 0E 00 02).
-    let code = [0x0F, 0xB0, 0x0E, 0x00, 0x02, 0xF4];
-    let (mut cpu, mut bus) = setup(CpuModel::I486, &code);
-    bus.flat.mem[0x10200] = 0x44;
-    (cpu.regs.gpr[0], cpu.regs.gpr[1]) = (0x44, 0x99);
-    run_to_hlt(&mut cpu, &mut bus);
-    assert_eq!(bus.flat.mem[0x10200], 0x99);
+    let (cpu, byte) = run_on_byte(&[0x0F, 0xB0, 0x0E, 0x00, 0x02, 0xF4], 0x44, 0x44, 0x99);
+    assert_eq!(byte, 0x99);
     assert_ne!(cpu.regs.flags & ZF, 0);
 }
 
