@@ -271,7 +271,7 @@ outcome = "exited 3"
     #[test]
     fn errors_name_the_entry() {
         for (from, to, what) in [
-            ("\"286\"", "\"486\"", "program 'x'"),
+            ("\"286\"", "\"586\"", "program 'x'"),
             ("1:space", "1:nokey", "unknown key"),
             ("exited 3", "finished", "outcome 'finished'"),
             ("seconds = 2.5", "seconds = 0", "not a positive time"),
