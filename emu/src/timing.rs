@@ -566,7 +566,7 @@ pub static TIMING_486: ModelTiming = ModelTiming::new(
         (&[PopSeg], Fixed(3)),
         (&[Popf], Fixed(9)),
         (&[Push], RegMem(1, 4)),
-        (&[Pop], RegMem(4, 5)),
+        (&[Pop], RegMem(4, 6)),
         (&[Pusha], Fixed(11)),
         (&[Popa], Fixed(9)),
         (&[Xchg], Forms(&[(ACC_REG, 3, 3), (ANY, 3, 5)])),
