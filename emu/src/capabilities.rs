@@ -7,17 +7,42 @@
 //! Sources: Intel 8086 Family User's Manual (1979), 80286 Programmer's
 //! Reference Manual (1987), 80386 Programmer's Reference Manual (1986),
 //! chapter 14 "80386 real-address mode" and appendix "differences from the
-//! 8086"; where the manuals are silent, the single-step suites' recordings.
+//! 8086"; i486 Microprocessor Programmer's Reference Manual (1990), chapters
+//! 2 (EFLAGS, CR0), 22-23 (real-address mode, differences from the 386) and
+//! 26 (the instruction set); Intel AP-485 (processor identification and
+//! CPUID) for the later steppings' signature; where the manuals are silent, the single-step suites' recordings.
 
 use crate::cpu::CR0_386_RESERVED;
 use crate::model::CpuModel;
-use crate::timing::{ModelTiming, TIMING_286, TIMING_386, TIMING_8086};
+use crate::timing::{ModelTiming, TIMING_286, TIMING_386, TIMING_486, TIMING_8086};
+
+/// The processor signature CPUID leaf 1 returns in EAX (bits 11-8 family,
+/// 7-4 model, 3-0 stepping; AP-485).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CpuidSignature {
+    /// The family: 4 for the i486.
+    pub family: u8,
+    /// The model within the family (3: the 486DX2).
+    pub model: u8,
+    /// The stepping.
+    pub stepping: u8,
+}
+
+impl CpuidSignature {
+    /// The signature as CPUID leaf 1 returns it in EAX (processor type 0).
+    pub const fn eax(self) -> u32 {
+        ((self.family as u32 & 0xF) << 8)
+            | ((self.model as u32 & 0xF) << 4)
+            | (self.stepping as u32 & 0xF)
+    }
+}
 
 /// The answers one CPU model gives to every question the core, the machine
 /// and the BIOS ask of it.
 #[derive(Clone, Copy, Debug)]
 pub struct Capabilities {
-    /// The name used on the command line (`8086`, `286`, `386`).
+    /// The name used on the command line (`8086`, `286`, `386`, `486`,
+    /// `486-cpuid`).
     pub name: &'static str,
     /// The clock a machine with this CPU gets when none is asked for.
     pub default_hz: u64,
@@ -41,6 +66,17 @@ pub struct Capabilities {
     /// 32-bit operands and addresses (66h/67h prefixes), FS and GS (64h/65h),
     /// CR0-CR3 and the full two-byte map of the 386.
     pub has_32bit_operands: bool,
+    /// The i486's new instructions (i486 PRM, appendix "differences from
+    /// the 386"): BSWAP (0F C8h+r), XADD (0F C0h/C1h), CMPXCHG (0F B0h/B1h,
+    /// the final encoding, not the A-stepping's 0F A6h/A7h), INVD (0F 08h),
+    /// WBINVD (0F 09h) and INVLPG (0F 01h /7). On the 386 they are #UD.
+    pub has_486_instructions: bool,
+    /// CPUID (0F A2h) and a writable EFLAGS.ID (bit 21), with the
+    /// signature leaf 1 reports; `None`: ID reads 0 and CPUID is #UD.
+    pub cpuid: Option<CpuidSignature>,
+    /// The floating-point unit is on the chip (the 486DX), which CPUID leaf
+    /// 1 reports as EDX bit 0 (FPU).
+    pub fpu_on_chip: bool,
     /// Undefined opcodes raise #UD (vector 6); the 8086 has no such
     /// exception and runs them as something else.
     pub invalid_opcode_fault: bool,
@@ -94,6 +130,11 @@ pub struct Capabilities {
     /// CR0 (the MSW on the 286) after reset, its reserved bits as they
     /// read.
     pub cr0_reset: u32,
+    /// The CR0 bits a MOV to CR0 changes (the 386: PG, ET, TS, EM, MP, PE;
+    /// the 486 adds CD, NW, AM, WP and NE and fixes ET at 1).
+    pub cr0_writable: u32,
+    /// The CR0 bits that always read as ones whatever MOV writes.
+    pub cr0_fixed_ones: u32,
     /// Clocks per prefix byte: 2 on the 8086; the 286 and 386 decode
     /// prefixes in parallel, charged 1 here.
     pub prefix_clocks: u32,
@@ -119,6 +160,9 @@ pub static I8086: Capabilities = Capabilities {
     has_80186_instructions: false,
     has_msw: false,
     has_32bit_operands: false,
+    has_486_instructions: false,
+    cpuid: None,
+    fpu_on_chip: false,
     invalid_opcode_fault: false,
     segment_registers: 4,
     loads_cs_by_mov_and_pop: true,
@@ -139,6 +183,8 @@ pub static I8086: Capabilities = Capabilities {
     flags_writable: 0x0FD5,
     flags_fixed_ones: 0xF002,
     cr0_reset: 0,
+    cr0_writable: 0,
+    cr0_fixed_ones: 0,
     prefix_clocks: 2,
     shift_clocks_per_bit: 4,
     timing: &TIMING_8086,
@@ -157,6 +203,9 @@ pub static I286: Capabilities = Capabilities {
     has_80186_instructions: true,
     has_msw: true,
     has_32bit_operands: false,
+    has_486_instructions: false,
+    cpuid: None,
+    fpu_on_chip: false,
     invalid_opcode_fault: true,
     segment_registers: 4,
     loads_cs_by_mov_and_pop: false,
@@ -180,6 +229,9 @@ pub static I286: Capabilities = Capabilities {
     flags_fixed_ones: 0x0002,
     // The MSW reads its unused bits as ones.
     cr0_reset: 0xFFF0,
+    // LMSW loads PE, MP, EM and TS (the 286 has no MOV CR0).
+    cr0_writable: 0x000F,
+    cr0_fixed_ones: 0xFFF0,
     prefix_clocks: 1,
     shift_clocks_per_bit: 1,
     timing: &TIMING_286,
@@ -198,6 +250,9 @@ pub static I386: Capabilities = Capabilities {
     has_80186_instructions: true,
     has_msw: true,
     has_32bit_operands: true,
+    has_486_instructions: false,
+    cpuid: None,
+    fpu_on_chip: false,
     invalid_opcode_fault: true,
     segment_registers: 6,
     loads_cs_by_mov_and_pop: false,
@@ -222,10 +277,90 @@ pub static I386: Capabilities = Capabilities {
     // Real-mode probes such as LOADLIN's take an all-zero CR0 for a
     // virtualised one.
     cr0_reset: CR0_386_RESERVED,
+    cr0_writable: !CR0_386_RESERVED,
+    cr0_fixed_ones: CR0_386_RESERVED,
     prefix_clocks: 1,
     shift_clocks_per_bit: 0,
     timing: &TIMING_386,
     cycle_exact_biu: false,
+};
+
+/// EFLAGS.AC (bit 18): alignment check, writable from the 486 on (the
+/// classic 386/486 test toggles it).
+pub const EFLAGS_AC: u32 = 1 << 18;
+/// EFLAGS.ID (bit 21): writable only on processors with CPUID.
+pub const EFLAGS_ID: u32 = 1 << 21;
+
+/// CR0 of the i486 (i486 PRM, chapter 4, "control registers"): PG, CD, NW, AM, WP, NE, TS,
+/// EM, MP and PE are writable; ET is fixed at 1.
+pub const CR0_486_WRITABLE: u32 = 0xE005_002F;
+
+/// The Intel i486 (486DX: the FPU on chip) in real mode, an early stepping
+/// without CPUID.
+const I486_ROW: Capabilities = Capabilities {
+    name: "486",
+    // The 486DX-33; a 486DX2-66 is `--mhz 66`.
+    default_hz: 33_000_000,
+    address_mask: 0xFFFF_FFFF,
+    data_bus_bytes: 4,
+    // i486 PRM / datasheet: a non-burst bus cycle takes two clocks (T1, T2).
+    bus_cycle_clocks: 2,
+    pc_at_class: true,
+    has_80186_instructions: true,
+    has_msw: true,
+    has_32bit_operands: true,
+    has_486_instructions: true,
+    cpuid: None,
+    fpu_on_chip: true,
+    invalid_opcode_fault: true,
+    segment_registers: 6,
+    loads_cs_by_mov_and_pop: false,
+    // The 486 keeps the 386's undocumented F1h (ICEBP).
+    f1_is_lock_prefix: false,
+    f1_is_icebp: true,
+    // i486 PRM, section 23 (as the 386): 15 bytes.
+    max_instruction_bytes: 15,
+    segment_limit_fault: true,
+    stack_limit_vector: 12,
+    faults_restart_instruction: true,
+    push_sp_pushes_new_value: false,
+    shift_count_mask: 0x1F,
+    idiv_accepts_min_quotient: true,
+    rep_negates_imul_idiv: false,
+    rep_resumes_at_last_prefix: false,
+    undefined_flags_of_8086_microcode: false,
+    sgdt_top_byte_ones: false,
+    // As the 386, plus AC (bit 18). Alignment checking needs CPL 3 and
+    // CR0.AM (i486 PRM, "alignment check exception (17)"): real mode
+    // runs at CPL 0, so AC is a plain flag there and never faults.
+    flags_writable: 0x7FD5 | EFLAGS_AC,
+    flags_fixed_ones: 0x0002,
+    // i486 PRM, chapter 10 (processor state after reset): CR0 = 60000010h (CD, NW
+    // and ET set).
+    cr0_reset: 0x6000_0010,
+    cr0_writable: CR0_486_WRITABLE,
+    cr0_fixed_ones: 0x0000_0010,
+    prefix_clocks: 1,
+    shift_clocks_per_bit: 0,
+    timing: &TIMING_486,
+    cycle_exact_biu: false,
+};
+
+/// The Intel i486 in real mode, an early stepping without CPUID.
+pub static I486: Capabilities = I486_ROW;
+
+/// A later i486 stepping with CPUID (`--cpu 486-cpuid`): the 486DX2,
+/// family 4, model 3 (AP-485, table "processor signatures"); the stepping
+/// (5) is tandem's choice among the DX2's.
+pub static I486_CPUID: Capabilities = Capabilities {
+    name: "486-cpuid",
+    cpuid: Some(CpuidSignature {
+        family: 4,
+        model: 3,
+        stepping: 5,
+    }),
+    flags_writable: I486_ROW.flags_writable | EFLAGS_ID,
+    ..I486_ROW
 };
 
 impl CpuModel {
@@ -236,6 +371,8 @@ impl CpuModel {
             CpuModel::I8086 => &I8086,
             CpuModel::I286 => &I286,
             CpuModel::I386 => &I386,
+            CpuModel::I486 => &I486,
+            CpuModel::I486Cpuid => &I486_CPUID,
         }
     }
 
@@ -259,7 +396,13 @@ impl CpuModel {
 mod tests {
     use super::*;
 
-    const ALL: [CpuModel; 3] = [CpuModel::I8086, CpuModel::I286, CpuModel::I386];
+    const ALL: [CpuModel; 5] = [
+        CpuModel::I8086,
+        CpuModel::I286,
+        CpuModel::I386,
+        CpuModel::I486,
+        CpuModel::I486Cpuid,
+    ];
 
     #[test]
     fn rows_answer_as_the_manuals_say() {
@@ -280,7 +423,7 @@ mod tests {
         );
         assert_eq!(
             ALL.map(|m| m.address_mask()),
-            [0xF_FFFF, 0xFF_FFFF, 0xFFFF_FFFF]
+            [0xF_FFFF, 0xFF_FFFF, 0xFFFF_FFFF, 0xFFFF_FFFF, 0xFFFF_FFFF]
         );
         assert_eq!(
             [c86, c286, c386].map(|c| c.max_instruction_bytes),
@@ -299,7 +442,33 @@ mod tests {
             [c86, c286, c386].map(|c| (c.has_32bit_operands, c.segment_registers)),
             [(false, 4), (false, 4), (true, 6)]
         );
-        assert_eq!(ALL.map(|m| m.bus_half_clocks_per_byte()), [4, 2, 1]);
+        assert_eq!(ALL.map(|m| m.bus_half_clocks_per_byte()), [4, 2, 1, 1, 1]);
+    }
+
+    #[test]
+    fn the_486_rows_answer_as_the_i486_manual_says() {
+        let (c386, c486, cid) = (
+            CpuModel::I386.caps(),
+            CpuModel::I486.caps(),
+            CpuModel::I486Cpuid.caps(),
+        );
+        // AC is writable from the 486 on; ID only with CPUID.
+        assert_eq!(
+            ALL.map(|m| m.caps().flags_writable & (EFLAGS_AC | EFLAGS_ID)),
+            [0, 0, 0, EFLAGS_AC, EFLAGS_AC | EFLAGS_ID]
+        );
+        assert!(!c386.has_486_instructions && c486.has_486_instructions);
+        assert!(cid.has_486_instructions);
+        assert_eq!(c486.cpuid, None);
+        assert_eq!(cid.cpuid.map(|s| s.eax()), Some(0x435));
+        // Reset CR0 = 60000010h; ET fixed; NE, WP, AM, NW, CD writable.
+        assert_eq!(c486.cr0_reset, 0x6000_0010);
+        assert_eq!(c486.cr0_fixed_ones, 0x10);
+        for bit in [5, 16, 18, 29, 30] {
+            assert_ne!(c486.cr0_writable & (1 << bit), 0, "CR0 bit {bit}");
+            assert_eq!(c386.cr0_writable & (1 << bit), 0, "CR0 bit {bit}");
+        }
+        assert_eq!(c486.default_hz, 33_000_000);
     }
 
     #[test]
@@ -323,6 +492,11 @@ mod tests {
             // A model that checks limits restarts the faulting instruction.
             assert_eq!(c.segment_limit_fault, c.faults_restart_instruction, "{m}");
             assert!(!(c.f1_is_icebp && c.f1_is_lock_prefix), "{m}");
+            // The 486's instructions need the 386's; CPUID needs the 486's
+            // and makes ID writable.
+            assert!(!c.has_486_instructions || c.has_32bit_operands, "{m}");
+            assert!(c.cpuid.is_none() || c.has_486_instructions, "{m}");
+            assert_eq!(c.cpuid.is_some(), c.flags_writable & EFLAGS_ID != 0, "{m}");
             // An AT-class machine has memory above 1 MiB.
             assert_eq!(c.pc_at_class, m.has_extended_memory(), "{m}");
         }

@@ -8,7 +8,7 @@
 
 use crate::model::CpuModel;
 use crate::regs::SegReg;
-use crate::table::{group_member, Form, Op, OPCODES, OPCODES_0F, OPCODES_186};
+use crate::table::{group_member, Form, Op, OPCODES, OPCODES_0F, OPCODES_0F_486, OPCODES_186};
 /// The repeat prefix of an instruction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Rep {
@@ -124,7 +124,12 @@ pub fn is_prefix_for(model: CpuModel, b: u8) -> bool {
 /// register-in-opcode, segment and two-byte forms are fixed.
 fn word_size(opcode: u8, two_byte: bool, op: Op, form: Form) -> bool {
     if two_byte {
-        return !matches!(op, Op::Setcc);
+        // CMPXCHG and XADD have byte forms (B0h, C0h) like the one-byte ALU.
+        return match op {
+            Op::Setcc => false,
+            Op::Cmpxchg | Op::Xadd => opcode & 1 != 0,
+            _ => true,
+        };
     }
     match form {
         Form::Reg
@@ -190,8 +195,9 @@ pub fn decode_for<F: FnMut() -> u8>(
     let (opcode, two_byte, entry) = if i186 && opcode == 0x0F {
         let b = r.byte()?;
         // The 286 has only the system instructions of the 0Fh map.
-        let entry = if caps.has_32bit_operands || (caps.has_msw && matches!(b, 0x00 | 0x01 | 0x06))
-        {
+        let entry = if caps.has_486_instructions {
+            OPCODES_0F_486[b as usize]
+        } else if caps.has_32bit_operands || (caps.has_msw && matches!(b, 0x00 | 0x01 | 0x06)) {
             OPCODES_0F[b as usize]
         } else {
             OPCODES_0F[0xFF]

@@ -1,5 +1,5 @@
-//! The CPU model is a value: one core serves the 8086, 286 and 386 (real
-//! mode), and behaviour that differs between them asks the model's
+//! The CPU model is a value: one core serves the 8086, 286, 386 and 486
+//! (real mode), and behaviour that differs between them asks the model's
 //! capabilities ([`crate::capabilities`]).
 
 use std::fmt;
@@ -17,6 +17,11 @@ pub enum CpuModel {
     I286,
     /// Intel 80386 in real mode.
     I386,
+    /// Intel i486 (486DX) in real mode, an early stepping without CPUID.
+    I486,
+    /// A later i486 stepping (the 486DX2 of 1993 on) that has CPUID and a
+    /// writable EFLAGS.ID; its signature is in the capabilities row.
+    I486Cpuid,
 }
 
 impl CpuModel {
@@ -30,13 +35,14 @@ impl CpuModel {
     /// The clock a machine with this CPU gets when none is asked for: the
     /// IBM PC's 4.77 MHz (14.31818 MHz / 3) for the 8086, the PC/AT 339's
     /// 12 MHz for the 286, and 33 MHz for the 386 (the 386DX-33 of the
-    /// early 1990s). The one place these defaults live is the model's
+    /// early 1990s) and the 486 (a 486DX-33; a 486DX2-66 is `--mhz 66`).
+    /// The one place these defaults live is the model's
     /// [`crate::capabilities::Capabilities`] row.
     pub fn default_hz(self) -> u64 {
         self.caps().default_hz
     }
 
-    /// The name used on the command line (`8086`, `286`, `386`).
+    /// The name used on the command line (`8086`, `286`, `386`, `486`, `486-cpuid`).
     pub fn name(self) -> &'static str {
         self.caps().name
     }
@@ -55,8 +61,10 @@ impl FromStr for CpuModel {
             "8086" | "8088" => Ok(CpuModel::I8086),
             "286" | "80286" => Ok(CpuModel::I286),
             "386" | "80386" => Ok(CpuModel::I386),
+            "486" | "80486" | "i486" => Ok(CpuModel::I486),
+            "486-cpuid" | "486dx2-cpuid" => Ok(CpuModel::I486Cpuid),
             _ => Err(format!(
-                "unknown CPU model '{s}' (expected 8086, 286 or 386)"
+                "unknown CPU model '{s}' (expected 8086, 286, 386, 486 or 486-cpuid)"
             )),
         }
     }

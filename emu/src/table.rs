@@ -156,9 +156,24 @@ pub enum Op {
     Clts,
     /// F1h on the 386: ICEBP, a one-byte INT 1.
     Icebp,
+    // 486 additions (0Fh map).
+    /// BSWAP r32 (0F C8h+r).
+    Bswap,
+    /// XADD r/m, reg (0F C0h/C1h).
+    Xadd,
+    /// CMPXCHG r/m, reg (0F B0h/B1h).
+    Cmpxchg,
+    /// INVD (0F 08h): invalidate the cache (none is modelled).
+    Invd,
+    /// WBINVD (0F 09h): write back and invalidate the cache.
+    Wbinvd,
+    /// INVLPG m (0F 01h /7): invalidate a TLB entry.
+    Invlpg,
+    /// CPUID (0F A2h), on the later 486 steppings.
+    Cpuid,
 }
 /// The number of operations (the variants of [`Op`]).
-pub const OP_COUNT: usize = Op::Icebp as usize + 1;
+pub const OP_COUNT: usize = Op::Cpuid as usize + 1;
 
 /// Every operation, in declaration order (`ALL_OPS[op as usize] == op`).
 pub const ALL_OPS: [Op; OP_COUNT] = [
@@ -280,6 +295,13 @@ pub const ALL_OPS: [Op; OP_COUNT] = [
     Op::Lmsw,
     Op::Clts,
     Op::Icebp,
+    Op::Bswap,
+    Op::Xadd,
+    Op::Cmpxchg,
+    Op::Invd,
+    Op::Wbinvd,
+    Op::Invlpg,
+    Op::Cpuid,
 ];
 
 /// Where an instruction's operands are, in Intel's operand notation (E =
@@ -507,10 +529,31 @@ pub static GROUPS: [GroupEntry; 8] = [
     },
 ];
 
+/// INVLPG m, the 486's 0F 01h /7.
+const INVLPG: (Op, Form) = (Invlpg, F::E);
+
+/// 0F 01h: SGDT, SIDT, LGDT, LIDT, SMSW, LMSW, and `reg7` at /7 (#UD on
+/// the 286 and 386, INVLPG on the 486).
+const fn system_group(reg7: (Op, Form)) -> GroupEntry {
+    GroupEntry {
+        ops: [
+            (Sgdt, F::E),
+            (Sidt, F::E),
+            (Lgdt, F::E),
+            (Lidt, F::E),
+            (Smsw, F::E),
+            INV,
+            (Lmsw, F::E),
+            reg7,
+        ],
+    }
+}
+
 /// The group tables of the 80186 and later (286, 386), indexed by
 /// [`Form::Group`]: the 8086's undefined members raise #UD, shift /6 is SHL,
-/// 8Fh and C6h/C7h decode only /0, and the 0Fh map adds groups 8-11.
-pub static GROUPS_186: [GroupEntry; 12] = [
+/// 8Fh and C6h/C7h decode only /0, the 0Fh map adds groups 8-11 and the
+/// 486's 0Fh map group 12.
+pub static GROUPS_186: [GroupEntry; 13] = [
     GROUPS[0],
     shift_group(F::E1, Shl),
     shift_group(F::ECl, Shl),
@@ -528,18 +571,7 @@ pub static GROUPS_186: [GroupEntry; 12] = [
     // #UD in real mode (80386 PRM, section 17.2).
     GroupEntry { ops: [INV; 8] },
     // 10: 0F 01h.
-    GroupEntry {
-        ops: [
-            (Sgdt, F::E),
-            (Sidt, F::E),
-            (Lgdt, F::E),
-            (Lidt, F::E),
-            (Smsw, F::E),
-            INV,
-            (Lmsw, F::E),
-            INV,
-        ],
-    },
+    system_group(INV),
     // 11: 0F BAh, BT/BTS/BTR/BTC r/m, imm8.
     GroupEntry {
         ops: [
@@ -553,6 +585,8 @@ pub static GROUPS_186: [GroupEntry; 12] = [
             (Btc, F::EIbu),
         ],
     },
+    // 12: 0F 01h on the 486: group 10 and INVLPG m (/7).
+    system_group(INVLPG),
 ];
 
 /// A row of an opcode map: the opcodes `first..=last` share an operation
@@ -764,6 +798,19 @@ pub const ROWS_0F: &[OpcodeRow] = &[
     r(0xBF, 0xBF, Movsx, F::GEw),
 ];
 
+/// The 486's additions to the two-byte map (i486 PRM, appendix A), laid
+/// over [`ROWS_0F`]: 0F 01h becomes group 12 for INVLPG. CPUID (0F A2h)
+/// decodes on every 486 and is #UD where the capabilities have none.
+pub const ROWS_0F_486: &[OpcodeRow] = &[
+    r(0x01, 0x01, Invalid, F::Group(12)),
+    r(0x08, 0x08, Invd, F::None),
+    r(0x09, 0x09, Wbinvd, F::None),
+    r(0xA2, 0xA2, Cpuid, F::None),
+    r(0xB0, 0xB1, Cmpxchg, F::EG),
+    r(0xC0, 0xC1, Xadd, F::EG),
+    r(0xC8, 0xCF, Bswap, F::Reg),
+];
+
 /// An opcode map from its rows; bytes no row names are `default`.
 const fn build(default: OpcodeEntry, parts: &[&[OpcodeRow]]) -> [OpcodeEntry; 256] {
     let mut t = [default; 256];
@@ -792,6 +839,9 @@ pub static OPCODES_186: [OpcodeEntry; 256] = build(e(Invalid, F::None), &[ROWS_C
 
 /// The 386's two-byte map (second byte after 0Fh).
 pub static OPCODES_0F: [OpcodeEntry; 256] = build(e(Invalid, F::None), &[ROWS_0F]);
+
+/// The 486's two-byte map: the 386's with [`ROWS_0F_486`] laid over it.
+pub static OPCODES_0F_486: [OpcodeEntry; 256] = build(e(Invalid, F::None), &[ROWS_0F, ROWS_0F_486]);
 
 /// The operation and form of a group member: the group's table gives the
 /// operation; the immediate group's form depends on the opcode (83h takes a
@@ -836,7 +886,10 @@ mod tests {
         for b in 0..=255u8 {
             assert!(rows_naming(&[ROWS_0F], b) <= 1, "0F {b:02X}h");
         }
-        for rows in [ROWS_COMMON, ROWS_8086, ROWS_186, ROWS_0F] {
+        for b in 0..=255u8 {
+            assert!(rows_naming(&[ROWS_0F_486], b) <= 1, "486: 0F {b:02X}h");
+        }
+        for rows in [ROWS_COMMON, ROWS_8086, ROWS_186, ROWS_0F, ROWS_0F_486] {
             for w in rows.windows(2) {
                 assert!(w[0].first <= w[0].last && w[0].last < w[1].first, "{w:?}");
             }
@@ -851,6 +904,14 @@ mod tests {
         assert_eq!(OPCODES_186[0x69], e(Imul3, F::GEI));
         assert_eq!(OPCODES_0F[0xAF], e(Imul3, F::GE));
         assert_eq!(OPCODES_0F[0xFF].op, Op::Invalid);
+        // The 486's rows are only in its map.
+        for (b, op) in [(0xC8, Bswap), (0xC1, Xadd), (0xB0, Cmpxchg), (0x09, Wbinvd)] {
+            assert_eq!(OPCODES_0F_486[b].op, op, "0F {b:02X}h");
+            assert_eq!(OPCODES_0F[b].op, Op::Invalid, "0F {b:02X}h");
+        }
+        assert_eq!(OPCODES_0F_486[0xAF], OPCODES_0F[0xAF]);
+        assert_eq!(GROUPS_186[12].ops[7], (Invlpg, F::E));
+        assert_eq!(GROUPS_186[10].ops[7].0, Op::Invalid);
         for g in [0, 3] {
             assert_eq!(GROUPS_186[g].ops, GROUPS[g].ops);
         }

@@ -4,7 +4,9 @@
 //! 8086 Family User's Manual, table 2-21) with the effective-address times
 //! of table 2-20; the 80286 real-mode timings (80286 Programmer's Reference
 //! Manual, appendix B); the 80386 real-mode timings (80386 Programmer's
-//! Reference Manual, section 17.2.2.3). These are the register-level
+//! Reference Manual, section 17.2.2.3); the i486 timings (i486
+//! Microprocessor Programmer's Reference Manual, appendix "instruction
+//! clock counts", real-address mode, cache hits). These are the register-level
 //! timings; the cycle-exact bus interface unit of the 8086 replaces them
 //! with T-state accounting.
 //!
@@ -320,7 +322,8 @@ pub static TIMING_8086: ModelTiming = ModelTiming::new(
             &[
                 Pusha, Popa, Bound, Imul3, Ins, Outs, Enter, Leave, Movzx, Movsx, Bt, Bts, Btr,
                 Btc, Bsf, Bsr, Shld, Shrd, Setcc, Lss, Lfs, Lgs, MovFromCr, MovToCr, Sgdt, Sidt,
-                Lgdt, Lidt, Smsw, Lmsw, Clts, Icebp,
+                Lgdt, Lidt, Smsw, Lmsw, Clts, Icebp, Bswap, Xadd, Cmpxchg, Invd, Wbinvd, Invlpg,
+                Cpuid,
             ],
             Fixed(2),
         ),
@@ -414,7 +417,13 @@ pub static TIMING_286: ModelTiming = ModelTiming::new(
         (&[Lmsw], RegMem(3, 6)),
         (&[Clts], Fixed(2)),
         (&[MovFromCr, MovToCr], Fixed(6)),
-        (&[Invalid, Prefix], Fixed(2)),
+        // The 486's operations never decode on the 286 (#UD).
+        (
+            &[
+                Invalid, Prefix, Bswap, Xadd, Cmpxchg, Invd, Wbinvd, Invlpg, Cpuid,
+            ],
+            Fixed(2),
+        ),
     ],
     &[
         (&[Movs, Lods, Ins, Outs], 5, 4),
@@ -513,7 +522,13 @@ pub static TIMING_386: ModelTiming = ModelTiming::new(
         (&[Clts], Fixed(5)),
         (&[MovFromCr], Fixed(6)),
         (&[MovToCr], Fixed(11)),
-        (&[Invalid, Prefix], Fixed(2)),
+        // The 486's operations never decode on the 386 (#UD).
+        (
+            &[
+                Invalid, Prefix, Bswap, Xadd, Cmpxchg, Invd, Wbinvd, Invlpg, Cpuid,
+            ],
+            Fixed(2),
+        ),
     ],
     &[
         (&[Movs], 7, 4),
@@ -528,12 +543,134 @@ pub static TIMING_386: ModelTiming = ModelTiming::new(
     0,
 );
 
+/// The i486 in real mode (i486 PRM, appendix "instruction clock counts":
+/// the real-address-mode column, assuming cache hits and no address
+/// generation interlock). Ranges (MUL, BSF/BSR, RCL/RCR by a count) take
+/// their middle; transfers of control have no "+ m" on the 486.
+pub static TIMING_486: ModelTiming = ModelTiming::new(
+    &[
+        (
+            &[Add, Or, Adc, Sbb, And, Sub, Xor],
+            Forms(&[(ACC_I, 1, 1), (GE, 1, 2), (ANY, 1, 3)]),
+        ),
+        (&[Cmp, Test], RegMem(1, 2)),
+        (&[Mov], Forms(&[(SE | ES, 3, 3), (ANY, 1, 1)])),
+        (&[Movzx, Movsx], Fixed(3)),
+        // SETcc: register 4 (condition true), memory 3.
+        (&[Setcc], RegMem(4, 3)),
+        // BSF 6-42 (memory 7-43), BSR 6-103 (7-104).
+        (&[Bsf], RegMem(24, 25)),
+        (&[Bsr], RegMem(54, 55)),
+        (&[PushSeg], Fixed(3)),
+        (&[Pushf], Fixed(4)),
+        (&[PopSeg], Fixed(3)),
+        (&[Popf], Fixed(9)),
+        (&[Push], RegMem(1, 4)),
+        (&[Pop], RegMem(4, 6)),
+        (&[Pusha], Fixed(11)),
+        (&[Popa], Fixed(9)),
+        (&[Xchg], Forms(&[(ACC_REG, 3, 3), (ANY, 3, 5)])),
+        (&[Inc, Dec, Not, Neg], RegMem(1, 3)),
+        (&[Daa, Das], Fixed(2)),
+        (&[Aaa, Aas], Fixed(3)),
+        (&[Aam], Fixed(15)),
+        (&[Aad], Fixed(14)),
+        (&[Cbw, Cwd], Fixed(3)),
+        // MUL/IMUL: 13-18, 13-26, 13-42 (memory one more).
+        (&[Mul, Imul, Imul3], Width([(15, 16), (19, 20), (27, 28)])),
+        (&[Div], Width([(16, 16), (24, 24), (40, 40)])),
+        (&[Idiv], Width([(19, 20), (27, 28), (43, 44)])),
+        // RCL/RCR by a count: 8-30 (memory 9-31).
+        (&[Rcl, Rcr], Forms(&[(E1, 3, 4), (ANY, 19, 20)])),
+        (&[Rol, Ror, Shl, Shr, Sar, Setmo], RegMem(3, 4)),
+        (&[Shld, Shrd], RegMem(2, 3)),
+        (&[Bt], Forms(&[(EIBU, 3, 3), (ANY, 3, 8)])),
+        (&[Bts, Btr, Btc], Forms(&[(EIBU, 6, 8), (ANY, 6, 13)])),
+        (&[Lea], Fixed(1)),
+        (&[Les, Lds, Lss, Lfs, Lgs], Fixed(6)),
+        (&[Lahf], Fixed(3)),
+        (&[Sahf], Fixed(2)),
+        (&[Xlat], Fixed(4)),
+        (&[In], Fixed(14)),
+        (&[Out], Fixed(16)),
+        (&[Movs], Fixed(7)),
+        (&[Cmps], Fixed(8)),
+        (&[Scas], Fixed(6)),
+        (&[Lods, Stos], Fixed(5)),
+        (&[Ins, Outs], Fixed(17)),
+        (&[Call], Fixed(3)),
+        (&[CallFar], Fixed(18)),
+        (&[CallInd], RegMem(5, 5)),
+        (&[CallFarInd], Fixed(17)),
+        (&[Jmp], Fixed(3)),
+        (&[JmpFar], Fixed(17)),
+        (&[JmpInd], RegMem(5, 5)),
+        (&[JmpFarInd], Fixed(13)),
+        (&[Ret], Fixed(5)),
+        (&[Retf], Forms(&[(IW, 14, 14), (ANY, 13, 13)])),
+        (&[Jcc], Taken(3, 1)),
+        (&[Loop], Taken(7, 6)),
+        (&[Loope, Loopne], Taken(9, 6)),
+        (&[Jcxz], Taken(8, 5)),
+        (&[Int, Int3, Icebp], Fixed(26)),
+        (&[Into], Taken(28, 3)),
+        (&[Iret], Fixed(15)),
+        (&[Enter], Fixed(14)),
+        (&[Leave], Fixed(5)),
+        (&[Bound], Fixed(7)),
+        (&[Hlt], Fixed(4)),
+        (&[Cli, Sti], Fixed(5)),
+        (&[Clc, Stc, Cld, Std, Cmc], Fixed(2)),
+        // WAIT 1-3; ESC without a coprocessor model: its decode only.
+        (&[Wait], Fixed(2)),
+        (&[Esc], Fixed(2)),
+        // SALC is undocumented: as CLC.
+        (&[Salc], Fixed(2)),
+        (&[Smsw], RegMem(2, 3)),
+        (&[Lmsw], RegMem(13, 13)),
+        (&[Sgdt, Sidt], Fixed(10)),
+        (&[Lgdt, Lidt], Fixed(11)),
+        (&[Clts], Fixed(7)),
+        (&[MovFromCr], Fixed(4)),
+        // MOV CR0, r32 17 (CR2/CR3: 4).
+        (&[MovToCr], Fixed(17)),
+        (&[Bswap], Fixed(1)),
+        (&[Xadd], RegMem(3, 4)),
+        // CMPXCHG 6, memory 7 (+3 when the comparison fails: not counted).
+        (&[Cmpxchg], RegMem(6, 7)),
+        (&[Invd], Fixed(4)),
+        (&[Wbinvd], Fixed(5)),
+        (&[Invlpg], Fixed(12)),
+        (&[Cpuid], Fixed(14)),
+        (&[Invalid, Prefix], Fixed(2)),
+    ],
+    &[
+        // REP MOVS 12 + 3n, REP STOS/LODS 7 + 4n, REPE CMPS 7 + 7n, REPE
+        // SCAS 7 + 5n, REP INS 16 + 8n, REP OUTS 17 + 5n.
+        (&[Movs], 12, 3),
+        (&[Stos, Lods], 7, 4),
+        (&[Cmps], 7, 7),
+        (&[Scas], 7, 5),
+        (&[Ins], 16, 8),
+        (&[Outs], 17, 5),
+    ],
+    // A base and an index register take one more clock.
+    [[1, 1, 1, 1, 0, 0, 0, 0], [1, 1, 1, 1, 0, 0, 0, 0]],
+    0,
+);
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::table::ALL_OPS;
 
-    const MODELS: [CpuModel; 3] = [CpuModel::I8086, CpuModel::I286, CpuModel::I386];
+    const MODELS: [CpuModel; 5] = [
+        CpuModel::I8086,
+        CpuModel::I286,
+        CpuModel::I386,
+        CpuModel::I486,
+        CpuModel::I486Cpuid,
+    ];
 
     #[test]
     fn every_operation_has_exactly_one_row_per_model() {
@@ -642,5 +779,14 @@ mod tests {
         assert_eq!(ea_clocks(CpuModel::I8086, m, false), 7);
         assert_eq!(ea_clocks(CpuModel::I8086, m, true), 9);
         assert_eq!(rep_clocks(CpuModel::I8086, Op::Movs), (9, 17));
+        // i486: ADD mem, reg 3; Jcc taken 3, not taken 1; DIV r32 40;
+        // REP MOVS 12 + 3n; BSWAP 1.
+        assert_eq!(clocks(CpuModel::I486, &add, true, false), 3);
+        assert_eq!(clocks(CpuModel::I486, &jcc, false, true), 3);
+        assert_eq!(clocks(CpuModel::I486, &jcc, false, false), 1);
+        assert_eq!(clocks(CpuModel::I486, &div, false, false), 40);
+        assert_eq!(rep_clocks(CpuModel::I486, Op::Movs), (12, 3));
+        let bswap = ins(Op::Bswap, Form::Reg, true, true);
+        assert_eq!(clocks(CpuModel::I486Cpuid, &bswap, false, false), 1);
     }
 }

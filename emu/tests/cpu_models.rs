@@ -1,6 +1,7 @@
-//! Behaviour that differs between the 8086, 286 and 386 models and that the
-//! reference suites do not cover: the classic CPU detection, real-mode
-//! segment limits, #UD delivery, the system registers, INS/OUTS, LIDT.
+//! Behaviour that differs between the 8086, 286, 386 and 486 models and that
+//! the reference suites do not cover: the classic CPU detection, real-mode
+//! segment limits, #UD delivery, the system registers, INS/OUTS, LIDT, the
+//! 486's instructions, AC, ID and CPUID.
 
 use std::path::PathBuf;
 
@@ -45,6 +46,8 @@ fn classic_detection_code_identifies_each_model() {
         (CpuModel::I8086, 0, 1),
         (CpuModel::I286, 2, 0),
         (CpuModel::I386, 3, 0),
+        (CpuModel::I486, 4, 0),
+        (CpuModel::I486Cpuid, 4, 0),
     ] {
         let (mut cpu, mut bus) = setup(model, &bin);
         run_to_hlt(&mut cpu, &mut bus);
@@ -268,4 +271,195 @@ fn exact_8086_hardware_interrupt() {
         .filter(|c| c.t == TState::T1 && c.status == BusStatus::Inta)
         .count();
     assert_eq!(inta, 2);
+}
+
+/// Runs `code` (ending in HLT) on `model` with EAX, ECX, EBX preset.
+fn run486(model: CpuModel, code: &[u8], eax: u32, ecx: u32, ebx: u32) -> (Cpu, TestBus) {
+    let (mut cpu, mut bus) = setup(model, code);
+    (cpu.regs.gpr[0], cpu.regs.gpr[1], cpu.regs.gpr[3]) = (eax, ecx, ebx);
+    run_to_hlt(&mut cpu, &mut bus);
+    (cpu, bus)
+}
+
+/// Runs `code` on the 486 with the byte at DS:0200h, EAX and ECX preset;
+/// returns the CPU and that byte afterwards.
+fn run_on_byte(code: &[u8], byte: u8, eax: u32, ecx: u32) -> (Cpu, u8) {
+    let (mut cpu, mut bus) = setup(CpuModel::I486, code);
+    bus.flat.mem[0x10200] = byte;
+    (cpu.regs.gpr[0], cpu.regs.gpr[1]) = (eax, ecx);
+    run_to_hlt(&mut cpu, &mut bus);
+    (cpu, bus.flat.mem[0x10200])
+}
+
+const CF: u32 = 0x0001;
+const ZF: u32 = 0x0040;
+const SF: u32 = 0x0080;
+const OF: u32 = 0x0800;
+
+#[test]
+fn bswap_reverses_a_doubleword_and_clears_a_word_register() {
+    // BSWAP EAX (66 0F C8); BSWAP CX without 66h (0F C9): a 16-bit operand,
+    // undefined by Intel, clears the low word on a real 486.
+    let code = [0x66, 0x0F, 0xC8, 0x0F, 0xC9, 0xF4];
+    let (cpu, _) = run486(CpuModel::I486, &code, 0x1234_5678, 0xAABB_CCDD, 0);
+    assert_eq!(cpu.regs.gpr[0], 0x7856_3412);
+    assert_eq!(cpu.regs.gpr[1], 0xAABB_0000);
+}
+
+#[test]
+fn xadd_adds_with_add_flags_and_returns_the_old_destination() {
+    // XADD BX, CX (0F C1 CB): BX = BX + CX, CX = old BX.
+    let code = [0x0F, 0xC1, 0xCB, 0xF4];
+    let (cpu, _) = run486(CpuModel::I486, &code, 0, 0x0001, 0x7FFF);
+    assert_eq!((cpu.regs.get16(3), cpu.regs.get16(1)), (0x8000, 0x7FFF));
+    assert_eq!(cpu.regs.flags & (OF | SF | ZF | CF), OF | SF);
+    // XADD [0200h], AL (0F C0 06 00 02): byte form, carry out.
+    let (cpu, byte) = run_on_byte(&[0x0F, 0xC0, 0x06, 0x00, 0x02, 0xF4], 0xF0, 0x20, 0);
+    assert_eq!((byte, cpu.regs.get8(0)), (0x10, 0xF0));
+    assert_eq!(cpu.regs.flags & (OF | SF | ZF | CF), CF);
+}
+
+#[test]
+fn cmpxchg_compares_as_cmp_and_exchanges_on_equal_only() {
+    // CMPXCHG BX, CX (0F B1 CB).
+    let code = [0x0F, 0xB1, 0xCB, 0xF4];
+    // AX == BX: BX = CX, ZF set.
+    let (cpu, _) = run486(CpuModel::I486, &code, 0x1234, 0x5678, 0x1234);
+    assert_eq!((cpu.regs.get16(0), cpu.regs.get16(3)), (0x1234, 0x5678));
+    assert_eq!(cpu.regs.flags & (ZF | CF), ZF);
+    // AX < BX: AX = BX, flags of CMP AX, BX (borrow, sign).
+    let (cpu, _) = run486(CpuModel::I486, &code, 0x0001, 0x5678, 0x0002);
+    assert_eq!((cpu.regs.get16(0), cpu.regs.get16(3)), (0x0002, 0x0002));
+    assert_eq!(cpu.regs.flags & (ZF | CF | SF | OF), CF | SF);
+    // Byte form on memory: CMPXCHG [0200h], CL (0F B0 0E 00 02).
+    let (cpu, byte) = run_on_byte(&[0x0F, 0xB0, 0x0E, 0x00, 0x02, 0xF4], 0x44, 0x44, 0x99);
+    assert_eq!(byte, 0x99);
+    assert_ne!(cpu.regs.flags & ZF, 0);
+}
+
+/// The 486's new encodings (BSWAP, XADD, CMPXCHG, INVD, WBINVD, INVLPG,
+/// CPUID).
+const NEW_486: [&[u8]; 8] = [
+    &[0x0F, 0xC8],
+    &[0x0F, 0xC1, 0xCB],
+    &[0x0F, 0xB0, 0xCB],
+    &[0x0F, 0x08],
+    &[0x0F, 0x09],
+    &[0x0F, 0x01, 0x3F],
+    &[0x0F, 0xA2],
+    &[0x66, 0x0F, 0xCB],
+];
+
+#[test]
+fn the_486_instructions_are_ud_on_the_386_and_run_on_the_486() {
+    for code in NEW_486 {
+        let (mut cpu, mut bus) = setup(CpuModel::I386, code);
+        assert_eq!(
+            cpu.step(&mut bus).event,
+            StepEvent::Exception(6),
+            "386 {code:02X?}"
+        );
+        assert_eq!((cpu.regs.seg[1], cpu.regs.ip), (0x3000, 0x60));
+        let (mut cpu, mut bus) = setup(CpuModel::I486Cpuid, code);
+        assert_eq!(
+            cpu.step(&mut bus).event,
+            StepEvent::Executed,
+            "486 {code:02X?}"
+        );
+        assert_eq!(cpu.regs.ip as usize, 0x100 + code.len(), "{code:02X?}");
+    }
+    // INVLPG needs a memory operand: 0F 01 F8 (/7 with a register) is #UD.
+    let (mut cpu, mut bus) = setup(CpuModel::I486, &[0x0F, 0x01, 0xF8]);
+    assert_eq!(cpu.step(&mut bus).event, StepEvent::Exception(6));
+}
+
+/// Toggles EFLAGS bit `bit` with PUSHFD/POPFD; returns whether it changed.
+fn eflags_bit_toggles(model: CpuModel, bit: u32) -> bool {
+    // PUSHFD; POP EAX; XOR EAX, imm32; PUSH EAX; POPFD; PUSHFD; POP EAX; HLT
+    let mut code = vec![0x66, 0x9C, 0x66, 0x58, 0x66, 0x35];
+    code.extend_from_slice(&(1u32 << bit).to_le_bytes());
+    code.extend_from_slice(&[0x66, 0x50, 0x66, 0x9D, 0x66, 0x9C, 0x66, 0x58, 0xF4]);
+    let (mut cpu, mut bus) = setup(model, &code);
+    let before = cpu.regs.flags;
+    run_to_hlt(&mut cpu, &mut bus);
+    (cpu.regs.gpr[0] ^ before) & (1 << bit) != 0
+}
+
+#[test]
+fn ac_toggles_from_the_486_and_id_only_with_cpuid() {
+    let models = [CpuModel::I386, CpuModel::I486, CpuModel::I486Cpuid];
+    assert_eq!(
+        models.map(|m| eflags_bit_toggles(m, 18)),
+        [false, true, true]
+    );
+    assert_eq!(
+        models.map(|m| eflags_bit_toggles(m, 21)),
+        [false, false, true]
+    );
+}
+
+#[test]
+fn ac_set_never_faults_in_real_mode_and_survives_iret() {
+    // Set AC and CR0.AM, then a misaligned word read, then INT 3 (its
+    // handler at 3000:0030 is replaced by IRET): AC is still set.
+    let code = [
+        0x66, 0x9C, // PUSHFD
+        0x66, 0x58, // POP EAX
+        0x66, 0x0D, 0x00, 0x00, 0x04, 0x00, // OR EAX, 40000h
+        0x66, 0x50, 0x66, 0x9D, // PUSH EAX; POPFD
+        0x0F, 0x20, 0xC0, // MOV EAX, CR0
+        0x66, 0x0D, 0x00, 0x00, 0x04, 0x00, // OR EAX, 40000h (AM)
+        0x0F, 0x22, 0xC0, // MOV CR0, EAX
+        0x8B, 0x1E, 0x01, 0x02, // MOV BX, [0201h]
+        0xCC, // INT 3
+        0xF4,
+    ];
+    let (mut cpu, mut bus) = setup(CpuModel::I486, &code);
+    bus.flat.mem[0x30030] = 0xCF;
+    run_to_hlt(&mut cpu, &mut bus);
+    assert_eq!(
+        (cpu.regs.seg[1], cpu.regs.ip),
+        (0x1000, 0x100 + code.len() as u32)
+    );
+    assert_ne!(cpu.regs.flags & (1 << 18), 0, "AC");
+    assert_ne!(cpu.sys.cr0 & (1 << 18), 0, "CR0.AM");
+}
+
+#[test]
+fn cpuid_reports_genuineintel_and_the_signature() {
+    // CPUID with EAX = 0, then the vendor's words saved, then leaf 1.
+    let code = [0x0F, 0xA2, 0xF4];
+    let (cpu, _) = run486(CpuModel::I486Cpuid, &code, 0, 0, 0);
+    let vendor: Vec<u8> = [3, 2, 1]
+        .iter()
+        .flat_map(|&r| cpu.regs.gpr[r].to_le_bytes())
+        .collect();
+    assert_eq!(vendor, b"GenuineIntel");
+    assert_eq!(cpu.regs.gpr[0], 1, "max leaf");
+    let (cpu, _) = run486(CpuModel::I486Cpuid, &code, 1, 0, 0);
+    assert_eq!(cpu.regs.gpr[0], 0x435, "family 4, model 3, stepping 5");
+    assert_eq!(cpu.regs.gpr[2] & 1, 1, "EDX.FPU: the 486DX's on-chip FPU");
+    // Without CPUID (the early 486): #UD.
+    let (mut cpu, mut bus) = setup(CpuModel::I486, &code);
+    assert_eq!(cpu.step(&mut bus).event, StepEvent::Exception(6));
+}
+
+#[test]
+fn mov_cr0_keeps_the_486_bits() {
+    // MOV CR0, EAX; MOV EDX, CR0; HLT
+    let code = [0x0F, 0x22, 0xC0, 0x0F, 0x20, 0xC2, 0xF4];
+    // CD, AM, WP, NE and MP written; ET reads 1 on the 486.
+    let v = (1 << 30) | (1 << 18) | (1 << 16) | (1 << 5) | 2;
+    let (cpu, _) = run486(CpuModel::I486, &code, v, 0, 0);
+    assert_eq!(cpu.regs.gpr[2], v | 0x10);
+    // The 386 keeps only PG, ET, TS, EM, MP and PE; bits 5-30 read as ones.
+    let (cpu, _) = run486(CpuModel::I386, &code, v, 0, 0);
+    assert_eq!(cpu.regs.gpr[2], 0x7FFF_FFE2);
+    // The 486 starts with CD, NW and ET set.
+    let (cpu, _) = setup(CpuModel::I486, &code);
+    assert_eq!(cpu.sys.cr0, 0x6000_0010);
+    // NW without CD is #GP(0).
+    let (mut cpu, mut bus) = setup(CpuModel::I486, &code);
+    cpu.regs.gpr[0] = 1 << 29;
+    assert_eq!(cpu.step(&mut bus).event, StepEvent::Exception(13));
 }

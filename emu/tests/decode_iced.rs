@@ -15,7 +15,7 @@
 //! skipped on both.
 
 use emu::decode::{decode_bytes_for, is_prefix_for, Instruction};
-use emu::table::{Form, Op, OPCODES, OPCODES_0F, OPCODES_186};
+use emu::table::{Form, Op, OPCODES, OPCODES_0F, OPCODES_0F_486, OPCODES_186};
 use emu::CpuModel;
 use iced_x86::{Decoder, DecoderOptions, Mnemonic, OpKind, Register};
 
@@ -458,6 +458,13 @@ const ONE_MNEMONIC: &[(Op, Mnemonic)] = &[
     (Op::Smsw, Mnemonic::Smsw),
     (Op::Lmsw, Mnemonic::Lmsw),
     (Op::Clts, Mnemonic::Clts),
+    (Op::Bswap, Mnemonic::Bswap),
+    (Op::Xadd, Mnemonic::Xadd),
+    (Op::Cmpxchg, Mnemonic::Cmpxchg),
+    (Op::Invd, Mnemonic::Invd),
+    (Op::Wbinvd, Mnemonic::Wbinvd),
+    (Op::Invlpg, Mnemonic::Invlpg),
+    (Op::Cpuid, Mnemonic::Cpuid),
 ];
 
 const JCC: [Mnemonic; 16] = [
@@ -565,6 +572,7 @@ fn skipped(model: CpuModel, bytes: &[u8], ins: &Instruction) -> bool {
             | Op::Sidt
             | Op::Lgdt
             | Op::Lidt
+            | Op::Invlpg
     );
     if memory_only && m.is_reg() {
         return true;
@@ -727,6 +735,19 @@ fn decoder_agrees_with_iced_on_every_shared_386_encoding() {
     eprintln!(
         "386 decoder cross-check: {one} one-byte and {two} two-byte encodings agree with iced-x86"
     );
+}
+
+#[test]
+fn decoder_agrees_with_iced_on_every_486_two_byte_encoding() {
+    let prefixes: [&[u8]; 4] = [&[], &[0x66], &[0x67], &[0x64, 0x66, 0x67]];
+    let n = sweep(
+        CpuModel::I486,
+        &[0x0F],
+        |op| OPCODES_0F_486[op as usize].form.has_modrm(),
+        &prefixes,
+    );
+    assert!(n > 30_000, "only {n} two-byte encodings compared");
+    eprintln!("486 decoder cross-check: {n} two-byte encodings agree with iced-x86");
 }
 
 /// Every operation has its iced-x86 mnemonic: a row of [`ONE_MNEMONIC`],

@@ -12,14 +12,16 @@ use emu::CpuModel;
 /// [`CpuModel::default_hz`]; the default model is the command's own.
 #[derive(Args, Debug, Clone, Default)]
 pub struct MachineOpts {
-    /// CPU model: 8086, 286 or 386 [default: 8086; 386 for the
+    /// CPU model: 8086, 286, 386 or 486; 486-cpuid is a later 486 stepping
+    /// with CPUID (signature family 4, model 3, stepping 5) [default: 8086; 386 for the
     /// golden-master commands (call, sweep, compare, trace) and the
     /// built-in replica, which need 186+ instructions].
     #[arg(long, value_name = "MODEL", value_parser = parse_model)]
     pub cpu: Option<CpuModel>,
 
     /// CPU clock in MHz, up to six decimals [default: the model's own:
-    /// 4.772727 for the 8086, 12 for the 286, 33 for the 386]. Emulated
+    /// 4.772727 for the 8086, 12 for the 286, 33 for the 386 and the 486
+    /// (a 486DX-33; `--mhz 66` for a 486DX2-66)]. Emulated
     /// time follows it; the host clock never enters emulation.
     #[arg(long, value_name = "MHZ", value_parser = parse_mhz)]
     pub mhz: Option<u64>,

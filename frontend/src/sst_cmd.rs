@@ -30,7 +30,7 @@ pub struct SstArgs {
     #[arg(long)]
     json: bool,
 
-    /// CPU model to run as: 8086, 286 or 386 (default: each file's header).
+    /// CPU model to run as: 8086, 286, 386 or 486 (default: each file's header).
     #[arg(long, value_name = "MODEL", value_parser = parse_model)]
     cpu: Option<CpuModel>,
 

@@ -197,3 +197,18 @@ fn entering_protected_mode_stops_the_run_with_a_clear_error() {
         "protected mode is not supported (at 1000:0105)"
     );
 }
+
+#[test]
+fn cpuid_program_names_each_cpu_model() {
+    // roms/devices/cpuid.asm: the classic FLAGS/EFLAGS detection.
+    for (model, name) in [
+        (CpuModel::I8086, "8086\n"),
+        (CpuModel::I286, "286\n"),
+        (CpuModel::I386, "386\n"),
+        (CpuModel::I486, "486\n"),
+        (CpuModel::I486Cpuid, "486 CPUID 4/3/5\n"),
+    ] {
+        let cfg = MachineConfig::with_cpu(model, model.default_hz());
+        assert_eq!(run_with(cfg, "cpuid"), name, "--cpu {model}");
+    }
+}

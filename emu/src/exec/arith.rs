@@ -71,6 +71,38 @@ impl Cpu {
         Ok(())
     }
 
+    /// The 486's XADD and CMPXCHG r/m, reg (i486 PRM, instruction set):
+    /// XADD sets the flags as ADD and leaves the sum in r/m and the old
+    /// r/m in reg; CMPXCHG compares the accumulator with r/m as CMP does,
+    /// then stores reg in r/m when equal, else loads r/m into the
+    /// accumulator. A memory destination is written in both cases (the
+    /// locked read is always followed by a write).
+    pub(super) fn exchange_arith<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) -> Exec {
+        let sz = Size::of(ins.w, ins.opsize32);
+        let reg = ins.modrm.unwrap_or_default().reg;
+        let loc = self.rm_loc(bus, ins);
+        let dest = self.read_loc(bus, loc, sz)?;
+        let src = self.get_reg(reg, sz);
+        if ins.op == Op::Xadd {
+            let sum = self.alu(Op::Add, dest, src, sz);
+            // SRC <- DEST before DEST <- sum: XADD r, r with one register
+            // leaves the sum.
+            self.put_reg(reg, sz, dest);
+            return self.write_loc(bus, loc, sz, sum);
+        }
+        let acc = self.get_reg(0, sz);
+        self.alu(Op::Cmp, acc, dest, sz);
+        if acc == dest {
+            self.write_loc(bus, loc, sz, src)
+        } else {
+            if in_memory(ins) {
+                self.write_loc(bus, loc, sz, dest)?;
+            }
+            self.put_reg(0, sz, dest);
+            Ok(())
+        }
+    }
+
     /// Reads the r/m operand of a read-modify-write group member (NOT,
     /// NEG), with the exact mode's clocks before the write-back.
     #[inline(always)]

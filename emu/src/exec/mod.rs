@@ -158,6 +158,10 @@ impl Cpu {
             Op::MovFromCr | Op::MovToCr => self.mov_cr(ins)?,
             Op::Smsw | Op::Lmsw | Op::Clts => self.msw_op(bus, ins)?,
             Op::Sgdt | Op::Sidt | Op::Lgdt | Op::Lidt => self.descriptor_table_op(bus, ins)?,
+            Op::Invd | Op::Wbinvd | Op::Invlpg => self.cache_op(bus, ins)?,
+            Op::Cpuid => self.cpuid()?,
+            Op::Xadd | Op::Cmpxchg => self.exchange_arith(bus, ins)?,
+            Op::Bswap => self.bswap(ins),
             Op::Invalid => self.invalid()?,
             Op::Prefix => {}
         }

@@ -5,7 +5,7 @@
 
 use crate::alu::Size;
 use crate::bus::Bus;
-use crate::cpu::{Cpu, Fault, StepEvent, CR0_386_RESERVED, PROTECTED_MODE_UNSUPPORTED};
+use crate::cpu::{Cpu, Fault, StepEvent, PROTECTED_MODE_UNSUPPORTED};
 use crate::decode::Instruction;
 use crate::eu_timing;
 use crate::table::Op;
@@ -76,6 +76,55 @@ impl Cpu {
         }
     }
 
+    /// The value CR0 takes when `v` is written: the model's writable bits
+    /// (the 486 keeps NE, WP, AM, NW and CD) and its fixed ones. On the
+    /// 486, NW set with CD clear is an invalid combination: #GP(0) (i486
+    /// PRM, CR0 "NW").
+    fn cr0_written(&self, v: u32) -> Result<u32, Fault> {
+        const NW: u32 = 1 << 29;
+        const CD: u32 = 1 << 30;
+        let c = self.model.caps();
+        if c.cr0_writable & NW != 0 && v & (NW | CD) == NW {
+            return Err(Fault::Vector(13));
+        }
+        Ok((v & c.cr0_writable) | c.cr0_fixed_ones)
+    }
+
+    /// INVD, WBINVD and INVLPG (486): tandem models no cache and no paging,
+    /// so they only take their clocks. INVLPG needs a memory operand (a
+    /// register is #UD); real mode runs it (CPL 0).
+    pub(super) fn cache_op<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) -> Exec {
+        if ins.op == Op::Invlpg {
+            self.mem_operand(bus, ins)?;
+        }
+        Ok(())
+    }
+
+    /// CPUID (later 486 steppings): leaf 0 gives the highest leaf (1) and
+    /// the vendor "GenuineIntel" in EBX, EDX, ECX; leaf 1 (and any higher
+    /// one) the signature in EAX and the feature flags in EDX (bit 0: the
+    /// FPU on chip). Without CPUID in the model's capabilities: #UD.
+    pub(super) fn cpuid(&mut self) -> Exec {
+        let c = self.model.caps();
+        let Some(sig) = c.cpuid else {
+            return Err(UD);
+        };
+        let g = &mut self.regs.gpr;
+        // EAX, ECX, EDX, EBX are gpr[0], [1], [2], [3].
+        if g[0] == 0 {
+            g[0] = 1;
+            g[3] = u32::from_le_bytes(*b"Genu");
+            g[2] = u32::from_le_bytes(*b"ineI");
+            g[1] = u32::from_le_bytes(*b"ntel");
+        } else {
+            g[0] = sig.eax();
+            g[3] = 0;
+            g[1] = 0;
+            g[2] = c.fpu_on_chip as u32;
+        }
+        Ok(())
+    }
+
     /// SGDT, SIDT, LGDT, LIDT: a 16-bit limit and a base.
     pub(super) fn descriptor_table_op<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) -> Exec {
         let (seg, off) = self.mem_operand(bus, ins)?;
@@ -137,7 +186,7 @@ impl Cpu {
                         if v & 1 != 0 {
                             return Err(Fault::Unsupported(PROTECTED_MODE_UNSUPPORTED));
                         }
-                        self.sys.cr0 = (v & !CR0_386_RESERVED) | CR0_386_RESERVED;
+                        self.sys.cr0 = self.cr0_written(v)?;
                     }
                     2 => self.sys.cr2 = v,
                     3 => self.sys.cr3 = v,

@@ -115,6 +115,20 @@ impl Cpu {
         Ok(())
     }
 
+    /// BSWAP r32: reverses the register's bytes. With a 16-bit operand
+    /// (66h in 32-bit code, none in real mode's 16-bit default) Intel calls
+    /// the result undefined; a real 486 clears the low word and keeps the
+    /// high one, which tandem does.
+    pub(super) fn bswap(&mut self, ins: &Instruction) {
+        let r = (ins.opcode & 7) as usize;
+        let v = self.regs.gpr[r];
+        self.regs.gpr[r] = if ins.opsize32 {
+            v.swap_bytes()
+        } else {
+            v & 0xFFFF_0000
+        };
+    }
+
     /// LEA: the offset of a memory operand. A register operand is #UD on
     /// the 286 and later; the 8086 leaves it a no-op.
     #[inline(always)]

@@ -8,7 +8,7 @@
 //! folder = "lgengine"        # in the corpus folder; copied before the run
 //! program = "PLAY.EXE"       # in that folder
 //! args = []                  # its command line
-//! cpu = "386"                # 8086, 286 or 386
+//! cpu = "386"                # 8086, 286, 386 or 486
 //! mhz = 33                   # optional; default per CPU as for `tandem run`
 //! seconds = 16               # emulated seconds
 //! presses = ["3:y", "4:1"]   # SECONDS:KEY, as `tandem run --press`
@@ -271,7 +271,7 @@ outcome = "exited 3"
     #[test]
     fn errors_name_the_entry() {
         for (from, to, what) in [
-            ("\"286\"", "\"486\"", "program 'x'"),
+            ("\"286\"", "\"586\"", "program 'x'"),
             ("1:space", "1:nokey", "unknown key"),
             ("exited 3", "finished", "outcome 'finished'"),
             ("seconds = 2.5", "seconds = 0", "not a positive time"),
