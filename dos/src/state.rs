@@ -36,7 +36,7 @@ pub const MAGIC: &[u8; 8] = b"TANDEMSS";
 /// searches are kept by DOS path, not host path; 3: the DOS state has the
 /// extended error detail of 5D0Ah and the binary-mode bit of each open
 /// device; the bus has the OPL2's state).
-pub const VERSION: u32 = 4;
+pub const VERSION: u32 = 5;
 const HEADER: usize = 24;
 
 /// Facts about the run that saved the state.

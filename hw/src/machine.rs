@@ -488,6 +488,10 @@ impl Machine {
         self.cpu.regs.hash(&mut h);
         self.cpu.cycles.hash(&mut h);
         self.cpu.halted.hash(&mut h);
+        // A machine without an FPU hashes as it did before there was one.
+        if let Some(fpu) = &self.cpu.fpu {
+            fpu.hash(&mut h);
+        }
         let b = &self.bus;
         b.mem.hash(&mut h);
         for d in REGISTRY {
