@@ -180,6 +180,10 @@ impl Cpu {
         self.halted = false;
         self.nmi_latch = false;
         self.irq_shadow = false;
+        // The 387's RESET leaves it as FNINIT does.
+        if let Some(f) = &mut self.fpu {
+            f.init();
+        }
     }
 
     /// Latches a rising edge on the NMI input; it is serviced after the

@@ -53,6 +53,38 @@ pub struct MachineConfig {
     /// ports float at FFh) rather than finding a card that plays nothing.
     #[serde(default)]
     pub adlib: bool,
+    /// The x87 coprocessor fitted ([`Fpu::None`] by default).
+    #[serde(default)]
+    pub fpu: Fpu,
+}
+
+/// Which x87 the machine has.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum Fpu {
+    /// No coprocessor: ESC only addresses its operand, FNSTSW stores
+    /// nothing, so the detection routines find none.
+    #[default]
+    None,
+    /// An 80387 beside the CPU.
+    I387,
+    /// The unit built into the CPU (the 486DX).
+    Builtin,
+}
+
+impl Fpu {
+    /// What a PC with this CPU model had: a 387 with the 386, none with
+    /// the 8086 and 286 (an 8087 or 287 is not emulated).
+    pub fn auto(model: CpuModel) -> Fpu {
+        match model {
+            CpuModel::I386 => Fpu::I387,
+            _ => Fpu::None,
+        }
+    }
+
+    /// True when there is a coprocessor.
+    pub fn fitted(self) -> bool {
+        self != Fpu::None
+    }
 }
 
 impl Default for MachineConfig {
@@ -65,6 +97,7 @@ impl Default for MachineConfig {
             extended_kib: 0,
             rtc_start: DateTime::default(),
             adlib: false,
+            fpu: Fpu::None,
         }
     }
 }
@@ -156,8 +189,10 @@ impl Machine {
         );
         mem.write_image(0xFFFF0, &[0xFA, 0xF4]);
         let bus = PcBus::new(&config, mem);
+        let mut cpu = Cpu::new(config.cpu_model);
+        cpu.fpu = config.fpu.fitted().then(emu::x87::X87::new);
         Machine {
-            cpu: Cpu::new(config.cpu_model),
+            cpu,
             bus,
             config,
             trap: None,
