@@ -51,6 +51,7 @@ impl Cpu {
         let Some(mut fpu) = self.fpu.take() else {
             return Ok(());
         };
+        self.step_cycles += super::timing::clocks(op);
         if !is_control(op) {
             let cs = self.regs.sreg(SegReg::CS) as u32;
             fpu.fip = (cs << 4) + (self.instr_ip & 0xFFFF);
@@ -292,9 +293,8 @@ impl X87 {
                 }
             }
             Xam => self.examine(),
-            Const(_) => {
-                // D9 E8-EE: the constant by the ModR/M's low three bits.
-                let v = self.constant(i as usize);
+            Const(n) => {
+                let v = self.constant(n as usize);
                 self.push(v);
             }
             Stp(up) => self.rotate_top(up),

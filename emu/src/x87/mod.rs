@@ -2,7 +2,7 @@
 //! unit. One concept per file: `state` (registers, stack, tag, status and
 //! control words), `decode` (the D8h-DFh map as data), `load_store` (the
 //! memory formats), `arith`, `compare`, `consts`, `control`, `env`
-//! (FNSTENV/FLDENV/FNSAVE/FRSTOR) and `exec` (the ESC dispatcher that joins
+//! (FNSTENV/FLDENV/FNSAVE/FRSTOR), `timing` (the 387's clocks) and `exec` (the ESC dispatcher that joins
 //! them to the CPU's memory operands).
 //!
 //! # Why `rustc_apfloat`
@@ -40,5 +40,6 @@ mod env;
 pub(crate) mod exec;
 mod load_store;
 mod state;
+mod timing;
 
 pub use state::{F80, X87};
