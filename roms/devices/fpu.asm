@@ -5,11 +5,17 @@
 ; with a 387:     "FPU sqrt2=3FF6A09E667F3BCD third=40155555 pi=0003 sw=3824\n"
 ; (sqrt(2) as a double; 7/3 as a single; FLDPI stored as an integer;
 ; the status word after 1/0: ZE, PE sticky from before, TOP = 7)
+; It prints on port E9h and, when INT 21h has a vector (run under DOS,
+; as `tandem run` does), through INT 21h AH=02h too, and then exits
+; through INT 21h AH=4Ch instead of halting.
         cpu 386
         org 100h
 %include "macros.inc"
 
-start:  cli
+start:  xor ax, ax
+        mov es, ax
+        cmp word [es:21h*4+2], 0
+        setne byte [dos]
         fninit
         mov word [sw], 5A5Ah
         fnstsw [sw]
@@ -54,9 +60,61 @@ start:  cli
         call print_hex8
         jmp done
 nofpu:  PRINT "no FPU"
-done:   DBG 10
-        cli
+done:   mov al, 10
+        call putc
+        cmp byte [dos], 0
+        je .halt
+        mov ax, 4C00h
+        int 21h
+.halt:  cli
         hlt
+
+; putc: AL to port E9h, and through DOS when there is one
+putc:   out 0E9h, al
+        cmp byte [dos], 0
+        je .r
+        push ax
+        push dx
+        mov dl, al
+        mov ah, 2
+        int 21h
+        pop dx
+        pop ax
+.r:     ret
+
+; print_str: SI -> NUL-terminated string
+print_str:
+        push ax
+        push si
+.l:     lodsb
+        or al, al
+        jz .d
+        call putc
+        jmp .l
+.d:     pop si
+        pop ax
+        ret
+
+; print_hex8: AL as two hex digits
+print_hex8:
+        push ax
+        push cx
+        mov ah, al
+        mov cl, 4
+        shr al, cl
+        call .digit
+        mov al, ah
+        and al, 0Fh
+        call .digit
+        pop cx
+        pop ax
+        ret
+.digit: add al, '0'
+        cmp al, '9'
+        jbe .p
+        add al, 7
+.p:     call putc
+        ret
 
 ; print_bytes: CX bytes from SI downwards, as hex
 print_bytes:
@@ -67,10 +125,9 @@ print_bytes:
         cld
         ret
 
-%include "lib.inc"
-
 seven:  dw 7
 three:  dw 3
 sw:     dw 0
 cw:     dw 0
 q:      dq 0
+dos:    db 0
