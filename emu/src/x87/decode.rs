@@ -138,19 +138,25 @@ use Arith as A;
 use Format as F;
 use X87Op::*;
 
+/// The arithmetic group of D8h, DAh, DCh and DEh with memory operands of
+/// format `f`, in reg-field order.
+const fn arith_group(f: Format) -> [X87Op; 8] {
+    [
+        ArithMem(A::Add, f),
+        ArithMem(A::Mul, f),
+        ArithMem(A::Com, f),
+        ArithMem(A::Comp, f),
+        ArithMem(A::Sub, f),
+        ArithMem(A::Subr, f),
+        ArithMem(A::Div, f),
+        ArithMem(A::Divr, f),
+    ]
+}
+
 /// Memory forms: `MEM[opcode - D8h][reg]`.
 pub const MEM: [[X87Op; 8]; 8] = [
     // D8: arithmetic with a single real
-    [
-        ArithMem(A::Add, F::R32),
-        ArithMem(A::Mul, F::R32),
-        ArithMem(A::Com, F::R32),
-        ArithMem(A::Comp, F::R32),
-        ArithMem(A::Sub, F::R32),
-        ArithMem(A::Subr, F::R32),
-        ArithMem(A::Div, F::R32),
-        ArithMem(A::Divr, F::R32),
-    ],
+    arith_group(F::R32),
     // D9
     [
         Load(F::R32),
@@ -163,16 +169,7 @@ pub const MEM: [[X87Op; 8]; 8] = [
         Stcw,
     ],
     // DA: arithmetic with a 32-bit integer
-    [
-        ArithMem(A::Add, F::I32),
-        ArithMem(A::Mul, F::I32),
-        ArithMem(A::Com, F::I32),
-        ArithMem(A::Comp, F::I32),
-        ArithMem(A::Sub, F::I32),
-        ArithMem(A::Subr, F::I32),
-        ArithMem(A::Div, F::I32),
-        ArithMem(A::Divr, F::I32),
-    ],
+    arith_group(F::I32),
     // DB
     [
         Load(F::I32),
@@ -185,16 +182,7 @@ pub const MEM: [[X87Op; 8]; 8] = [
         Store(F::R80, true),
     ],
     // DC: arithmetic with a double real
-    [
-        ArithMem(A::Add, F::R64),
-        ArithMem(A::Mul, F::R64),
-        ArithMem(A::Com, F::R64),
-        ArithMem(A::Comp, F::R64),
-        ArithMem(A::Sub, F::R64),
-        ArithMem(A::Subr, F::R64),
-        ArithMem(A::Div, F::R64),
-        ArithMem(A::Divr, F::R64),
-    ],
+    arith_group(F::R64),
     // DD
     [
         Load(F::R64),
@@ -207,16 +195,7 @@ pub const MEM: [[X87Op; 8]; 8] = [
         Stsw,
     ],
     // DE: arithmetic with a 16-bit integer
-    [
-        ArithMem(A::Add, F::I16),
-        ArithMem(A::Mul, F::I16),
-        ArithMem(A::Com, F::I16),
-        ArithMem(A::Comp, F::I16),
-        ArithMem(A::Sub, F::I16),
-        ArithMem(A::Subr, F::I16),
-        ArithMem(A::Div, F::I16),
-        ArithMem(A::Divr, F::I16),
-    ],
+    arith_group(F::I16),
     // DF
     [
         Load(F::I16),
