@@ -366,6 +366,8 @@ impl X87 {
             return;
         }
         let a = self.st(0);
+        // C1 is cleared unless the result rounds up (set by `deliver`).
+        self.status &= !sw::C1;
         let r = match op {
             Chs => Some(a.negated()),
             Abs => Some(a.abs()),
