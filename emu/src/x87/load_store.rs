@@ -118,13 +118,26 @@ impl X87 {
         let r = self.rounding();
         let mut lost = false;
         let ap = v.to_ap();
-        let (bits, status) = if fmt == Format::R32 {
+        // The stored value widened back, to tell a rounding up (C1).
+        let (bits, status, back): (u64, Status, X87DoubleExtended) = if fmt == Format::R32 {
             let s: StatusAnd<Single> = ap.convert_r(r, &mut lost);
-            (s.value.to_bits() as u64, s.status)
+            (
+                s.value.to_bits() as u64,
+                s.status,
+                s.value.convert(&mut lost).value,
+            )
         } else {
             let s: StatusAnd<Double> = ap.convert_r(r, &mut lost);
-            (s.value.to_bits() as u64, s.status)
+            (
+                s.value.to_bits() as u64,
+                s.status,
+                s.value.convert(&mut lost).value,
+            )
         };
+        self.status &= !sw::C1;
+        if status.contains(Status::INEXACT) && back.abs() > ap.abs() {
+            self.status |= sw::C1;
+        }
         if v.is_denormal() {
             self.raise(sw::DE);
         }
