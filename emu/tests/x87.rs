@@ -84,19 +84,15 @@ fn without_an_fpu_fnstsw_stores_nothing() {
         0xDD, 0x3E, 0x00, 0x02, // fnstsw [0200]
         0xDF, 0xE0, // fnstsw ax
     ];
-    let (mut cpu, mut bus) = setup(&code, &[0x5A, 0x5A], false);
-    cpu.regs.gpr[0] = 0x1234;
-    for _ in 0..3 {
-        cpu.step(&mut bus);
+    // Without an FPU neither form stores; with one both store the status
+    // word (0 after FNINIT).
+    for (fpu, mem, ax) in [(false, 0x5A5A, 0x1234), (true, 0, 0)] {
+        let (mut cpu, mut bus) = setup(&code, &[0x5A, 0x5A], fpu);
+        cpu.regs.gpr[0] = 0x1234;
+        for _ in 0..3 {
+            cpu.step(&mut bus);
+        }
+        assert_eq!(bus.word(0x10200), mem, "fpu {fpu}");
+        assert_eq!(cpu.regs.gpr[0], ax, "fpu {fpu}");
     }
-    assert_eq!(bus.word(0x10200), 0x5A5A);
-    assert_eq!(cpu.regs.gpr[0], 0x1234);
-    // With one, both store the status word (0 after FNINIT).
-    let (mut cpu, mut bus) = setup(&code, &[0x5A, 0x5A], true);
-    cpu.regs.gpr[0] = 0x1234;
-    for _ in 0..3 {
-        cpu.step(&mut bus);
-    }
-    assert_eq!(bus.word(0x10200), 0);
-    assert_eq!(cpu.regs.gpr[0], 0);
 }
