@@ -27,9 +27,10 @@
 //! directly in the extended format.
 //!
 //! What the unit does not do yet: the transcendental instructions (F2XM1,
-//! FYL2X, FYL2XP1, FPTAN, FPATAN, FSIN, FCOS, FSINCOS) leave the stack
-//! untouched and raise IE; the routing of an unmasked exception to IRQ13 is
-//! the machine's ([`X87::error_pending`]).
+//! FYL2X, FYL2XP1, FPTAN, FPATAN, FSIN, FCOS, FSINCOS) raise IE (masked:
+//! ST(0) becomes the indefinite); an unmasked overflow or underflow stores
+//! the masked response, not the 387's exponent-wrapped result; routing an
+//! unmasked exception to IRQ13 is the machine's ([`X87::error_pending`]).
 
 mod arith;
 mod compare;
