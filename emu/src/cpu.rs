@@ -112,6 +112,10 @@ pub struct Cpu {
     pub(crate) saved: Registers,
     /// An instruction fetch ran past the 64 KiB limit (286/386).
     pub(crate) fetch_fault: bool,
+    /// The x87 coprocessor (a 387 beside a 386, the 486DX's own), `None`
+    /// when the machine has none: then ESC only addresses its operand and
+    /// WAIT falls through.
+    pub fpu: Option<crate::x87::X87>,
     /// Hooks; `None` (the default) costs one branch per step.
     #[serde(skip)]
     pub hooks: Option<Box<crate::hooks::Hooks>>,
@@ -147,6 +151,7 @@ impl Cpu {
             instr_ip: 0,
             saved: Registers::default(),
             fetch_fault: false,
+            fpu: None,
             hooks: None,
             slow_mem: false,
             x: None,
@@ -175,6 +180,10 @@ impl Cpu {
         self.halted = false;
         self.nmi_latch = false;
         self.irq_shadow = false;
+        // The 387's RESET leaves it as FNINIT does.
+        if let Some(f) = &mut self.fpu {
+            f.init();
+        }
     }
 
     /// Latches a rising edge on the NMI input; it is serviced after the

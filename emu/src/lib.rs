@@ -25,6 +25,7 @@ pub mod model;
 pub mod regs;
 pub mod table;
 pub mod timing;
+pub mod x87;
 
 mod alu;
 mod bcd;

@@ -25,6 +25,32 @@ pub struct MachineOpts {
     /// time follows it; the host clock never enters emulation.
     #[arg(long, value_name = "MHZ", value_parser = parse_mhz)]
     pub mhz: Option<u64>,
+
+    /// The x87 coprocessor: none, 387, or auto (what the CPU model had: a
+    /// 387 with the 386, none with the 8086 and 286) [default: none, until
+    /// the x87 is complete].
+    #[arg(long, value_name = "FPU", value_parser = parse_fpu)]
+    pub fpu: Option<FpuChoice>,
+}
+
+/// The `--fpu` choices.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FpuChoice {
+    /// No coprocessor.
+    None,
+    /// An 80387.
+    I387,
+    /// What the CPU model had ([`hw::Fpu::auto`]).
+    Auto,
+}
+
+fn parse_fpu(s: &str) -> Result<FpuChoice, String> {
+    match s {
+        "none" => Ok(FpuChoice::None),
+        "387" => Ok(FpuChoice::I387),
+        "auto" => Ok(FpuChoice::Auto),
+        _ => Err(format!("unknown FPU '{s}': none, 387 or auto")),
+    }
 }
 
 impl MachineOpts {
@@ -32,7 +58,13 @@ impl MachineOpts {
     /// CPU model when `--cpu` is not given.
     pub fn config(&self, default: CpuModel) -> hw::MachineConfig {
         let cpu = self.cpu.unwrap_or(default);
-        hw::MachineConfig::with_cpu(cpu, self.mhz.unwrap_or(cpu.default_hz()))
+        let mut config = hw::MachineConfig::with_cpu(cpu, self.mhz.unwrap_or(cpu.default_hz()));
+        config.fpu = match self.fpu.unwrap_or(FpuChoice::None) {
+            FpuChoice::None => hw::Fpu::None,
+            FpuChoice::I387 => hw::Fpu::I387,
+            FpuChoice::Auto => hw::Fpu::auto(cpu),
+        };
+        config
     }
 }
 

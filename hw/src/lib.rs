@@ -30,4 +30,4 @@ pub mod state;
 pub mod vga;
 
 pub use error::Error;
-pub use machine::{Machine, MachineConfig, RunExit};
+pub use machine::{Fpu, Machine, MachineConfig, RunExit};

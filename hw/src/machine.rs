@@ -53,6 +53,43 @@ pub struct MachineConfig {
     /// ports float at FFh) rather than finding a card that plays nothing.
     #[serde(default)]
     pub adlib: bool,
+    /// The x87 coprocessor fitted ([`Fpu::None`] by default).
+    #[serde(default)]
+    pub fpu: Fpu,
+}
+
+/// Which x87 the machine has.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum Fpu {
+    /// No coprocessor: ESC only addresses its operand, FNSTSW stores
+    /// nothing, so the detection routines find none.
+    #[default]
+    None,
+    /// An 80387 beside the CPU.
+    I387,
+    /// The unit built into the CPU (the 486DX).
+    Builtin,
+}
+
+impl Fpu {
+    /// What a PC with this CPU model had: the unit on the chip (486DX), a
+    /// 387 beside a 32-bit CPU without one (the 386), none with the 8086
+    /// and 286 (an 8087 or 287 is not emulated).
+    pub fn auto(model: CpuModel) -> Fpu {
+        let caps = model.caps();
+        if caps.fpu_on_chip {
+            Fpu::Builtin
+        } else if caps.has_32bit_operands {
+            Fpu::I387
+        } else {
+            Fpu::None
+        }
+    }
+
+    /// True when there is a coprocessor.
+    pub fn fitted(self) -> bool {
+        self != Fpu::None
+    }
 }
 
 impl Default for MachineConfig {
@@ -65,6 +102,7 @@ impl Default for MachineConfig {
             extended_kib: 0,
             rtc_start: DateTime::default(),
             adlib: false,
+            fpu: Fpu::None,
         }
     }
 }
@@ -156,8 +194,10 @@ impl Machine {
         );
         mem.write_image(0xFFFF0, &[0xFA, 0xF4]);
         let bus = PcBus::new(&config, mem);
+        let mut cpu = Cpu::new(config.cpu_model);
+        cpu.fpu = config.fpu.fitted().then(emu::x87::X87::new);
         Machine {
-            cpu: Cpu::new(config.cpu_model),
+            cpu,
             bus,
             config,
             trap: None,
@@ -488,6 +528,10 @@ impl Machine {
         self.cpu.regs.hash(&mut h);
         self.cpu.cycles.hash(&mut h);
         self.cpu.halted.hash(&mut h);
+        // A machine without an FPU hashes as it did before there was one.
+        if let Some(fpu) = &self.cpu.fpu {
+            fpu.hash(&mut h);
+        }
         let b = &self.bus;
         b.mem.hash(&mut h);
         for d in REGISTRY {

@@ -212,3 +212,24 @@ fn cpuid_program_names_each_cpu_model() {
         assert_eq!(run_with(cfg, "cpuid"), name, "--cpu {model}");
     }
 }
+
+fn with_fpu(fpu: hw::Fpu) -> MachineConfig {
+    let mut cfg = MachineConfig::with_cpu(CpuModel::I386, CpuModel::I386.default_hz());
+    cfg.fpu = fpu;
+    cfg
+}
+
+#[test]
+fn fpu_program_finds_no_fpu_on_a_bare_386() {
+    assert_eq!(run_with(with_fpu(hw::Fpu::None), "fpu"), "no FPU\n");
+}
+
+#[test]
+fn fpu_program_finds_and_uses_the_387() {
+    // sqrt(2) as a double, 7/3 as a single, FLDPI as an integer, and the
+    // status word after 1/0 (ZE, TOP = 7, and PE still set from the inexact results before).
+    assert_eq!(
+        run_with(with_fpu(hw::Fpu::I387), "fpu"),
+        "FPU sqrt2=3FF6A09E667F3BCD third=40155555 pi=0003 sw=3824\n"
+    );
+}

@@ -19,10 +19,20 @@ impl Cpu {
         StepEvent::Halted
     }
 
-    /// WAIT and ESC with no coprocessor: TEST/BUSY is inactive, so WAIT
-    /// falls through; ESC still computes the address and reads the operand,
-    /// then continues.
+    /// WAIT and ESC. With an x87 fitted they go to `crate::x87`. With no
+    /// coprocessor TEST/BUSY is inactive, so WAIT falls through; ESC still
+    /// computes the address and reads the operand, then continues.
     pub(super) fn coprocessor<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) -> Exec {
+        if self.fpu.is_some() {
+            if ins.op == Op::Wait {
+                return self.x87_wait();
+            }
+            let mem = match self.rm_loc(bus, ins) {
+                Loc::Mem(s, o) => Some((s, o)),
+                Loc::Reg(_) => None,
+            };
+            return self.x87_esc(bus, ins, mem);
+        }
         if ins.op == Op::Wait {
             return Ok(());
         }

@@ -135,6 +135,7 @@ fn machine_config(
     let opts = MachineOpts {
         cpu: args.machine.cpu.or(header.map(|h| h.2)),
         mhz: args.machine.mhz.or(header.map(|h| h.0.cpu_hz)),
+        fpu: args.machine.fpu,
     };
     let config = opts.config(default_cpu);
     if let Some((h, p, _)) = header {
