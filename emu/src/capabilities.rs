@@ -396,13 +396,7 @@ impl CpuModel {
 mod tests {
     use super::*;
 
-    const ALL: [CpuModel; 5] = [
-        CpuModel::I8086,
-        CpuModel::I286,
-        CpuModel::I386,
-        CpuModel::I486,
-        CpuModel::I486Cpuid,
-    ];
+    const ALL: [CpuModel; 5] = CpuModel::ALL;
 
     #[test]
     fn rows_answer_as_the_manuals_say() {

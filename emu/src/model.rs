@@ -25,6 +25,15 @@ pub enum CpuModel {
 }
 
 impl CpuModel {
+    /// Every model, oldest first (for tests and listings over the models).
+    pub const ALL: [CpuModel; 5] = [
+        CpuModel::I8086,
+        CpuModel::I286,
+        CpuModel::I386,
+        CpuModel::I486,
+        CpuModel::I486Cpuid,
+    ];
+
     /// The physical address mask: 20 address lines on the 8086, 24 on the
     /// 286, 32 on the 386.
     #[inline(always)]

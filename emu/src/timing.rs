@@ -664,13 +664,7 @@ mod tests {
     use super::*;
     use crate::table::ALL_OPS;
 
-    const MODELS: [CpuModel; 5] = [
-        CpuModel::I8086,
-        CpuModel::I286,
-        CpuModel::I386,
-        CpuModel::I486,
-        CpuModel::I486Cpuid,
-    ];
+    const MODELS: [CpuModel; 5] = CpuModel::ALL;
 
     #[test]
     fn every_operation_has_exactly_one_row_per_model() {
