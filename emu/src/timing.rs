@@ -791,21 +791,24 @@ mod tests {
         assert_eq!(ea_clocks(CpuModel::I8086, m, true), 9);
         assert_eq!(rep_clocks(CpuModel::I8086, Op::Movs), (9, 17));
         // i486: ADD mem, reg 3; Jcc taken 3, not taken 1; DIV r32 40;
-        // REP MOVS 12 + 3n; BSWAP 1; MUL m16 13-26 (19), as MUL r16;
-        // INT n 30, INT 3 26; SHL r, imm8 2 (by 1: 3); MOV DS, m16 9.
+        // REP MOVS 12 + 3n; BSWAP 1.
         assert_eq!(clocks(CpuModel::I486, &add, true, false), 3);
-        assert_eq!(clocks(CpuModel::I486, &mul, true, false), 19);
-        assert_eq!(clocks(CpuModel::I486, &mul, false, false), 19);
-        let int = ins(Op::Int, Form::Ib, true, false);
-        assert_eq!(clocks(CpuModel::I486, &int, false, false), 30);
-        let int3 = ins(Op::Int3, Form::None, true, false);
-        assert_eq!(clocks(CpuModel::I486, &int3, false, false), 26);
-        let shl_imm = ins(Op::Shl, Form::EIbu, true, false);
-        assert_eq!(clocks(CpuModel::I486, &shl_imm, false, false), 2);
-        let shl_1 = ins(Op::Shl, Form::E1, true, false);
-        assert_eq!(clocks(CpuModel::I486, &shl_1, false, false), 3);
-        let mov_sreg = ins(Op::Mov, Form::SE, true, false);
-        assert_eq!(clocks(CpuModel::I486, &mov_sreg, true, false), 9);
+        // i486 (form, memory operand, the manual's figure): MUL r16 and
+        // m16 13-26 (19); INT n 30, INT 3 26; SHL r, imm8 2, SHL r, 1 3;
+        // MOV DS, m16 9.
+        let i486 = [
+            (Op::Mul, Form::E, false, 19),
+            (Op::Mul, Form::E, true, 19),
+            (Op::Int, Form::Ib, false, 30),
+            (Op::Int3, Form::None, false, 26),
+            (Op::Shl, Form::EIbu, false, 2),
+            (Op::Shl, Form::E1, false, 3),
+            (Op::Mov, Form::SE, true, 9),
+        ];
+        for (op, form, mem, n) in i486 {
+            let i = ins(op, form, true, false);
+            assert_eq!(clocks(CpuModel::I486, &i, mem, false), n, "{op:?} {form:?}");
+        }
         assert_eq!(clocks(CpuModel::I486, &jcc, false, true), 3);
         assert_eq!(clocks(CpuModel::I486, &jcc, false, false), 1);
         assert_eq!(clocks(CpuModel::I486, &div, false, false), 40);
