@@ -548,11 +548,11 @@ pub static TIMING_386: ModelTiming = ModelTiming::new(
 /// generation interlock). Ranges (MUL, BSF/BSR, RCL/RCR by a count) take
 /// their middle; transfers of control have no "+ m" on the 486.
 ///
-/// Every row was checked against two transcriptions of Intel's i486
-/// counts: D. Jurgens' HelpPC 2.10 (the PCGPE `INTEL.DOC` with its
-/// 808x/286/386/486 columns) and the i486 real-mode column of MAME's i386
-/// core cycle table (`cpu/i386/cycles.h`), with the Norton Guides x86
-/// reference as a third where they differ. Where two agreed against the
+/// Every row was compared with a transcription of Intel's i486 counts, the
+/// i486 real-mode column of MAME's i386 core cycle table
+/// (`cpu/i386/cycles.h`), and each difference with two more: D. Jurgens'
+/// HelpPC 2.10 (the PCGPE `INTEL.DOC` with its 808x/286/386/486 columns)
+/// and the Norton Guides x86 reference. Where two agreed against the
 /// earlier row it was changed (MOV Sreg,m 9; SETcc 3/4; MUL/IMUL by a
 /// memory operand as by a register; shifts by an immediate 2 in a
 /// register; BT m,imm 6 and m,r 12; INT n 30). Single-source
