@@ -547,6 +547,17 @@ pub static TIMING_386: ModelTiming = ModelTiming::new(
 /// the real-address-mode column, assuming cache hits and no address
 /// generation interlock). Ranges (MUL, BSF/BSR, RCL/RCR by a count) take
 /// their middle; transfers of control have no "+ m" on the 486.
+///
+/// Every row was compared with a transcription of Intel's i486 counts, the
+/// i486 real-mode column of MAME's i386 core cycle table
+/// (`cpu/i386/cycles.h`), and each difference with two more: D. Jurgens'
+/// HelpPC 2.10 (the PCGPE `INTEL.DOC` with its 808x/286/386/486 columns)
+/// and the Norton Guides x86 reference. Where two agreed against the
+/// earlier row it was changed (MOV Sreg,m 9; SETcc 3/4; MUL/IMUL by a
+/// memory operand as by a register; shifts by an immediate 2 in a
+/// register; BT m,imm 6 and m,r 12; INT n 30). Single-source
+/// disagreements are kept: MOV CR0,r 17 (MAME 16), SHLD/SHRD by CL
+/// (Norton 3/4), the REP set-up counts.
 pub static TIMING_486: ModelTiming = ModelTiming::new(
     &[
         (
@@ -554,10 +565,10 @@ pub static TIMING_486: ModelTiming = ModelTiming::new(
             Forms(&[(ACC_I, 1, 1), (GE, 1, 2), (ANY, 1, 3)]),
         ),
         (&[Cmp, Test], RegMem(1, 2)),
-        (&[Mov], Forms(&[(SE | ES, 3, 3), (ANY, 1, 1)])),
+        // MOV Sreg, r/m: register 3, memory 9.
+        (&[Mov], Forms(&[(SE, 3, 9), (ES, 3, 3), (ANY, 1, 1)])),
         (&[Movzx, Movsx], Fixed(3)),
-        // SETcc: register 4 (condition true), memory 3.
-        (&[Setcc], RegMem(4, 3)),
+        (&[Setcc], RegMem(3, 4)),
         // BSF 6-42 (memory 7-43), BSR 6-103 (7-104).
         (&[Bsf], RegMem(24, 25)),
         (&[Bsr], RegMem(54, 55)),
@@ -576,15 +587,19 @@ pub static TIMING_486: ModelTiming = ModelTiming::new(
         (&[Aam], Fixed(15)),
         (&[Aad], Fixed(14)),
         (&[Cbw, Cwd], Fixed(3)),
-        // MUL/IMUL: 13-18, 13-26, 13-42 (memory one more).
-        (&[Mul, Imul, Imul3], Width([(15, 16), (19, 20), (27, 28)])),
+        // MUL/IMUL: 13-18, 13-26, 13-42, the same with a memory operand.
+        (&[Mul, Imul, Imul3], Width([(15, 15), (19, 19), (27, 27)])),
         (&[Div], Width([(16, 16), (24, 24), (40, 40)])),
         (&[Idiv], Width([(19, 20), (27, 28), (43, 44)])),
         // RCL/RCR by a count: 8-30 (memory 9-31).
         (&[Rcl, Rcr], Forms(&[(E1, 3, 4), (ANY, 19, 20)])),
-        (&[Rol, Ror, Shl, Shr, Sar, Setmo], RegMem(3, 4)),
+        // By an immediate count a register takes 2.
+        (
+            &[Rol, Ror, Shl, Shr, Sar, Setmo],
+            Forms(&[(EIBU, 2, 4), (ANY, 3, 4)]),
+        ),
         (&[Shld, Shrd], RegMem(2, 3)),
-        (&[Bt], Forms(&[(EIBU, 3, 3), (ANY, 3, 8)])),
+        (&[Bt], Forms(&[(EIBU, 3, 6), (ANY, 3, 12)])),
         (&[Bts, Btr, Btc], Forms(&[(EIBU, 6, 8), (ANY, 6, 13)])),
         (&[Lea], Fixed(1)),
         (&[Les, Lds, Lss, Lfs, Lgs], Fixed(6)),
@@ -612,7 +627,9 @@ pub static TIMING_486: ModelTiming = ModelTiming::new(
         (&[Loop], Taken(7, 6)),
         (&[Loope, Loopne], Taken(9, 6)),
         (&[Jcxz], Taken(8, 5)),
-        (&[Int, Int3, Icebp], Fixed(26)),
+        (&[Int], Fixed(30)),
+        // ICEBP (undocumented) as INT 3, the other one-byte INT.
+        (&[Int3, Icebp], Fixed(26)),
         (&[Into], Taken(28, 3)),
         (&[Iret], Fixed(15)),
         (&[Enter], Fixed(14)),
@@ -776,6 +793,22 @@ mod tests {
         // i486: ADD mem, reg 3; Jcc taken 3, not taken 1; DIV r32 40;
         // REP MOVS 12 + 3n; BSWAP 1.
         assert_eq!(clocks(CpuModel::I486, &add, true, false), 3);
+        // i486 (form, memory operand, the manual's figure): MUL r16 and
+        // m16 13-26 (19); INT n 30, INT 3 26; SHL r, imm8 2, SHL r, 1 3;
+        // MOV DS, m16 9.
+        let i486 = [
+            (Op::Mul, Form::E, false, 19),
+            (Op::Mul, Form::E, true, 19),
+            (Op::Int, Form::Ib, false, 30),
+            (Op::Int3, Form::None, false, 26),
+            (Op::Shl, Form::EIbu, false, 2),
+            (Op::Shl, Form::E1, false, 3),
+            (Op::Mov, Form::SE, true, 9),
+        ];
+        for (op, form, mem, n) in i486 {
+            let i = ins(op, form, true, false);
+            assert_eq!(clocks(CpuModel::I486, &i, mem, false), n, "{op:?} {form:?}");
+        }
         assert_eq!(clocks(CpuModel::I486, &jcc, false, true), 3);
         assert_eq!(clocks(CpuModel::I486, &jcc, false, false), 1);
         assert_eq!(clocks(CpuModel::I486, &div, false, false), 40);

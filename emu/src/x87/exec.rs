@@ -51,7 +51,7 @@ impl Cpu {
         let Some(mut fpu) = self.fpu.take() else {
             return Ok(());
         };
-        self.step_cycles += super::timing::clocks(op);
+        self.step_cycles += super::timing::clocks(self.model, op);
         if !is_control(op) {
             let cs = self.regs.sreg(SegReg::CS) as u32;
             fpu.fip = (cs << 4) + (self.instr_ip & 0xFFFF);
