@@ -109,9 +109,15 @@ impl FpuState {
     /// `unchecked`: what a runner reports for an x87 vector.
     pub fn differences(&self, got: &FpuState, unchecked: &[FpuField]) -> Vec<&'static str> {
         const ST: [&str; 8] = ["st0", "st1", "st2", "st3", "st4", "st5", "st6", "st7"];
+        let mut sw_mask = 0xFFFF;
+        for (field, bits) in [(FpuField::Flags, SW_FLAGS), (FpuField::Cc, SW_CC)] {
+            if unchecked.contains(&field) {
+                sw_mask &= !bits;
+            }
+        }
         let words = [
             ("cw", self.cw == got.cw, None),
-            ("sw", self.sw == got.sw, None),
+            ("sw", (self.sw ^ got.sw) & sw_mask == 0, None),
             ("tw", self.tw == got.tw, None),
             ("fip", self.fip == got.fip, Some(FpuField::Fip)),
             ("fop", self.fop == got.fop, Some(FpuField::Fop)),
@@ -168,6 +174,14 @@ impl TryFrom<RawFpuState> for FpuState {
     }
 }
 
+/// The status word bits [`FpuField::Flags`] leaves out: the exception
+/// flags IE, DE, ZE, OE, UE, PE, the stack fault SF, the summary ES, busy B
+/// and condition code C1.
+pub const SW_FLAGS: u16 = 0x82FF;
+
+/// The condition codes C0, C2 and C3 that [`FpuField::Cc`] leaves out.
+pub const SW_CC: u16 = 0x4500;
+
 /// An FPU field a test leaves unchecked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -178,6 +192,13 @@ pub enum FpuField {
     Fdp,
     /// The opcode.
     Fop,
+    /// The status word's exception flags, SF, ES, B and C1 ([`SW_FLAGS`]):
+    /// Unicorn 2.1.4 sets none of them as Intel does (only ZE, on any
+    /// divide by zero); C0, C2, C3 and TOP are still compared.
+    Flags,
+    /// Condition codes C0, C2 and C3 ([`SW_CC`]), which the instruction
+    /// leaves undefined (SDM vol. 2, "FPU Flags Affected").
+    Cc,
 }
 
 /// Where Unicorn departs from Intel's manual (the table of
@@ -206,11 +227,30 @@ pub enum Departure {
     /// LOCK with a register destination runs instead of raising #UD (SDM
     /// vol. 2 LOCK).
     LockRegister,
+    /// An SNaN operand neither signals nor is quieted (SDM vol. 1 §4.8.3.4,
+    /// §8.5.1.2).
+    SnanOperand,
+    /// FLDL2T, FLDL2E, FLDPI, FLDLG2, FLDLN2 ignore the rounding control
+    /// (SDM vol. 2 FLD1/FLDL2T/FLDL2E/FLDPI/FLDLG2/FLDLN2/FLDZ).
+    ConstantRounding,
+    /// Reserved control-word bits kept as loaded (SDM vol. 1 §8.1.5).
+    ReservedControlBits,
+    /// FXTRACT of a NaN or an infinity computed as a number (SDM vol. 2
+    /// FXTRACT).
+    FxtractSpecial,
+    /// FST/FSTP ST(i) into an empty register leaves it tagged empty (SDM
+    /// vol. 1 §8.1.7).
+    FstEmptyTag,
+    /// FNSTENV leaves the exceptions unmasked (SDM vol. 2 FSTENV/FNSTENV).
+    FnstenvMasking,
+    /// FBSTP of -0, NaN, infinity or beyond 18 digits stores +0 or wrapped
+    /// digits (SDM vol. 2 FBSTP).
+    FbstpSpecial,
 }
 
 impl Departure {
     /// Every departure, in report order.
-    pub const ALL: [Departure; 9] = [
+    pub const ALL: [Departure; 16] = [
         Departure::Transcendental,
         Departure::Fprem,
         Departure::DenormalFlag,
@@ -220,6 +260,13 @@ impl Departure {
         Departure::PrecisionControl,
         Departure::BcdInvalidDigit,
         Departure::LockRegister,
+        Departure::SnanOperand,
+        Departure::ConstantRounding,
+        Departure::ReservedControlBits,
+        Departure::FxtractSpecial,
+        Departure::FstEmptyTag,
+        Departure::FnstenvMasking,
+        Departure::FbstpSpecial,
     ];
 
     /// The name the files use.
@@ -234,6 +281,13 @@ impl Departure {
             Departure::PrecisionControl => "precision-control",
             Departure::BcdInvalidDigit => "bcd-invalid-digit",
             Departure::LockRegister => "lock-register",
+            Departure::SnanOperand => "snan-operand",
+            Departure::ConstantRounding => "constant-rounding",
+            Departure::ReservedControlBits => "reserved-control-bits",
+            Departure::FxtractSpecial => "fxtract-special",
+            Departure::FstEmptyTag => "fst-empty-tag",
+            Departure::FnstenvMasking => "fnstenv-masking",
+            Departure::FbstpSpecial => "fbstp-special",
         }
     }
 }
@@ -300,6 +354,17 @@ mod tests {
         got.sw ^= 0x0200;
         assert_eq!(want.differences(&got, &[]), ["sw", "fop", "st3"]);
         assert_eq!(want.differences(&got, &[FpuField::Fop]), ["sw", "st3"]);
+        // C1 (0200h) is one of the flags; C0 (0100h) is not.
+        assert_eq!(want.differences(&got, &[FpuField::Flags]), ["fop", "st3"]);
+        got.sw ^= 0x0100;
+        assert_eq!(
+            want.differences(&got, &[FpuField::Flags]),
+            ["sw", "fop", "st3"]
+        );
+        let both = [FpuField::Flags, FpuField::Cc];
+        assert_eq!(want.differences(&got, &both), ["fop", "st3"]);
+        got.sw ^= 0x0800; // TOP
+        assert_eq!(want.differences(&got, &both), ["sw", "fop", "st3"]);
     }
 
     #[test]
@@ -321,7 +386,11 @@ mod tests {
                 serde_json::from_str(&format!("\"{}\"", d.name())).expect("its own name");
             assert_eq!(parsed, d);
         }
-        let f: Vec<FpuField> = serde_json::from_str(r#"["fip","fdp","fop"]"#).expect("fields");
-        assert_eq!(f, [FpuField::Fip, FpuField::Fdp, FpuField::Fop]);
+        let f: Vec<FpuField> =
+            serde_json::from_str(r#"["fip","fdp","fop","flags"]"#).expect("fields");
+        assert_eq!(
+            f,
+            [FpuField::Fip, FpuField::Fdp, FpuField::Fop, FpuField::Flags]
+        );
     }
 }

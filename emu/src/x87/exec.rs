@@ -293,6 +293,9 @@ impl X87 {
                 }
             }
             Xam => self.examine(),
+            // FNOP (and FNENI, FNDISI, FNSETPM on the 387) touches nothing
+            // but the pointers: no stack check, C1 kept.
+            Nop => {}
             Const(n) => {
                 let v = self.constant(n as usize);
                 self.push(v);
