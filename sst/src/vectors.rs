@@ -11,8 +11,10 @@
 
 use std::collections::HashMap;
 use std::io::Read;
+use std::ops::{Deref, DerefMut};
 use std::path::Path;
 
+use emu::x87::{SavedState, F80};
 use serde::Deserialize;
 
 use crate::error::SstError;
@@ -73,24 +75,25 @@ pub struct VectorFinal {
 }
 
 /// The x87 state as the real-mode 16-bit FNSAVE image holds it (Intel SDM
-/// vol. 1 §8.1.10).
+/// vol. 1 §8.1.10): the unit's own [`SavedState`] (control, status and tag
+/// words, the 20-bit linear FIP and FDP, the 11-bit opcode, ST(0)..ST(7) in
+/// stack order), read from the format's hex registers.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(try_from = "RawFpuState")]
-pub struct FpuState {
-    /// Control word.
-    pub cw: u16,
-    /// Status word (TOP in bits 11-13).
-    pub sw: u16,
-    /// Tag word, two bits per physical register.
-    pub tw: u16,
-    /// Instruction pointer: a 20-bit linear address.
-    pub fip: u32,
-    /// The 11-bit opcode.
-    pub fop: u16,
-    /// Operand pointer: a 20-bit linear address.
-    pub fdp: u32,
-    /// ST(0)..ST(7) in stack order, 80 bits each.
-    pub st: [u128; 8],
+pub struct FpuState(pub SavedState);
+
+impl Deref for FpuState {
+    type Target = SavedState;
+
+    fn deref(&self) -> &SavedState {
+        &self.0
+    }
+}
+
+impl DerefMut for FpuState {
+    fn deref_mut(&mut self) -> &mut SavedState {
+        &mut self.0
+    }
 }
 
 impl FpuState {
@@ -100,7 +103,7 @@ impl FpuState {
     }
 
     /// The physical register `i` (R0..R7), whichever ST(j) it is.
-    pub fn physical(&self, i: usize) -> u128 {
+    pub fn physical(&self, i: usize) -> F80 {
         self.st[(i + 8 - self.top()) % 8]
     }
 
@@ -152,17 +155,21 @@ impl TryFrom<RawFpuState> for FpuState {
         if raw.st.len() != 8 {
             return Err(format!("{} x87 registers, not 8", raw.st.len()));
         }
-        let mut st = [0u128; 8];
+        let mut st = [F80::default(); 8];
         for (slot, hex) in st.iter_mut().zip(&raw.st) {
-            *slot = u128::from_str_radix(hex, 16)
+            let v = u128::from_str_radix(hex, 16)
                 .ok()
                 .filter(|v| hex.len() == 20 && *v >> 80 == 0)
                 .ok_or_else(|| format!("not an 80-bit hex register: {hex:?}"))?;
+            *slot = F80 {
+                se: (v >> 64) as u16,
+                sig: v as u64,
+            };
         }
         if raw.fip >> 20 != 0 || raw.fdp >> 20 != 0 || raw.fop >> 11 != 0 {
             return Err("FPU pointer or opcode wider than the real-mode image".to_string());
         }
-        Ok(FpuState {
+        Ok(FpuState(SavedState {
             cw: raw.cw,
             sw: raw.sw,
             tw: raw.tw,
@@ -170,7 +177,7 @@ impl TryFrom<RawFpuState> for FpuState {
             fop: raw.fop,
             fdp: raw.fdp,
             st,
-        })
+        }))
     }
 }
 
@@ -338,9 +345,9 @@ mod tests {
     fn fpu_state_parses_registers_in_stack_order() {
         let fpu = fpu_with("00000000000000000001").expect("valid FPU state");
         assert_eq!(fpu.top(), 7);
-        assert_eq!(fpu.st[0], 0x3FFF_8000_0000_0000_0000);
+        assert_eq!(fpu.st[0], F80::new(false, 0x3FFF, 1 << 63));
         assert_eq!(fpu.physical(7), fpu.st[0]);
-        assert_eq!(fpu.physical(0), 1);
+        assert_eq!(fpu.physical(0), F80::new(false, 0, 1));
         assert_eq!(fpu.fop, 1377);
     }
 
@@ -350,7 +357,7 @@ mod tests {
         let mut got = want.clone();
         assert!(want.differences(&got, &[]).is_empty());
         got.fop = 0;
-        got.st[3] = 1;
+        got.st[3] = F80::new(false, 0, 1);
         got.sw ^= 0x0200;
         assert_eq!(want.differences(&got, &[]), ["sw", "fop", "st3"]);
         assert_eq!(want.differences(&got, &[FpuField::Fop]), ["sw", "st3"]);

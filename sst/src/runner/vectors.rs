@@ -15,7 +15,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use emu::x87::{SavedState, F80, X87};
+use emu::x87::X87;
 use emu::{Cpu, CpuModel, FlatBus, SegReg, StepEvent};
 
 use crate::error::SstError;
@@ -118,7 +118,7 @@ impl VectorRunner {
                 t.initial.regs.get(name).copied().unwrap_or(0),
             );
         }
-        cpu.fpu = t.initial.fpu.as_ref().map(|f| X87::from_saved(&saved(f)));
+        cpu.fpu = t.initial.fpu.as_ref().map(|f| X87::from_saved(f));
         let mask = self.bus.mask();
         for &(a, v) in &t.initial.ram {
             self.bus.mem[(a & mask) as usize] = v;
@@ -211,7 +211,7 @@ fn compare_fpu(t: &Vector, cpu: &Cpu) -> Vec<String> {
     let Some(want) = &t.fin.fpu else {
         return Vec::new();
     };
-    let Some(got) = cpu.fpu.as_ref().map(|f| state(&f.saved())) else {
+    let Some(got) = cpu.fpu.as_ref().map(|f| FpuState(f.saved())) else {
         return vec!["no FPU after the step".to_string()];
     };
     let field = |name: &str, s: &FpuState| -> u128 {
@@ -222,7 +222,9 @@ fn compare_fpu(t: &Vector, cpu: &Cpu) -> Vec<String> {
             "fip" => s.fip.into(),
             "fop" => s.fop.into(),
             "fdp" => s.fdp.into(),
-            st => st[2..].parse::<usize>().map_or(0, |i| s.st[i]),
+            st => st[2..].parse::<usize>().map_or(0, |i| {
+                (u128::from(s.st[i].se) << 64) | u128::from(s.st[i].sig)
+            }),
         }
     };
     want.differences(&got, &t.fpu_unchecked)
@@ -235,35 +237,6 @@ fn compare_fpu(t: &Vector, cpu: &Cpu) -> Vec<String> {
             )
         })
         .collect()
-}
-
-/// The vector's FPU state as the unit's FNSAVE fields.
-fn saved(f: &FpuState) -> SavedState {
-    SavedState {
-        cw: f.cw,
-        sw: f.sw,
-        tw: f.tw,
-        fip: f.fip,
-        fop: f.fop,
-        fdp: f.fdp,
-        st: f.st.map(|v| F80 {
-            se: (v >> 64) as u16,
-            sig: v as u64,
-        }),
-    }
-}
-
-/// The unit's FNSAVE fields as the vector format holds them.
-fn state(s: &SavedState) -> FpuState {
-    FpuState {
-        cw: s.cw,
-        sw: s.sw,
-        tw: s.tw,
-        fip: s.fip,
-        fop: s.fop,
-        fdp: s.fdp,
-        st: s.st.map(|v| (u128::from(v.se) << 64) | u128::from(v.sig)),
-    }
 }
 
 fn name_static(name: &str) -> &'static str {
