@@ -115,7 +115,7 @@ pub fn clocks(op: X87Op) -> u32 {
         Transcendental => 122,
         Stp(_) => 21,
         Free => 18,
-        Nop | Undefined => 12,
+        Nop | Ignored | Undefined => 12,
         Clex => 11,
         Init => 33,
         Ldcw => 19,
