@@ -201,3 +201,17 @@ fn inexact_results_set_pe_and_c1_when_rounded_up() {
     assert_eq!(f.st(0), F80::new(false, 0x3FFE, 0xAAAA_AAAA_AAAA_AAAA));
     assert_eq!(f.status & (C1 | 0x20), 0x20);
 }
+
+#[test]
+fn precision_control_rounds_a_tiny_result_at_the_same_bit() {
+    // SDM vol. 1 §8.1.5.2: PC = 53 bits rounds the significand to 53 bits,
+    // i.e. at bit 11 of the 64-bit field, and a denormal result keeps that
+    // rounding point (the field is denormalised first, then rounded). (1 +
+    // 2^-52) * 2^-16382 / 2 (FMUL ST, ST(1), D8 C9) is the field 4000 0000
+    // 0000 0400h: the half-way bit 10 rounds to even, down, with UE and PE.
+    let a = F80::new(false, 1, 0x8000_0000_0000_0800);
+    let half = F80::new(false, 0x3FFE, 1 << 63);
+    let (f, _) = run(unit(0x027F, &[a, half]), &[0xD8, 0xC9], &[]);
+    assert_eq!(f.st(0), F80::new(false, 0, 0x4000_0000_0000_0000));
+    assert_eq!(f.status & 0x30, 0x30);
+}
