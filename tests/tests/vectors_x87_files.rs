@@ -2,8 +2,8 @@
 //! recorded with Unicorn by `tools/genx87/genx87.py`): every file parses, every form the
 //! generator's README promises is there and nothing else, each x87 form covers the 4
 //! rounding x 3 precision modes, and the departure marks sit where the README says. The
-//! counts per family are printed for the note. Running them against the core comes with the
-//! 486 model and the x87 core (plan in `tools/genx87/README.md`).
+//! counts per family are printed for the note. `vectors_x87.rs` and `vectors_486.rs` run them
+//! against the core.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
