@@ -662,7 +662,8 @@ def i486_test(r, key, form):
     t = vector(form["name"], code, regs, init_ram, fin, fin_ram, exc)
     if undefined:
         t["regs_undefined"] = undefined
-    if 0xF0 in pre and len(code) > 2 and code[-1] >= 0xC0 and code[-2] in (0xC0, 0xC1, 0xB0, 0xB1) and exc != 6:
+    esc = len(pre)  # the 0F escape, then the opcode and the ModR/M byte
+    if 0xF0 in pre and code[esc + 1] in (0xC0, 0xC1, 0xB0, 0xB1) and code[esc + 2] >= 0xC0 and exc != 6:
         # LOCK with a register destination raises #UD (SDM vol. 2, LOCK); Unicorn runs it
         t["departures"] = ["lock-register"]
     if exc is not None:
