@@ -337,6 +337,26 @@ fn cmpxchg_compares_as_cmp_and_exchanges_on_equal_only() {
     assert_ne!(cpu.regs.flags & ZF, 0);
 }
 
+#[test]
+fn lock_xadd_and_cmpxchg_with_a_register_destination_are_ud() {
+    // SDM vol. 2, LOCK: #UD when "the destination operand is not a memory
+    // operand". LOCK XADD BX, CX (F0 0F C1 CB), LOCK CMPXCHG BL, CL
+    // (F0 0F B0 CB): the fault comes before any register changes.
+    for code in [[0xF0, 0x0F, 0xC1, 0xCB], [0xF0, 0x0F, 0xB0, 0xCB]] {
+        let (mut cpu, mut bus) = setup(CpuModel::I486, &code);
+        (cpu.regs.gpr[0], cpu.regs.gpr[1], cpu.regs.gpr[3]) = (7, 1, 7);
+        assert_eq!(
+            cpu.step(&mut bus).event,
+            StepEvent::Exception(6),
+            "{code:02X?}"
+        );
+        assert_eq!((cpu.regs.gpr[1], cpu.regs.gpr[3]), (1, 7), "{code:02X?}");
+    }
+    // With a memory destination LOCK is allowed: LOCK XADD [0200h], AL.
+    let (cpu, byte) = run_on_byte(&[0xF0, 0x0F, 0xC0, 0x06, 0x00, 0x02, 0xF4], 0x05, 0x03, 0);
+    assert_eq!((byte, cpu.regs.get8(0)), (0x08, 0x05));
+}
+
 /// The 486's new encodings (BSWAP, XADD, CMPXCHG, INVD, WBINVD, INVLPG,
 /// CPUID).
 const NEW_486: [&[u8]; 8] = [

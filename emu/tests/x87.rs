@@ -23,13 +23,6 @@ fn setup(code: &[u8], data: &[u8], fpu: bool) -> (Cpu, TestBus) {
     (cpu, bus)
 }
 
-fn bytes(bus: &TestBus, at: usize, n: usize) -> Vec<u8> {
-    (0..n)
-        .step_by(2)
-        .flat_map(|i| bus.word(at + i).to_le_bytes())
-        .collect()
-}
-
 #[test]
 fn fld_fmul_fstp_m80_and_fnsave() {
     let code = [
@@ -46,12 +39,12 @@ fn fld_fmul_fstp_m80_and_fnsave() {
     }
     // 3.0: significand C000...0, exponent 4000h.
     assert_eq!(
-        bytes(&bus, 0x10210, 10),
+        bus.bytes(0x10210, 10),
         [0, 0, 0, 0, 0, 0, 0, 0xC0, 0x00, 0x40]
     );
     // The 16-bit real-mode image: CW, SW, TW, then the pointers of the
     // FSTP (1000:0108, opcode 33Eh, operand 1000:0210).
-    let img = bytes(&bus, 0x10230, 14);
+    let img = bus.bytes(0x10230, 14);
     assert_eq!(
         img,
         [0x7F, 0x03, 0, 0, 0xFF, 0xFF, 0x08, 0x01, 0x3E, 0x13, 0x10, 0x02, 0x00, 0x10]
@@ -74,7 +67,7 @@ fn fbld_fbstp_round_trip_through_memory() {
     let (mut cpu, mut bus) = setup(&code, &bcd, true);
     cpu.step(&mut bus);
     cpu.step(&mut bus);
-    assert_eq!(bytes(&bus, 0x10210, 10), bcd);
+    assert_eq!(bus.bytes(0x10210, 10), bcd);
 }
 
 #[test]

@@ -236,6 +236,14 @@ fn render_file(r: &FileResult, quiet: bool) -> String {
         if r.revoked > 0 && !undefined {
             s.push_str(&format!(" ({} revoked tests skipped)", r.revoked));
         }
+        if !r.departures.is_empty() && !undefined {
+            let codes: Vec<String> = r
+                .departures
+                .iter()
+                .map(|(d, n)| format!("{d} {n}"))
+                .collect();
+            s.push_str(&format!(" (skipped by departure: {})", codes.join(", ")));
+        }
         if r.cycles_compared {
             s.push_str(&format!(
                 "; cycle-exact {} ({}), count {} ({})",

@@ -208,3 +208,20 @@ fn cycles_reports_the_rates_by_form_status() {
         .expect(&out);
     assert!(bar.contains("of 4000 cycle-exact"), "{bar}");
 }
+
+#[test]
+fn x87_vectors_list_their_departures() {
+    // A committed x87 vector file as the 486: the FPU comes from the tests'
+    // own state, and the tests where Unicorn departs from Intel are skipped
+    // and listed by code, not failed.
+    let file = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/vectors/x87/D8.0.json.gz");
+    let o = tandem(&["sst", "--cpu", "486", file.to_str().unwrap()]);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}{}", stderr(&o));
+    let first = out.lines().next().unwrap_or_default();
+    assert!(first.contains("failed 0"), "{first}");
+    assert!(
+        first.contains("(skipped by departure: ") && first.contains("stack-fault "),
+        "{first}"
+    );
+}

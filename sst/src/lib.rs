@@ -58,6 +58,6 @@ pub use report::{
     flag_diff, flag_letters, CycleTally, Failure, FileResult, RamDiff, RegDiff, Tally, Totals,
 };
 pub use rules::{model_for_cpu_name, Rules, RunOptions};
-pub use runner::{run_file, run_file_with, Runner, VectorRunner};
+pub use runner::{run_file, run_file_with, Runner, VectorRunner, VectorTally};
 pub use suite::Suite;
 pub use vectors::{is_vector_name, read_vector_file, Departure, FpuField, FpuState, Vector};

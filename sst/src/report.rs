@@ -81,6 +81,9 @@ pub struct FileResult {
     pub undefined: Tally,
     /// Tests skipped because their hash is revoked.
     pub revoked: u32,
+    /// Vector tests skipped because the recording departs from Intel's
+    /// manual, per departure code (a test with two codes counts under both).
+    pub departures: BTreeMap<&'static str, u32>,
     /// Cycles were compared (8086 in cycle-exact mode).
     pub cycles_compared: bool,
     /// With cycle comparison: the counted tests by form status (the
@@ -101,6 +104,7 @@ impl FileResult {
             counted: Tally::default(),
             undefined: Tally::default(),
             revoked: 0,
+            departures: BTreeMap::new(),
             cycles_compared: false,
             status_cycles: BTreeMap::new(),
         }
@@ -240,6 +244,8 @@ pub struct Failure {
     pub regs: Vec<RegDiff>,
     /// Differing RAM bytes.
     pub ram: Vec<RamDiff>,
+    /// Differing x87 fields, one line each (`st0: expected .., got ..`).
+    pub fpu: Vec<String>,
 }
 
 /// Flag letters from bit 11 down to bit 0, with the bit of each.
@@ -306,6 +312,7 @@ impl Failure {
             flags_mask: 0xFFFF,
             regs: Vec::new(),
             ram: Vec::new(),
+            fpu: Vec::new(),
         }
     }
 
@@ -328,6 +335,9 @@ impl Failure {
         }
         for r in &self.regs {
             self.render_reg(&mut s, indent, r);
+        }
+        for line in &self.fpu {
+            let _ = writeln!(s, "{indent}  fpu {line}");
         }
         for d in self.ram.iter().take(MAX_RAM_LINES) {
             let _ = write!(

@@ -11,8 +11,10 @@
 
 use std::collections::HashMap;
 use std::io::Read;
+use std::ops::{Deref, DerefMut};
 use std::path::Path;
 
+use emu::x87::{SavedState, F80};
 use serde::Deserialize;
 
 use crate::error::SstError;
@@ -73,24 +75,25 @@ pub struct VectorFinal {
 }
 
 /// The x87 state as the real-mode 16-bit FNSAVE image holds it (Intel SDM
-/// vol. 1 §8.1.10).
+/// vol. 1 §8.1.10): the unit's own [`SavedState`] (control, status and tag
+/// words, the 20-bit linear FIP and FDP, the 11-bit opcode, ST(0)..ST(7) in
+/// stack order), read from the format's hex registers.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(try_from = "RawFpuState")]
-pub struct FpuState {
-    /// Control word.
-    pub cw: u16,
-    /// Status word (TOP in bits 11-13).
-    pub sw: u16,
-    /// Tag word, two bits per physical register.
-    pub tw: u16,
-    /// Instruction pointer: a 20-bit linear address.
-    pub fip: u32,
-    /// The 11-bit opcode.
-    pub fop: u16,
-    /// Operand pointer: a 20-bit linear address.
-    pub fdp: u32,
-    /// ST(0)..ST(7) in stack order, 80 bits each.
-    pub st: [u128; 8],
+pub struct FpuState(pub SavedState);
+
+impl Deref for FpuState {
+    type Target = SavedState;
+
+    fn deref(&self) -> &SavedState {
+        &self.0
+    }
+}
+
+impl DerefMut for FpuState {
+    fn deref_mut(&mut self) -> &mut SavedState {
+        &mut self.0
+    }
 }
 
 impl FpuState {
@@ -100,7 +103,7 @@ impl FpuState {
     }
 
     /// The physical register `i` (R0..R7), whichever ST(j) it is.
-    pub fn physical(&self, i: usize) -> u128 {
+    pub fn physical(&self, i: usize) -> F80 {
         self.st[(i + 8 - self.top()) % 8]
     }
 
@@ -109,9 +112,15 @@ impl FpuState {
     /// `unchecked`: what a runner reports for an x87 vector.
     pub fn differences(&self, got: &FpuState, unchecked: &[FpuField]) -> Vec<&'static str> {
         const ST: [&str; 8] = ["st0", "st1", "st2", "st3", "st4", "st5", "st6", "st7"];
+        let mut sw_mask = 0xFFFF;
+        for (field, bits) in [(FpuField::Flags, SW_FLAGS), (FpuField::Cc, SW_CC)] {
+            if unchecked.contains(&field) {
+                sw_mask &= !bits;
+            }
+        }
         let words = [
             ("cw", self.cw == got.cw, None),
-            ("sw", self.sw == got.sw, None),
+            ("sw", (self.sw ^ got.sw) & sw_mask == 0, None),
             ("tw", self.tw == got.tw, None),
             ("fip", self.fip == got.fip, Some(FpuField::Fip)),
             ("fop", self.fop == got.fop, Some(FpuField::Fop)),
@@ -146,17 +155,21 @@ impl TryFrom<RawFpuState> for FpuState {
         if raw.st.len() != 8 {
             return Err(format!("{} x87 registers, not 8", raw.st.len()));
         }
-        let mut st = [0u128; 8];
+        let mut st = [F80::default(); 8];
         for (slot, hex) in st.iter_mut().zip(&raw.st) {
-            *slot = u128::from_str_radix(hex, 16)
+            let v = u128::from_str_radix(hex, 16)
                 .ok()
                 .filter(|v| hex.len() == 20 && *v >> 80 == 0)
                 .ok_or_else(|| format!("not an 80-bit hex register: {hex:?}"))?;
+            *slot = F80 {
+                se: (v >> 64) as u16,
+                sig: v as u64,
+            };
         }
         if raw.fip >> 20 != 0 || raw.fdp >> 20 != 0 || raw.fop >> 11 != 0 {
             return Err("FPU pointer or opcode wider than the real-mode image".to_string());
         }
-        Ok(FpuState {
+        Ok(FpuState(SavedState {
             cw: raw.cw,
             sw: raw.sw,
             tw: raw.tw,
@@ -164,9 +177,17 @@ impl TryFrom<RawFpuState> for FpuState {
             fop: raw.fop,
             fdp: raw.fdp,
             st,
-        })
+        }))
     }
 }
+
+/// The status word bits [`FpuField::Flags`] leaves out: the exception
+/// flags IE, DE, ZE, OE, UE, PE, the stack fault SF, the summary ES, busy B
+/// and condition code C1.
+pub const SW_FLAGS: u16 = 0x82FF;
+
+/// The condition codes C0, C2 and C3 that [`FpuField::Cc`] leaves out.
+pub const SW_CC: u16 = 0x4500;
 
 /// An FPU field a test leaves unchecked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize)]
@@ -178,6 +199,13 @@ pub enum FpuField {
     Fdp,
     /// The opcode.
     Fop,
+    /// The status word's exception flags, SF, ES, B and C1 ([`SW_FLAGS`]):
+    /// Unicorn 2.1.4 sets none of them as Intel does (only ZE, on any
+    /// divide by zero); C0, C2, C3 and TOP are still compared.
+    Flags,
+    /// Condition codes C0, C2 and C3 ([`SW_CC`]), which the instruction
+    /// leaves undefined (SDM vol. 2, "FPU Flags Affected").
+    Cc,
 }
 
 /// Where Unicorn departs from Intel's manual (the table of
@@ -206,11 +234,30 @@ pub enum Departure {
     /// LOCK with a register destination runs instead of raising #UD (SDM
     /// vol. 2 LOCK).
     LockRegister,
+    /// An SNaN operand neither signals nor is quieted (SDM vol. 1 §4.8.3.4,
+    /// §8.5.1.2).
+    SnanOperand,
+    /// FLDL2T, FLDL2E, FLDPI, FLDLG2, FLDLN2 ignore the rounding control
+    /// (SDM vol. 2 FLD1/FLDL2T/FLDL2E/FLDPI/FLDLG2/FLDLN2/FLDZ).
+    ConstantRounding,
+    /// Reserved control-word bits kept as loaded (SDM vol. 1 §8.1.5).
+    ReservedControlBits,
+    /// FXTRACT of a NaN or an infinity computed as a number (SDM vol. 2
+    /// FXTRACT).
+    FxtractSpecial,
+    /// FST/FSTP ST(i) into an empty register leaves it tagged empty (SDM
+    /// vol. 1 §8.1.7).
+    FstEmptyTag,
+    /// FNSTENV leaves the exceptions unmasked (SDM vol. 2 FSTENV/FNSTENV).
+    FnstenvMasking,
+    /// FBSTP of -0, NaN, infinity or beyond 18 digits stores +0 or wrapped
+    /// digits (SDM vol. 2 FBSTP).
+    FbstpSpecial,
 }
 
 impl Departure {
     /// Every departure, in report order.
-    pub const ALL: [Departure; 9] = [
+    pub const ALL: [Departure; 16] = [
         Departure::Transcendental,
         Departure::Fprem,
         Departure::DenormalFlag,
@@ -220,6 +267,13 @@ impl Departure {
         Departure::PrecisionControl,
         Departure::BcdInvalidDigit,
         Departure::LockRegister,
+        Departure::SnanOperand,
+        Departure::ConstantRounding,
+        Departure::ReservedControlBits,
+        Departure::FxtractSpecial,
+        Departure::FstEmptyTag,
+        Departure::FnstenvMasking,
+        Departure::FbstpSpecial,
     ];
 
     /// The name the files use.
@@ -234,6 +288,13 @@ impl Departure {
             Departure::PrecisionControl => "precision-control",
             Departure::BcdInvalidDigit => "bcd-invalid-digit",
             Departure::LockRegister => "lock-register",
+            Departure::SnanOperand => "snan-operand",
+            Departure::ConstantRounding => "constant-rounding",
+            Departure::ReservedControlBits => "reserved-control-bits",
+            Departure::FxtractSpecial => "fxtract-special",
+            Departure::FstEmptyTag => "fst-empty-tag",
+            Departure::FnstenvMasking => "fnstenv-masking",
+            Departure::FbstpSpecial => "fbstp-special",
         }
     }
 }
@@ -284,9 +345,9 @@ mod tests {
     fn fpu_state_parses_registers_in_stack_order() {
         let fpu = fpu_with("00000000000000000001").expect("valid FPU state");
         assert_eq!(fpu.top(), 7);
-        assert_eq!(fpu.st[0], 0x3FFF_8000_0000_0000_0000);
+        assert_eq!(fpu.st[0], F80::new(false, 0x3FFF, 1 << 63));
         assert_eq!(fpu.physical(7), fpu.st[0]);
-        assert_eq!(fpu.physical(0), 1);
+        assert_eq!(fpu.physical(0), F80::new(false, 0, 1));
         assert_eq!(fpu.fop, 1377);
     }
 
@@ -296,10 +357,21 @@ mod tests {
         let mut got = want.clone();
         assert!(want.differences(&got, &[]).is_empty());
         got.fop = 0;
-        got.st[3] = 1;
+        got.st[3] = F80::new(false, 0, 1);
         got.sw ^= 0x0200;
         assert_eq!(want.differences(&got, &[]), ["sw", "fop", "st3"]);
         assert_eq!(want.differences(&got, &[FpuField::Fop]), ["sw", "st3"]);
+        // C1 (0200h) is one of the flags; C0 (0100h) is not.
+        assert_eq!(want.differences(&got, &[FpuField::Flags]), ["fop", "st3"]);
+        got.sw ^= 0x0100;
+        assert_eq!(
+            want.differences(&got, &[FpuField::Flags]),
+            ["sw", "fop", "st3"]
+        );
+        let both = [FpuField::Flags, FpuField::Cc];
+        assert_eq!(want.differences(&got, &both), ["fop", "st3"]);
+        got.sw ^= 0x0800; // TOP
+        assert_eq!(want.differences(&got, &both), ["sw", "fop", "st3"]);
     }
 
     #[test]
@@ -321,7 +393,11 @@ mod tests {
                 serde_json::from_str(&format!("\"{}\"", d.name())).expect("its own name");
             assert_eq!(parsed, d);
         }
-        let f: Vec<FpuField> = serde_json::from_str(r#"["fip","fdp","fop"]"#).expect("fields");
-        assert_eq!(f, [FpuField::Fip, FpuField::Fdp, FpuField::Fop]);
+        let f: Vec<FpuField> =
+            serde_json::from_str(r#"["fip","fdp","fop","flags"]"#).expect("fields");
+        assert_eq!(
+            f,
+            [FpuField::Fip, FpuField::Fdp, FpuField::Fop, FpuField::Flags]
+        );
     }
 }

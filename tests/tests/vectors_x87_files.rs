@@ -2,22 +2,17 @@
 //! recorded with Unicorn by `tools/genx87/genx87.py`): every file parses, every form the
 //! generator's README promises is there and nothing else, each x87 form covers the 4
 //! rounding x 3 precision modes, and the departure marks sit where the README says. The
-//! counts per family are printed for the note. Running them against the core comes with the
-//! 486 model and the x87 core (plan in `tools/genx87/README.md`).
+//! counts per family are printed for the note. `vectors_x87.rs` and `vectors_486.rs` run them
+//! against the core.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
 use sst::{read_vector_file, Departure, Vector};
 
-/// The committed vector directory `sub`, which must exist.
-fn vector_dir(sub: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("vectors")
-        .join(sub);
-    assert!(dir.is_dir(), "committed vectors missing: {}", dir.display());
-    dir
-}
+mod common;
+
+use common::genx87::{family, vector_dir};
 
 /// The x87 forms of the README: memory forms `op.reg`, register forms `op.regr`
 /// (ST(i) in R/M) and fixed forms `op_byte`.
@@ -73,27 +68,6 @@ fn i486_forms() -> BTreeSet<String> {
         f.extend([0x08u8, 0x09].map(|op| format!("{pre}0F_{op:02X}")));
     }
     f
-}
-
-/// The family of a form, for the table: the ESC byte with mem/reg, or the 486 mnemonic.
-fn family(form: &str) -> String {
-    if form.starts_with('D') {
-        let kind = if form.contains('_') || form.ends_with('r') {
-            "reg"
-        } else {
-            "mem"
-        };
-        return format!("{} {kind}", &form[..2]);
-    }
-    let op = &form[form.len() - 2..];
-    match op {
-        "C0" | "C1" => "xadd",
-        "B0" | "B1" => "cmpxchg",
-        "08" => "invd",
-        "09" => "wbinvd",
-        _ => "bswap",
-    }
-    .to_string()
 }
 
 /// Reads every file of `dir`, checks the set of forms and returns the tests by form.

@@ -117,7 +117,10 @@ def rand_fp(r, bits):
 def fp_class(v, bits):
     eb, mb = (8, 23) if bits == 32 else (11, 52)
     e = (v >> mb) & ((1 << eb) - 1)
-    return "denormal" if e == 0 and v & ((1 << mb) - 1) else "other"
+    m = v & ((1 << mb) - 1)
+    if e == (1 << eb) - 1 and m and not m >> (mb - 1):
+        return "snan"
+    return "denormal" if e == 0 and m else "other"
 
 def rand_int(r, bits):
     lim = 1 << (bits - 1)
@@ -434,6 +437,8 @@ def operand_classes(form, fpu, rm, membytes):
             out.append("push-full" if not empty[p] else "ok")
         else:
             out.append("empty" if empty[p] else classify80(phys[p]))
+    if form["name"] in ("fst st(i)", "fstp st(i)") and empty[(top + rm) & 7]:
+        out.append("sti-empty")  # the destination, written, not read
     m = form["mem"]
     if m == "m80fp":
         out.append(classify80(int.from_bytes(membytes, "little")))
@@ -441,18 +446,55 @@ def operand_classes(form, fpu, rm, membytes):
         out.append(fp_class(int.from_bytes(membytes, "little"), MEM_SIZE[m] * 8))
     return out
 
-def x87_departures(form, classes, fin_img, membytes, name):
+# Forms that only move or inspect an extended value: an SNaN operand does not signal (SDM vol. 2
+# FLD, FST/FSTP, FXCH, FCHS, FABS, FXAM: "#IA ... does not occur if the source operand is in
+# double extended-precision format").
+SNAN_QUIET = ("D9.0r", "D9.1r", "DB.5", "DB.7", "DD.0r", "DD.2r", "DD.3r", "D9_E0", "D9_E1", "D9_E5",
+              "D9_D0", "D9_F6", "D9_F7")
+# The constants that are not exact: rounded per RC on the 387 and later (SDM vol. 2 FLD1/FLDL2T/...).
+ROUNDED_CONSTANTS = ("D9_E9", "D9_EA", "D9_EB", "D9_EC", "D9_ED")
+# Control-word bits that read back fixed (SDM vol. 1 §8.1.5, figure 8-6: 6-7 and 13-15 reserved).
+CW_RESERVED, CW_RESERVED_VALUE = 0xE0C0, 0x0040
+
+def is_control(key, form):
+    """The control instructions (SDM vol. 1 §8.1.8) and the 8087/287 no-ops and FNSTSW AX."""
+    return form["mem"] in CONTROL or key.startswith(("DB_", "DF_E0"))
+
+def x87_departures(key, form, classes, fpu, fin_img, membytes, name):
     d = list(form["departures"])
+    _, _, top, phys, empty = fpu
     if any(c in INVALID_ENCODINGS for c in classes):
         d.append("invalid-encoding")
     if any(c in ("denormal", "pseudo-denormal") for c in classes):
         d.append("denormal-flag")
     if "empty" in classes or "push-full" in classes:
         d.append("stack-fault")
+    if "snan" in classes and key not in SNAN_QUIET:
+        d.append("snan-operand")
     cw = fin_img[0] | (fin_img[1] << 8)
     sw = fin_img[2] | (fin_img[3] << 8)
-    if sw & 0x3F & ~cw & 0x3F:
+    # Unicorn raises no exception flag but ZE, so wherever the control word unmasks one, Intel's
+    # part may withhold a result that Unicorn stores.
+    if sw & 0x3F & ~cw & 0x3F or (not is_control(key, form) and ~fpu[0] & 0x3F):
         d.append("unmasked-exception")
+    if key in ROUNDED_CONSTANTS and (fpu[0] >> 10) & 3:
+        d.append("constant-rounding")
+    if key == "D9_F4" and classes[0] in ("qnan", "snan", "infinity"):
+        d.append("fxtract-special")
+    if key in ("DD.2r", "DD.3r") and "sti-empty" in classes:
+        d.append("fst-empty-tag")
+    if key == "D9.6" and ~fpu[0] & 0x3F:
+        d.append("fnstenv-masking")
+    if key == "DF.6" and not empty[top]:
+        v = phys[top]
+        e = ((v >> 64) & 0x7FFF) - 16383
+        # -0, a negative that may round to -0, NaN, infinity, or beyond 18 digits (10^18 > 2^59)
+        if classify80(v) in ("qnan", "snan", "infinity") or e >= 59 or (v >> 79 and e < 0):
+            d.append("fbstp-special")
+    if form["mem"] in ("cw", "env", "save"):
+        loaded = int.from_bytes(membytes[:2], "little")
+        if loaded & CW_RESERVED != CW_RESERVED_VALUE:
+            d.append("reserved-control-bits")
     if form["mem"] == "m80bcd" and name.startswith("fbld"):
         v = int.from_bytes(membytes, "little")
         if any(((v >> (4 * i)) & 0xF) > 9 for i in range(18)):
@@ -460,16 +502,26 @@ def x87_departures(form, classes, fin_img, membytes, name):
     return sorted(set(d))
 
 CONTROL = ("env", "cw", "out14", "out2", "save", "out94")
+# The compares, which define C0, C2 and C3; every other non-control instruction leaves them
+# undefined (SDM vol. 2, "FPU Flags Affected"), and FPREM/FPREM1 are marked whole.
+COMPARES = ("D8.2", "D8.3", "D8.2r", "D8.3r", "DA.2", "DA.3", "DC.2", "DC.3", "DE.2", "DE.3",
+            "DD.4r", "DD.5r", "DE_D9", "DA_E9", "D9_E4", "D9_E5")
 
 def fpu_unchecked(key, form):
     """FPU fields not to compare: the opcode (Unicorn stores 0), the data pointer of register
     forms (no memory operand: undefined) and both pointers of the control instructions, which
-    do not update them (SDM vol. 1 §8.1.8)."""
+    do not update them (SDM vol. 1 §8.1.8); for the other instructions the status flags
+    (Unicorn sets no exception flag but ZE and leaves C1) and, but for the compares, the
+    undefined C0, C2, C3."""
     out = ["fop"]
     if form["kind"] != "mem":
         out.append("fdp")
-    if form["mem"] in CONTROL or key.startswith(("DB_", "DF_E0")):
+    if is_control(key, form):
         out = ["fdp", "fip", "fop"]
+    else:
+        out.append("flags")
+        if key not in COMPARES:
+            out.append("cc")
     if key == "D9_D0":
         out.append("fip")  # FNOP updates FIP on Intel parts; Unicorn leaves it (README)
     return sorted(set(out))
@@ -504,7 +556,12 @@ def x87_test(r, key, form, mode):
     lin = regs["cs"] * 16 + regs["eip"]
     if any(lin <= a < lin + len(code) for a in ram):
         return None
-    img = fpu_image(*fpu, fip=r.getrandbits(20), fop=r.getrandbits(11), fdp=r.getrandbits(20))
+    ptrs = dict(fip=r.getrandbits(20), fop=r.getrandbits(11), fdp=r.getrandbits(20))
+    if form["mem"] in ("out14", "out94"):
+        # Unicorn's FRSTOR does not load the pointers (they read 0 after it): FNSTENV and FNSAVE
+        # start from zero pointers, which Intel's parts then store as loaded.
+        ptrs = dict(fip=0, fop=0, fdp=0)
+    img = fpu_image(*fpu, **ptrs)
     run = Run()
     run.load_fpu(img)
     got = run.run(regs, code, ram)
@@ -519,7 +576,7 @@ def x87_test(r, key, form, mode):
     t["final"]["fpu"] = fpu_json(fin_img)
     t["fpu_unchecked"] = fpu_unchecked(key, form)
     classes = operand_classes(form, fpu, rm, membytes)
-    deps = x87_departures(form, classes, fin_img, membytes, name)
+    deps = x87_departures(key, form, classes, fpu, fin_img, membytes, name)
     if not form["pc"] and mode[1] != 3:
         # Precision control applies only to FADD, FSUB, FMUL, FDIV, FSQRT (SDM vol. 1 §8.1.5.2):
         # the same test under 64-bit precision must give the same result.
@@ -605,7 +662,8 @@ def i486_test(r, key, form):
     t = vector(form["name"], code, regs, init_ram, fin, fin_ram, exc)
     if undefined:
         t["regs_undefined"] = undefined
-    if 0xF0 in pre and len(code) > 2 and code[-1] >= 0xC0 and code[-2] in (0xC0, 0xC1, 0xB0, 0xB1) and exc != 6:
+    esc = len(pre)  # the 0F escape, then the opcode and the ModR/M byte
+    if 0xF0 in pre and code[esc + 1] in (0xC0, 0xC1, 0xB0, 0xB1) and code[esc + 2] >= 0xC0 and exc != 6:
         # LOCK with a register destination raises #UD (SDM vol. 2, LOCK); Unicorn runs it
         t["departures"] = ["lock-register"]
     if exc is not None:

@@ -12,7 +12,7 @@ use crate::eu_timing;
 use crate::flags;
 use crate::table::{Form, Op};
 
-use super::{in_memory, Exec, Loc};
+use super::{in_memory, Exec, Loc, UD};
 
 impl Cpu {
     /// The ALU group in its four operand forms.
@@ -76,8 +76,13 @@ impl Cpu {
     /// r/m in reg; CMPXCHG compares the accumulator with r/m as CMP does,
     /// then stores reg in r/m when equal, else loads r/m into the
     /// accumulator. A memory destination is written in both cases (the
-    /// locked read is always followed by a write).
+    /// locked read is always followed by a write). LOCK with a register
+    /// destination is #UD (SDM vol. 2, LOCK: "the destination operand is
+    /// not a memory operand"), raised before anything is read.
     pub(super) fn exchange_arith<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) -> Exec {
+        if ins.lock && !in_memory(ins) {
+            return Err(UD);
+        }
         let sz = Size::of(ins.w, ins.opsize32);
         let reg = ins.modrm.unwrap_or_default().reg;
         let loc = self.rm_loc(bus, ins);

@@ -8,21 +8,22 @@ use rustc_apfloat::ieee::{IeeeFloat, Quad, Semantics, X87DoubleExtended};
 use rustc_apfloat::{Float, FloatConvert, Round, Status, StatusAnd};
 
 /// A 24-bit significand with the extended exponent range (precision
-/// control 00). Its smallest exponent is lowered so that, as in the 387's
-/// registers, precision is lost only below the extended format's normals.
+/// control 00). Below the extended format's normals the significand loses
+/// bits from the bottom, as the 387 rounds a denormal's significand field
+/// at the same fixed bit (bit 40) as a normal's: a tiny result keeps fewer
+/// than 24 significant bits.
 pub struct Ext24S;
 impl Semantics for Ext24S {
     const BITS: usize = 39;
     const EXP_BITS: usize = 15;
-    const MIN_EXP: i32 = -16382 - 40;
 }
 
-/// A 53-bit significand with the extended exponent range (control 10).
+/// A 53-bit significand with the extended exponent range (control 10),
+/// rounded at bit 11 of the field, denormals included.
 pub struct Ext53S;
 impl Semantics for Ext53S {
     const BITS: usize = 68;
     const EXP_BITS: usize = 15;
-    const MIN_EXP: i32 = -16382 - 11;
 }
 
 /// The four dyadic operations.

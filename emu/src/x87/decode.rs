@@ -107,8 +107,11 @@ pub enum X87Op {
     Stp(bool),
     /// FFREE ST(i).
     Free,
-    /// FNOP, and the 8087/287 FENI, FDISI, FSETPM the 387 ignores.
+    /// FNOP.
     Nop,
+    /// FNENI, FNDISI (8087) and FNSETPM (287): control instructions the 387
+    /// ignores.
+    Ignored,
     /// FNCLEX.
     Clex,
     /// FNINIT.
@@ -247,10 +250,10 @@ pub const REG: &[(u8, u8, u8, X87Op)] = &[
     (0xD9, 0xFD, 0xFD, Scale),
     (0xD9, 0xFE, 0xFF, Transcendental),
     (0xDA, 0xE9, 0xE9, Ucompp),
-    (0xDB, 0xE0, 0xE1, Nop),
+    (0xDB, 0xE0, 0xE1, Ignored),
     (0xDB, 0xE2, 0xE2, Clex),
     (0xDB, 0xE3, 0xE3, Init),
-    (0xDB, 0xE4, 0xE4, Nop),
+    (0xDB, 0xE4, 0xE4, Ignored),
     (0xDC, 0xC0, 0xC7, ArithSti(A::Add, false)),
     (0xDC, 0xC8, 0xCF, ArithSti(A::Mul, false)),
     (0xDC, 0xD0, 0xD7, ArithSt0(A::Com)),

@@ -3,7 +3,28 @@
 //! operand size, 28 with a 32-bit one; FNSAVE/FRSTOR add the eight
 //! registers, ST(0) first, 10 bytes each.
 
-use super::state::{F80, X87};
+use super::state::{Tag, F80, X87};
+
+/// The whole state as FNSAVE stores it, field by field (SDM vol. 1
+/// §8.1.10): what a test harness loads before an instruction and reads
+/// after it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SavedState {
+    /// The control word.
+    pub cw: u16,
+    /// The status word, TOP in bits 11-13.
+    pub sw: u16,
+    /// The full tag word, two bits per physical register.
+    pub tw: u16,
+    /// The instruction pointer (linear address).
+    pub fip: u32,
+    /// The 11-bit opcode.
+    pub fop: u16,
+    /// The operand pointer (linear address).
+    pub fdp: u32,
+    /// ST(0)..ST(7) in stack order.
+    pub st: [F80; 8],
+}
 
 /// The size of the environment image.
 pub fn env_size(op32: bool) -> usize {
@@ -52,10 +73,12 @@ impl X87 {
         self.control = (field(0) as u16 & 0x1F3F) | 0x0040;
         self.set_status_word(field(1) as u16);
         self.tags = field(2) as u16;
+        self.retag();
         self.fip = (field(3) & 0xFFFF) | (((field(4) >> 12) & high_bits) << 16);
         self.fop = (field(4) & 0x7FF) as u16;
         self.foo = (field(5) & 0xFFFF) | (((field(6) >> 12) & high_bits) << 16);
-        self.update_summary();
+        // The status word is loaded as it is, ES and B included (SDM vol.
+        // 2, FLDENV: "FPUStatusWord <- SRC[FPUStatusWord]").
     }
 
     /// The FNSAVE image: the environment and ST(0)-ST(7).
@@ -69,7 +92,19 @@ impl X87 {
         out
     }
 
-    /// FRSTOR: the environment, then ST(0)-ST(7) (the tags as loaded).
+    /// FLDENV and FRSTOR use the loaded tag word only to tell empty
+    /// registers from full ones; a full register gets the tag of its
+    /// contents (SDM vol. 1 §8.1.7).
+    fn retag(&mut self) {
+        for r in 0..8 {
+            if self.tag_of(r) != Tag::Empty {
+                self.set_tag(r, self.regs[r].tag());
+            }
+        }
+    }
+
+    /// FRSTOR: the environment, then ST(0)-ST(7), tagged from the loaded
+    /// tag word's empty marks and their contents.
     pub fn restore(&mut self, b: &[u8], op32: bool) {
         self.load_env(b, op32);
         let base = env_size(op32);
@@ -82,6 +117,42 @@ impl X87 {
                 sig: u64::from_le_bytes(sig),
                 se: u16::from_le_bytes([b[o + 8], b[o + 9]]),
             };
+        }
+        self.retag();
+    }
+}
+
+impl X87 {
+    /// The FRSTOR equivalent: every word, pointer and register exactly as
+    /// given (ST(i) into physical register (TOP + i) mod 8; the control
+    /// word unmasked, ES and B as given), and the tags retagged as FRSTOR
+    /// does (SDM vol. 1 §8.1.7).
+    pub fn from_saved(s: &SavedState) -> X87 {
+        let mut f = X87::new();
+        f.control = s.cw;
+        f.set_status_word(s.sw);
+        f.tags = s.tw;
+        f.fip = s.fip;
+        f.fop = s.fop;
+        f.foo = s.fdp;
+        for (i, v) in (0u8..).zip(s.st) {
+            let r = f.phys(i);
+            f.regs[r] = v;
+        }
+        f.retag();
+        f
+    }
+
+    /// The FNSAVE equivalent without the reinitialisation that follows it.
+    pub fn saved(&self) -> SavedState {
+        SavedState {
+            cw: self.control,
+            sw: self.status_word(),
+            tw: self.tags,
+            fip: self.fip,
+            fop: self.fop,
+            fdp: self.foo,
+            st: std::array::from_fn(|i| self.st(i as u8)),
         }
     }
 }
@@ -108,7 +179,8 @@ mod tests {
         g.load_env(&b, false);
         assert_eq!(
             (g.fip, g.fop, g.foo, g.top, g.tags),
-            (0x12345, 0x5E8, 0xABCDE, 7, 0x3FFF)
+            // R7 is full in the image and holds zero in `g`: tagged zero.
+            (0x12345, 0x5E8, 0xABCDE, 7, 0x7FFF)
         );
     }
 
@@ -122,5 +194,41 @@ mod tests {
         let mut g = X87::new();
         g.restore(&img, true);
         assert_eq!(g, f);
+    }
+
+    #[test]
+    fn fldenv_keeps_only_the_empty_marks_of_the_tag_word() {
+        // SDM vol. 1 §8.1.7: a non-empty tag is recomputed from the
+        // register. R0 holds 1.0, R1 zero, R2 an infinity, R3-R7 empty; the
+        // image claims R0 special, R1 valid, R2 zero and R3 valid.
+        let mut f = X87::new();
+        f.regs[0] = F80::new(false, 0x3FFF, 1 << 63);
+        f.regs[2] = F80::new(false, 0x7FFF, 1 << 63);
+        let mut img = X87::new().env_image(false);
+        img[4..6].copy_from_slice(&0xFF12u16.to_le_bytes());
+        f.load_env(&img, false);
+        // R3 was 0 (zero) and claimed valid: tagged zero; R0 valid, R1
+        // zero, R2 special.
+        assert_eq!(f.tags, 0xFF00 | 0b01_10_01_00);
+    }
+
+    #[test]
+    fn saved_state_puts_st_i_at_top_plus_i() {
+        let one = F80::new(false, 0x3FFF, 1 << 63);
+        let mut st = [F80::default(); 8];
+        st[1] = one;
+        let s = SavedState {
+            cw: 0x0F7F,
+            sw: 0x3000 | 0x0021, // TOP = 6, PE and IE
+            tw: 0x1FFF,          // R6 (ST(0)) zero, R7 (ST(1)) valid
+            fip: 0x12345,
+            fop: 0x1E8,
+            fdp: 0xFFFFF,
+            st,
+        };
+        let f = X87::from_saved(&s);
+        assert_eq!((f.top, f.status, f.control), (6, 0x0021, 0x0F7F));
+        assert_eq!(f.regs[7], one);
+        assert_eq!(f.saved(), s);
     }
 }

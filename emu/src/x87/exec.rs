@@ -175,12 +175,13 @@ impl Cpu {
     }
 }
 
-/// The control instructions keep the instruction and operand pointers.
+/// The control instructions keep the instruction and operand pointers
+/// (SDM vol. 1 §8.1.8); FNOP is not one of them.
 fn is_control(op: X87Op) -> bool {
     use X87Op::*;
     matches!(
         op,
-        Init | Clex | Ldcw | Stcw | Stsw | StswAx | Ldenv | Stenv | Rstor | Save | Nop
+        Init | Clex | Ldcw | Stcw | Stsw | StswAx | Ldenv | Stenv | Rstor | Save | Ignored
     )
 }
 
@@ -293,6 +294,10 @@ impl X87 {
                 }
             }
             Xam => self.examine(),
+            // FNOP touches nothing but the pointers (it is not a control
+            // instruction, SDM vol. 1 §8.1.8): no stack check, C1 kept.
+            // FNENI, FNDISI and FNSETPM touch nothing at all.
+            Nop | Ignored => {}
             Const(n) => {
                 let v = self.constant(n as usize);
                 self.push(v);
@@ -360,7 +365,7 @@ impl X87 {
         let needs_two = matches!(op, Scale | Prem(_));
         let regs: &[u8] = if needs_two { &[0, 1] } else { &[0] };
         if !self.underflow_check(regs, false) {
-            if !self.unmasked(sw::IE) && !matches!(op, Nop | Undefined) {
+            if !self.unmasked(sw::IE) && !matches!(op, Nop | Ignored | Undefined) {
                 self.set_st(0, super::state::INDEFINITE);
             }
             return;

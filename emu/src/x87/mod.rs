@@ -43,4 +43,5 @@ mod load_store;
 mod state;
 mod timing;
 
+pub use env::SavedState;
 pub use state::{F80, X87};

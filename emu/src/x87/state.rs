@@ -226,10 +226,15 @@ impl X87 {
         (self.status & !0x3800) | ((self.top as u16 & 7) << 11)
     }
 
-    /// Loads the status word (FLDENV, FRSTOR).
+    /// Loads the status word (FLDENV, FRSTOR) as it is, but for B, which
+    /// the 387 and later only keep for the 8087's sake as a copy of ES
+    /// (SDM vol. 1 §8.1.3; this file's `sw::B`).
     pub fn set_status_word(&mut self, v: u16) {
         self.top = ((v >> 11) & 7) as u8;
-        self.status = v & !0x3800;
+        self.status = v & !(0x3800 | sw::B);
+        if v & sw::ES != 0 {
+            self.status |= sw::B;
+        }
     }
 
     /// An unmasked exception is pending: ES is set. On a PC this drives
@@ -253,7 +258,7 @@ impl X87 {
         }
     }
 
-    fn set_tag(&mut self, r: usize, t: Tag) {
+    pub(super) fn set_tag(&mut self, r: usize, t: Tag) {
         self.tags = (self.tags & !(3 << (2 * r))) | ((t as u16) << (2 * r));
     }
 

@@ -236,7 +236,7 @@ pub fn key(op: X87Op) -> Key {
         O::Transcendental => Transcendental,
         O::Stp(_) => Fincstp,
         O::Free => Ffree,
-        O::Nop | O::Undefined => Fnop,
+        O::Nop | O::Ignored | O::Undefined => Fnop,
         O::Clex => Fclex,
         O::Init => Finit,
         O::Ldcw => Fldcw,

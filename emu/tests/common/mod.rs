@@ -39,6 +39,11 @@ impl TestBus {
         self.put(slot + 2, &seg.to_le_bytes());
     }
 
+    /// The `n` bytes from linear address `at`.
+    pub fn bytes(&self, at: usize, n: usize) -> Vec<u8> {
+        self.flat.mem[at..at + n].to_vec()
+    }
+
     /// The little-endian word at linear address `at`.
     pub fn word(&self, at: usize) -> u16 {
         u16::from_le_bytes([self.flat.mem[at], self.flat.mem[at + 1]])

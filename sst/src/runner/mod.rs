@@ -42,7 +42,7 @@ use crate::suite::parent_dir;
 use bus::{CodeWindow, SstBus};
 use form::FormResolver;
 use regs::moo_slot;
-pub use vectors::VectorRunner;
+pub use vectors::{VectorRunner, VectorTally};
 
 /// Runs tests: owns a CPU and a test bus, reused from test to test.
 pub struct Runner {

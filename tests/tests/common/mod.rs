@@ -7,6 +7,8 @@
 
 #![allow(dead_code)]
 
+pub mod genx87;
+
 use std::path::PathBuf;
 use std::time::Instant;
 
