@@ -38,9 +38,11 @@ mod consts;
 mod control;
 mod decode;
 mod env;
+mod error;
 pub(crate) mod exec;
 mod load_store;
 mod state;
 mod timing;
+mod wrap;
 
 pub use state::{F80, X87};
