@@ -139,7 +139,9 @@ fn machine_config(
         fpu: args.machine.fpu,
     };
     let mut config = opts.config(default_cpu);
-    if let Some(e) = opts.fpu_error(config.cpu_model) {
+    // A resumed state's machine is checked against the saved one (`start`).
+    let resumed = args.load_state.is_some();
+    if let Some(e) = opts.fpu_error(config.cpu_model).filter(|_| !resumed) {
         return Err(Error::bad("--fpu", e));
     }
     if let Some((h, p, _)) = header {
@@ -205,7 +207,16 @@ fn start(
         let saved = snap.machine.config();
         let asked_cpu = args.machine.cpu.filter(|c| *c != saved.cpu_model);
         let asked_hz = args.machine.mhz.filter(|hz| *hz != saved.cpu_hz);
-        let asked_fpu = args.machine.fpu.filter(|_| config.fpu != saved.fpu);
+        // The FPU --fpu would give the saved machine's CPU.
+        let on_saved_cpu = MachineOpts {
+            cpu: Some(saved.cpu_model),
+            mhz: None,
+            fpu: args.machine.fpu,
+        };
+        let asked_fpu = args
+            .machine
+            .fpu
+            .filter(|_| on_saved_cpu.config(saved.cpu_model).fpu != saved.fpu);
         if asked_cpu.is_some() || asked_hz.is_some() || asked_fpu.is_some() {
             return Err(Error::bad(
                 file.display(),

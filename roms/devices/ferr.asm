@@ -1,0 +1,192 @@
+; ferr: an unmasked x87 exception reaching a DOS program. Phase 1 (any
+; machine with an FPU): INT 02h hooked, the zero divide unmasked, 1/0;
+; the FPU's error output raises IRQ13, the BIOS's INT 75h clears the
+; latch (OUT F0h), sends EOI and calls INT 02h, whose handler stores the
+; status word and clears the exception. Prints "IRQ13 n=N sw=XXXX" (N:
+; handler calls, XXXX: the status word it saw). Phase 2, on a 486 only:
+; CR0.NE set and IRQ13 masked, the same divide then FWAIT raises #MF,
+; vector 16 (INT 10h's slot in real mode), at the FWAIT. Prints
+; " MF n=N at=fwait|other". Exits with the number of handler calls.
+        cpu 486
+        org 100h
+%include "macros.inc"
+
+start:  xor ax, ax
+        mov es, ax
+        mov word [es:02h*4], int02
+        mov word [es:02h*4+2], cs
+        fninit
+        fldcw [cw_ze]
+        fld1
+        fldz
+        fdivp st1, st0          ; 1/0: ZE unmasked, ES set, FERR#
+        fwait
+        PRINT "IRQ13 n="
+        mov al, [n02]
+        xor ah, ah
+        call print_u16
+        PRINT " sw="
+        mov ax, [sw02]
+        xchg al, ah
+        call print_hex8
+        xchg al, ah
+        call print_hex8
+        ; A 486? Not a 286 (IOPL/NT settable), then EFLAGS.AC toggles.
+        pushf
+        pop ax
+        mov cx, ax
+        or ax, 7000h
+        push ax
+        popf
+        pushf
+        pop ax
+        push cx
+        popf
+        test ax, 7000h
+        jnz is386               ; (short: the 286 has no Jcc near)
+        jmp finish
+is386:  pushfd
+        pop eax
+        mov ecx, eax
+        xor eax, 1 << 18
+        push eax
+        popfd
+        pushfd
+        pop eax
+        push ecx
+        popfd
+        xor eax, ecx
+        test eax, 1 << 18
+        jz finish
+        ; Native mode: IRQ13 masked, vector 16 (INT 10h's) hooked.
+        in al, 0A1h
+        or al, 20h
+        out 0A1h, al
+        push word [es:10h*4]
+        push word [es:10h*4+2]
+        mov word [es:10h*4], int16
+        mov word [es:10h*4+2], cs
+        mov eax, cr0
+        or eax, 1 << 5
+        mov cr0, eax
+        fninit
+        fldcw [cw_ze]
+        fld1
+        fldz
+        fdivp st1, st0
+fw:     fwait                   ; #MF here
+        mov eax, cr0
+        and eax, ~(1 << 5)
+        mov cr0, eax
+        pop word [es:10h*4+2]
+        pop word [es:10h*4]
+        PRINT " MF n="
+        mov al, [n16]
+        xor ah, ah
+        call print_u16
+        PRINT " at="
+        cmp word [at16], fw
+        jne other
+        PRINT "fwait"
+        jmp finish
+other:  PRINT "other"
+finish: mov al, 10
+        call putc
+        mov al, [n02]
+        add al, [n16]
+        mov ah, 4Ch
+        int 21h
+
+; INT 02h: what the BIOS's INT 75h calls for a coprocessor error.
+int02:  inc byte [cs:n02]
+        fnstsw [cs:sw02]
+        fnclex
+        iret
+
+; Vector 16 (#MF in real mode): note where it came from, clear, return to
+; the faulting FWAIT (which then runs).
+int16:  inc byte [cs:n16]
+        push bp
+        mov bp, sp
+        push ax
+        mov ax, [bp+2]
+        mov [cs:at16], ax
+        pop ax
+        pop bp
+        fnclex
+        iret
+
+; putc: AL to port E9h and through DOS
+putc:   out 0E9h, al
+        push ax
+        push dx
+        mov dl, al
+        mov ah, 2
+        int 21h
+        pop dx
+        pop ax
+        ret
+
+; print_str: SI -> NUL-terminated string
+print_str:
+        push ax
+        push si
+.l:     lodsb
+        or al, al
+        jz .d
+        call putc
+        jmp .l
+.d:     pop si
+        pop ax
+        ret
+
+; print_hex8: AL as two hex digits
+print_hex8:
+        push ax
+        push cx
+        mov ah, al
+        mov cl, 4
+        shr al, cl
+        call .digit
+        mov al, ah
+        and al, 0Fh
+        call .digit
+        pop cx
+        pop ax
+        ret
+.digit: add al, '0'
+        cmp al, '9'
+        jbe .p
+        add al, 7
+.p:     call putc
+        ret
+
+; print_u16: AX unsigned, decimal
+print_u16:
+        push ax
+        push bx
+        push cx
+        push dx
+        xor cx, cx
+        mov bx, 10
+.n:     xor dx, dx
+        div bx
+        push dx
+        inc cx
+        or ax, ax
+        jnz .n
+.o:     pop ax
+        add al, '0'
+        call putc
+        loop .o
+        pop dx
+        pop cx
+        pop bx
+        pop ax
+        ret
+
+cw_ze:  dw 037Bh                ; FNINIT's control word with ZE unmasked
+sw02:   dw 0
+at16:   dw 0
+n02:    db 0
+n16:    db 0
