@@ -14,12 +14,8 @@
         org 100h
 %include "macros.inc"
 
-start:  xor ax, ax
-        mov es, ax
-        cmp word [es:21h*4+2], 0
-        je .nodos
-        mov byte [dos], 1
-.nodos: PRINT "CPU "
+start:  call dos_probe
+        PRINT "CPU "
         call cpu_type
         PRINT " FPU "
         call fpu_type
@@ -35,28 +31,11 @@ start:  xor ax, ax
 
 ; cpu_type: prints the CPU (and CPUID's family/model), sets [code] bits 3-5
 cpu_type:
-        pushf
-        pop ax
-        mov cx, ax
-        and ax, 0FFFh
-        push ax
-        popf
-        pushf
-        pop ax
-        and ax, 0F000h
-        cmp ax, 0F000h
+        call is_8086
         jne .not86
         PRINT "8086"
         ret
-.not86: mov ax, cx
-        or ax, 7000h
-        push ax
-        popf
-        pushf
-        pop ax
-        push cx
-        popf
-        test ax, 7000h
+.not86: call is_286
         jnz .not286
         PRINT "286"
         or byte [code], 10h
@@ -91,24 +70,6 @@ cpu_type:
         and ax, 0Fh
         call print_u16
 .r:     ret
-
-; toggles: ZF clear when the EFLAGS bits in EAX can be flipped by POPFD
-; (EFLAGS restored afterwards).
-toggles:
-        mov edx, eax
-        pushfd
-        pop eax
-        mov ecx, eax
-        xor eax, edx
-        push eax
-        popfd
-        pushfd
-        pop eax
-        push ecx
-        popfd
-        xor eax, ecx
-        test eax, edx
-        ret
         cpu 8086
 
 ; fpu_type: prints none, 287 or 387, sets [code] bits 0-1. Only no-wait
@@ -147,57 +108,9 @@ fpu_type:
 .none:  PRINT "none"
         ret
 
-; putc: AL to port E9h, and through DOS when there is one
-putc:   out 0E9h, al
-        cmp byte [dos], 0
-        je .r
-        push ax
-        push dx
-        mov dl, al
-        mov ah, 2
-        int 21h
-        pop dx
-        pop ax
-.r:     ret
-
-; print_str: SI -> NUL-terminated string
-print_str:
-        push ax
-        push si
-.l:     lodsb
-        or al, al
-        jz .d
-        call putc
-        jmp .l
-.d:     pop si
-        pop ax
-        ret
-
-; print_u16: AX unsigned, decimal
-print_u16:
-        push ax
-        push bx
-        push cx
-        push dx
-        xor cx, cx
-        mov bx, 10
-.n:     xor dx, dx
-        div bx
-        push dx
-        inc cx
-        or ax, ax
-        jnz .n
-.o:     pop ax
-        add al, '0'
-        call putc
-        loop .o
-        pop dx
-        pop cx
-        pop bx
-        pop ax
-        ret
-
 sw:     dw 0
 cw:     dw 0
-dos:    db 0
 code:   db 0
+
+%include "eflags.inc"
+%include "doslib.inc"

@@ -11,8 +11,7 @@
         org 100h
 %include "macros.inc"
 
-start:  xor ax, ax
-        mov es, ax
+start:  call dos_probe
         mov word [es:02h*4], int02
         mov word [es:02h*4+2], cs
         fninit
@@ -32,31 +31,11 @@ start:  xor ax, ax
         xchg al, ah
         call print_hex8
         ; A 486? Not a 286 (IOPL/NT settable), then EFLAGS.AC toggles.
-        pushf
-        pop ax
-        mov cx, ax
-        or ax, 7000h
-        push ax
-        popf
-        pushf
-        pop ax
-        push cx
-        popf
-        test ax, 7000h
+        call is_286
         jnz is386               ; (short: the 286 has no Jcc near)
         jmp finish
-is386:  pushfd
-        pop eax
-        mov ecx, eax
-        xor eax, 1 << 18
-        push eax
-        popfd
-        pushfd
-        pop eax
-        push ecx
-        popfd
-        xor eax, ecx
-        test eax, 1 << 18
+is386:  mov eax, 1 << 18
+        call toggles
         jz finish
         ; Native mode: IRQ13 masked, vector 16 (INT 10h's) hooked.
         in al, 0A1h
@@ -116,77 +95,11 @@ int16:  inc byte [cs:n16]
         fnclex
         iret
 
-; putc: AL to port E9h and through DOS
-putc:   out 0E9h, al
-        push ax
-        push dx
-        mov dl, al
-        mov ah, 2
-        int 21h
-        pop dx
-        pop ax
-        ret
-
-; print_str: SI -> NUL-terminated string
-print_str:
-        push ax
-        push si
-.l:     lodsb
-        or al, al
-        jz .d
-        call putc
-        jmp .l
-.d:     pop si
-        pop ax
-        ret
-
-; print_hex8: AL as two hex digits
-print_hex8:
-        push ax
-        push cx
-        mov ah, al
-        mov cl, 4
-        shr al, cl
-        call .digit
-        mov al, ah
-        and al, 0Fh
-        call .digit
-        pop cx
-        pop ax
-        ret
-.digit: add al, '0'
-        cmp al, '9'
-        jbe .p
-        add al, 7
-.p:     call putc
-        ret
-
-; print_u16: AX unsigned, decimal
-print_u16:
-        push ax
-        push bx
-        push cx
-        push dx
-        xor cx, cx
-        mov bx, 10
-.n:     xor dx, dx
-        div bx
-        push dx
-        inc cx
-        or ax, ax
-        jnz .n
-.o:     pop ax
-        add al, '0'
-        call putc
-        loop .o
-        pop dx
-        pop cx
-        pop bx
-        pop ax
-        ret
-
 cw_ze:  dw 037Bh                ; FNINIT's control word with ZE unmasked
 sw02:   dw 0
 at16:   dw 0
 n02:    db 0
 n16:    db 0
+
+%include "eflags.inc"
+%include "doslib.inc"

@@ -27,30 +27,18 @@ pub const BIAS_ADJUST: i32 = 24576;
 const MAX_EXP: i32 = 16383;
 const MIN_NORMAL_EXP: i32 = -16382;
 
-/// Significands of 24, 53, 64 and 113 bits with an 18-bit exponent.
-pub struct Wide24S;
-impl Semantics for Wide24S {
-    const BITS: usize = 24 + 18;
-    const EXP_BITS: usize = 18;
+/// Declares a significand of `$p` bits with an 18-bit exponent.
+macro_rules! wide_semantics {
+    ($($name:ident: $p:literal),*) => {$(
+        #[doc = concat!("A ", stringify!($p), "-bit significand with an 18-bit exponent.")]
+        pub struct $name;
+        impl Semantics for $name {
+            const BITS: usize = $p + 18;
+            const EXP_BITS: usize = 18;
+        }
+    )*};
 }
-/// See [`Wide24S`].
-pub struct Wide53S;
-impl Semantics for Wide53S {
-    const BITS: usize = 53 + 18;
-    const EXP_BITS: usize = 18;
-}
-/// See [`Wide24S`].
-pub struct Wide64S;
-impl Semantics for Wide64S {
-    const BITS: usize = 64 + 18;
-    const EXP_BITS: usize = 18;
-}
-/// See [`Wide24S`].
-pub struct Wide113S;
-impl Semantics for Wide113S {
-    const BITS: usize = 113 + 18;
-    const EXP_BITS: usize = 18;
-}
+wide_semantics!(Wide24S: 24, Wide53S: 53, Wide64S: 64, Wide113S: 113);
 
 /// The operations whose result can leave the extended range.
 #[derive(Clone, Copy, Debug)]
