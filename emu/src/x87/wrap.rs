@@ -219,4 +219,17 @@ mod tests {
         assert_eq!(v, Some(F80::new(false, 0x7FFF, 1 << 63)));
         assert_eq!(f.status & sw::ES, 0);
     }
+
+    #[test]
+    fn a_store_to_memory_is_not_wrapped_but_left_alone() {
+        use crate::x87::decode::Format;
+        // 2^200 to a single real overflows: unmasked, nothing is written
+        // (`None`) and ES is set; masked, +inf (7F800000h) is written.
+        let mut f = unit(0);
+        assert_eq!(f.store_value(Format::R32, pow2(200)), None);
+        assert_eq!(f.status & (sw::OE | sw::ES), sw::OE | sw::ES);
+        let mut f = X87::new();
+        let b = f.store_value(Format::R32, pow2(200)).unwrap_or_default();
+        assert_eq!(b[..4], 0x7F80_0000u32.to_le_bytes());
+    }
 }
