@@ -247,6 +247,13 @@ impl Dos {
         if self.cfg.ems {
             vectors.push((0x67, (rom::EMS_SEG, rom::EMS_OFF)));
         }
+        if m.config().fpu.fitted() {
+            // The AT POST points INT 75h at its handler and unmasks IRQ13
+            // when it finds a coprocessor.
+            vectors.push((0x75, (rom::SEG, rom::INT75)));
+            let mask = m.in8(0xA1);
+            m.out8(0xA1, mask & !(1 << (hw::fpu_error::IRQ - 8)));
+        }
         for (v, (seg, off)) in vectors {
             wr16(m, v as u32 * 4, off);
             wr16(m, v as u32 * 4 + 2, seg);

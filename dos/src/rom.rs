@@ -31,6 +31,10 @@
 //!   int 15h; pop ax; jmp <idle loop>`.
 //! - INT 70h at F000:E500: `push ax; call rtc; cli; EOI to both PICs;`
 //!   INT 4Ah if the alarm rang; `pop ax; iret`.
+//! - INT 75h at F000:E540 (with an x87 fitted), the IBM AT BIOS's IRQ13 handler: `push ax;
+//!   xor al,al; out 0F0h,al` (clear the coprocessor error latch), EOI to
+//!   both PICs, `pop ax; int 02h; iret`: a program that hooks INT 02h (the
+//!   PC's coprocessor error vector since the 8087) or INT 75h sees it.
 //! - The XMS entry at F000:E440: `jmp short +3; nop; nop; nop; call xms;
 //!   retf` (the XMS specification's hookable prologue).
 //! - Idle loops at F000:E460 + 8i: `sti; hlt; cli; jmp <service>` for a
@@ -85,6 +89,8 @@ pub const INT09: u16 = 0xE987;
 pub const KEY_WAIT: u16 = 0xE520;
 /// INT 70h handler (IRQ8, the real-time clock).
 pub const INT70: u16 = 0xE500;
+/// INT 75h handler (IRQ13, the coprocessor's error).
+pub const INT75: u16 = 0xE540;
 /// XMS driver entry point.
 pub const XMS_ENTRY: u16 = 0xE440;
 /// Idle loop base.
@@ -211,6 +217,18 @@ pub fn install(m: &mut Machine) {
         0x58, 0xCF,                               // out: pop ax; iret
     ]);
     m.bus.mem.write_image(base + INT70 as u32, &c);
+    // INT 75h (IRQ13): clear the coprocessor latch, EOI, INT 02h. Only
+    // with a coprocessor fitted, so that a machine without one stays
+    // byte for byte what it was before the x87 (its IRQ13 never rises).
+    if m.config().fpu.fitted() {
+        #[rustfmt::skip]
+        let c = [
+            0x50, 0x32, 0xC0, 0xE6, 0xF0,         // push ax; xor al,al; out 0F0h,al
+            0xB0, 0x20, 0xE6, 0xA0, 0xE6, 0x20,   // mov al,20h; out 0A0h,al; out 20h,al
+            0x58, 0xCD, 0x02, 0xCF,               // pop ax; int 02h; iret
+        ];
+        m.bus.mem.write_image(base + INT75 as u32, &c);
+    }
     // INT 16h's "device busy" post before it waits.
     let mut c = vec![0x50, 0xB8, 0x02, 0x90, 0xCD, 0x15, 0x58, 0xE9];
     c.extend(rel16(KEY_WAIT + 10, idle_stub(0x16)));

@@ -645,3 +645,24 @@ fn int11_int12_and_the_bios_data_area() {
     let n = rd32(&mut r.s.m, 0x46C) - t0;
     assert!((18..=19).contains(&n), "{n} ticks");
 }
+
+/// The BIOS as the AT POST leaves it with and without a coprocessor: the
+/// equipment word's bit 1 (from the CMOS), INT 75h at the IRQ13 handler
+/// and IRQ13 unmasked only with one.
+#[test]
+fn a_coprocessor_gets_its_equipment_bit_int_75h_and_irq13() {
+    let dir = common::temp_dir("fpu-post");
+    for fpu in [hw::Fpu::None, hw::Fpu::I387] {
+        let mut cfg = MachineConfig::with_cpu(CpuModel::I386, common::HZ);
+        cfg.fpu = fpu;
+        let mut m = Machine::new(cfg);
+        let mut dos = Dos::new(DosConfig::new(dir.clone())).expect("mount");
+        dos.install(&mut m);
+        let fitted = fpu.fitted();
+        assert_eq!(rd16(&mut m, 0x410) & 2 != 0, fitted, "{fpu:?}");
+        let vec75 = (rd16(&mut m, 0x75 * 4 + 2), rd16(&mut m, 0x75 * 4));
+        assert_eq!(vec75 == (0xF000, 0xE540), fitted, "{fpu:?}");
+        assert_eq!(m.in8(0xA1) & 0x20 == 0, fitted, "{fpu:?}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

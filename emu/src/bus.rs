@@ -56,6 +56,22 @@ pub trait Bus {
     fn io_wait_states(&mut self, _port: u16) -> u32 {
         0
     }
+    /// The x87's error output after an ESC instruction: FERR# on the 486,
+    /// ERROR# on a 287/387 (asserted while the status word's ES is set).
+    /// A PC/AT routes it to IRQ13 (`emu::x87` error reporting). Unwired by
+    /// default.
+    fn ferr(&mut self, _asserted: bool) {}
+    /// The BUSY# input as the board drives it for a coprocessor beside
+    /// the CPU: the PC/AT holds it active from an error until a write to
+    /// port F0h. Inactive by default.
+    fn coprocessor_busy(&mut self) -> bool {
+        false
+    }
+    /// The 486's IGNNE# input: a pending x87 error is ignored. Inactive by
+    /// default.
+    fn ignne(&mut self) -> bool {
+        false
+    }
 }
 
 /// A flat memory with no devices: every port reads FFh and writes are

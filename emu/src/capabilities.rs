@@ -28,7 +28,24 @@ pub struct CpuidSignature {
     pub stepping: u8,
 }
 
+/// The 486 models with the floating-point unit and their siblings
+/// without it (AP-485, "Intel Processor Identification and the CPUID
+/// Instruction", the i486 signatures): the 486DX (models 0, 1) and the
+/// 486SX (model 2); the 486DX2 (model 3) and the 486SX2 (model 5).
+const MODEL_WITHOUT_FPU: &[(u8, u8)] = &[(0, 2), (1, 2), (3, 5)];
+
 impl CpuidSignature {
+    /// The signature of the same part without the FPU (a 486SX or SX2):
+    /// CPUID reports the model of the part the machine actually is. A
+    /// model with no such sibling keeps its number.
+    pub fn without_fpu(self) -> Self {
+        let model = MODEL_WITHOUT_FPU
+            .iter()
+            .find(|(dx, _)| *dx == self.model)
+            .map_or(self.model, |(_, sx)| *sx);
+        CpuidSignature { model, ..self }
+    }
+
     /// The signature as CPUID leaf 1 returns it in EAX (processor type 0).
     pub const fn eax(self) -> u32 {
         ((self.family as u32 & 0xF) << 8)

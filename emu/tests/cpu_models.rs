@@ -456,9 +456,20 @@ fn cpuid_reports_genuineintel_and_the_signature() {
         .collect();
     assert_eq!(vendor, b"GenuineIntel");
     assert_eq!(cpu.regs.gpr[0], 1, "max leaf");
-    let (cpu, _) = run486(CpuModel::I486Cpuid, &code, 1, 0, 0);
+    // Leaf 1 with the FPU: the 486DX2 (family 4, model 3, stepping 5).
+    let (mut cpu, mut bus) = setup(CpuModel::I486Cpuid, &code);
+    cpu.fpu = Some(emu::x87::X87::new());
+    cpu.regs.gpr[0] = 1;
+    run_to_hlt(&mut cpu, &mut bus);
     assert_eq!(cpu.regs.gpr[0], 0x435, "family 4, model 3, stepping 5");
     assert_eq!(cpu.regs.gpr[2] & 1, 1, "EDX.FPU: the 486DX's on-chip FPU");
+    // Without it the part is a 486SX2 (model 5) and EDX.FPU is clear.
+    let (cpu, _) = run486(CpuModel::I486Cpuid, &code, 1, 0, 0);
+    assert_eq!(
+        cpu.regs.gpr[0], 0x455,
+        "family 4, model 5 (SX2), stepping 5"
+    );
+    assert_eq!(cpu.regs.gpr[2] & 1, 0, "EDX.FPU: no FPU");
     // Without CPUID (the early 486): #UD.
     let (mut cpu, mut bus) = setup(CpuModel::I486, &code);
     assert_eq!(cpu.step(&mut bus).event, StepEvent::Exception(6));

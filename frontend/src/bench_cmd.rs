@@ -28,7 +28,7 @@ pub struct BenchArgs {
     program: Option<PathBuf>,
 
     #[command(flatten)]
-    machine: MachineOpts,
+    pub(crate) machine: MachineOpts,
 
     /// Emulated seconds at most.
     #[arg(long, value_name = "S", default_value_t = 120)]

@@ -54,7 +54,7 @@ pub struct CallArgs {
     max: u64,
 
     #[command(flatten)]
-    machine: MachineOpts,
+    pub(crate) machine: MachineOpts,
 
     /// Print one JSON object instead of text.
     #[arg(long)]

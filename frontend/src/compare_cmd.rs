@@ -29,7 +29,7 @@ use crate::session::{self, input_error, GoldenArgs, Loaded};
 #[command(after_help = crate::exit::HELP)]
 pub struct CompareArgs {
     #[command(flatten)]
-    golden: GoldenArgs,
+    pub(crate) golden: GoldenArgs,
 
     /// Emulated seconds to run.
     #[arg(long, value_name = "S", default_value_t = 10)]

@@ -27,8 +27,11 @@ pub struct MachineOpts {
     pub mhz: Option<u64>,
 
     /// The x87 coprocessor: none, 387, or auto (what the CPU model had: a
-    /// 387 with the 386, none with the 8086 and 286) [default: none, until
-    /// the x87 is complete].
+    /// 387 with the 386, the on-chip unit with the 486, none with the 8086
+    /// and 286). 387 with a 286 is an 80287XL (Intel's 387 core for the
+    /// 286's socket); with a 486 it selects the on-chip unit; an 8086
+    /// takes only an 8087, which is not emulated, so 387 with it is an
+    /// error [default: none, until the x87 is complete].
     #[arg(long, value_name = "FPU", value_parser = parse_fpu)]
     pub fpu: Option<FpuChoice>,
 }
@@ -61,10 +64,25 @@ impl MachineOpts {
         let mut config = hw::MachineConfig::with_cpu(cpu, self.mhz.unwrap_or(cpu.default_hz()));
         config.fpu = match self.fpu.unwrap_or(FpuChoice::None) {
             FpuChoice::None => hw::Fpu::None,
+            // The 486's socket for a coprocessor took the 487SX, itself a
+            // whole 486DX: the unit on the chip.
+            FpuChoice::I387 if cpu.caps().fpu_on_chip => hw::Fpu::Builtin,
             FpuChoice::I387 => hw::Fpu::I387,
             FpuChoice::Auto => hw::Fpu::auto(cpu),
         };
         config
+    }
+
+    /// Why `--fpu` cannot be fitted beside `cpu`, if it cannot: a 387 (or
+    /// 287XL) needs a 286 or later.
+    pub fn fpu_error(&self, cpu: CpuModel) -> Option<String> {
+        let no_387 = !cpu.has_extended_memory();
+        (self.fpu == Some(FpuChoice::I387) && no_387).then(|| {
+            format!(
+                "387 with an {}: that CPU takes an 8087, which tandem does not emulate (a 387 needs a 286 or later; --fpu none or auto)",
+                cpu.name()
+            )
+        })
     }
 }
 

@@ -77,6 +77,25 @@ enum Command {
     Debug(debug::DebugArgs),
 }
 
+impl Command {
+    /// A `--fpu` the command's machine cannot take (`run` checks its own,
+    /// whose CPU may come from a replayed record).
+    fn fpu_error(&self) -> Option<String> {
+        use emu::CpuModel::I8086;
+        use session::GM_CPU;
+        let (opts, default) = match self {
+            Command::Bench(a) => (&a.machine, I8086),
+            Command::Debug(a) => (&a.machine, I8086),
+            Command::Call(a) => (&a.machine, GM_CPU),
+            Command::Trace(a) => (&a.machine, GM_CPU),
+            Command::Sweep(a) => (&a.golden.machine, GM_CPU),
+            Command::Compare(a) => (&a.golden.machine, GM_CPU),
+            Command::Sst(_) | Command::Run(_) | Command::Corpus(_) => return None,
+        };
+        opts.fpu_error(opts.cpu.unwrap_or(default))
+    }
+}
+
 fn init_logging(verbose: u8) {
     let level = match verbose {
         0 => log::LevelFilter::Warn,
@@ -101,6 +120,10 @@ fn main() -> ExitCode {
             None => unreachable!("`tandem run` parses as the run command"),
         },
     };
+    if let Some(e) = command.fpu_error() {
+        eprintln!("tandem: error: --fpu: {e}");
+        return ExitCode::from(exit::BAD_INPUT);
+    }
     match command {
         Command::Sst(args) => sst_cmd::run(&args),
         Command::Bench(args) => bench_cmd::run(&args),

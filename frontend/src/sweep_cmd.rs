@@ -25,7 +25,7 @@ pub enum Routine {
 #[command(after_help = crate::exit::HELP)]
 pub struct SweepArgs {
     #[command(flatten)]
-    golden: GoldenArgs,
+    pub(crate) golden: GoldenArgs,
 
     /// The routine to sweep.
     #[arg(long, value_enum)]

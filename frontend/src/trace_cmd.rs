@@ -42,7 +42,7 @@ pub struct TraceArgs {
     seconds: u64,
 
     #[command(flatten)]
-    machine: MachineOpts,
+    pub(crate) machine: MachineOpts,
 }
 
 fn line(m: &hw::Machine) -> String {

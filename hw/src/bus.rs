@@ -215,6 +215,19 @@ impl Bus for PcBus {
         self.dev.pics.inta()
     }
 
+    fn ferr(&mut self, asserted: bool) {
+        let level = self.dev.ferr.set_ferr(asserted);
+        crate::fpu_error::drive_irq(self, level);
+    }
+
+    fn coprocessor_busy(&mut self) -> bool {
+        self.dev.ferr.latched
+    }
+
+    fn ignne(&mut self) -> bool {
+        self.dev.ferr.ignne
+    }
+
     #[inline]
     fn mem_wait_states(&mut self, _addr: u32) -> u32 {
         self.step_half += self.half_per_byte;

@@ -147,6 +147,13 @@ fn bcd(v: u32) -> u8 {
     (((v / 10 % 10) << 4) | (v % 10)) as u8
 }
 
+/// The checksum of registers 10h-2Dh, in 2Eh (high) and 2Fh (low).
+fn set_checksum(ram: &mut [u8; 128]) {
+    let sum: u16 = ram[0x10..=0x2D].iter().map(|&b| b as u16).sum();
+    ram[0x2E] = (sum >> 8) as u8;
+    ram[0x2F] = sum as u8;
+}
+
 fn unbcd(v: u8) -> u32 {
     (v >> 4) as u32 * 10 + (v & 0xF) as u32
 }
@@ -169,9 +176,7 @@ impl Cmos {
         ram[0x30] = ext_kib as u8;
         ram[0x31] = (ext_kib >> 8) as u8;
         ram[0x32] = bcd((start.year / 100) as u32);
-        let sum: u16 = ram[0x10..=0x2D].iter().map(|&b| b as u16).sum();
-        ram[0x2E] = (sum >> 8) as u8;
-        ram[0x2F] = sum as u8;
+        set_checksum(&mut ram);
         let base = start.to_seconds();
         Cmos {
             ram,
@@ -185,6 +190,15 @@ impl Cmos {
             seen_periodic: 0,
             now: 0,
         }
+    }
+
+    /// The equipment byte (14h) with bit 1 set, "math coprocessor
+    /// installed", as the setup program stores it for a machine with an
+    /// x87 (the checksum follows).
+    pub fn with_coprocessor(mut self) -> Self {
+        self.ram[0x14] |= 0x02;
+        set_checksum(&mut self.ram);
+        self
     }
 
     /// Port 70h bit 7: NMI disabled.
@@ -474,12 +488,17 @@ impl Device for Cmos {
     const EVENTS: &'static [Event] = &[Event::Rtc];
 
     fn power_on(c: &MachineConfig) -> Self {
-        Cmos::new(
+        let cmos = Cmos::new(
             c.rtc_start,
             c.cpu_hz.max(1),
             c.conventional_kib,
             c.extended_kib,
-        )
+        );
+        if c.fpu.fitted() {
+            cmos.with_coprocessor()
+        } else {
+            cmos
+        }
     }
 
     /// Port 70h is write-only (reads float).

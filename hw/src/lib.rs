@@ -15,6 +15,7 @@ pub mod bus;
 pub mod cmos;
 pub mod device;
 pub mod error;
+pub mod fpu_error;
 pub mod hash;
 pub mod kbc;
 pub mod machine;

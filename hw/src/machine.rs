@@ -90,6 +90,27 @@ impl Fpu {
     pub fn fitted(self) -> bool {
         self != Fpu::None
     }
+
+    /// The name records and messages use: `none`, `387`, `builtin`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Fpu::None => "none",
+            Fpu::I387 => "387",
+            Fpu::Builtin => "builtin",
+        }
+    }
+}
+
+impl std::str::FromStr for Fpu {
+    type Err = String;
+
+    /// Parses a name of [`Fpu::name`].
+    fn from_str(s: &str) -> Result<Fpu, String> {
+        [Fpu::None, Fpu::I387, Fpu::Builtin]
+            .into_iter()
+            .find(|f| f.name() == s)
+            .ok_or_else(|| format!("unknown FPU '{s}' (none, 387 or builtin)"))
+    }
 }
 
 impl Default for MachineConfig {

@@ -7,6 +7,7 @@
 
 use crate::cmos::Cmos;
 use crate::device::register_devices;
+use crate::fpu_error::FpuErrorLatch;
 use crate::kbc::Kbc;
 use crate::opl2::Opl2;
 use crate::pic::Pics;
@@ -29,4 +30,6 @@ register_devices! {
     ppi: Ppi,
     /// The AdLib's YM3812 (388h/389h).
     opl: Opl2,
+    /// The coprocessor error latch (F0h, IRQ13).
+    ferr: FpuErrorLatch,
 }

@@ -208,9 +208,14 @@ fn cpuid_program_names_each_cpu_model() {
         (CpuModel::I486, "486\n"),
         (CpuModel::I486Cpuid, "486 CPUID 4/3/5\n"),
     ] {
-        let cfg = MachineConfig::with_cpu(model, model.default_hz());
+        // With the unit the model had (the 486DX2's signature is model 3).
+        let mut cfg = MachineConfig::with_cpu(model, model.default_hz());
+        cfg.fpu = hw::Fpu::auto(model);
         assert_eq!(run_with(cfg, "cpuid"), name, "--cpu {model}");
     }
+    // Without an FPU the later 486 is an SX2: model 5 (AP-485).
+    let cfg = MachineConfig::with_cpu(CpuModel::I486Cpuid, 33_000_000);
+    assert_eq!(run_with(cfg, "cpuid"), "486 CPUID 4/5/5\n");
 }
 
 fn with_fpu(fpu: hw::Fpu) -> MachineConfig {

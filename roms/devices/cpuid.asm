@@ -11,26 +11,9 @@
 %include "macros.inc"
 
 start:  cli
-        ; The 8086 reads FLAGS bits 12-15 as ones whatever is written.
-        pushf
-        pop ax
-        mov cx, ax
-        and ax, 0FFFh
-        push ax
-        popf
-        pushf
-        pop ax
-        and ax, 0F000h
-        cmp ax, 0F000h
+        call is_8086
         je is8086
-        ; The 286 in real mode keeps IOPL and NT clear.
-        mov ax, cx
-        or ax, 7000h
-        push ax
-        popf
-        pushf
-        pop ax
-        test ax, 7000h
+        call is_286
         jz is286
         cpu 386
         ; The 386 cannot toggle AC.
@@ -73,24 +56,5 @@ is486:  PRINT `486\n`
 done:   cli
         hlt
 
-        cpu 386
-; toggles: ZF clear when the EFLAGS bits in EAX can be flipped by POPFD
-; (EFLAGS restored afterwards).
-toggles:
-        mov edx, eax
-        pushfd
-        pop eax
-        mov ecx, eax
-        xor eax, edx
-        push eax
-        popfd
-        pushfd
-        pop eax
-        push ecx
-        popfd
-        xor eax, ecx
-        test eax, edx
-        ret
-        cpu 8086
-
+%include "eflags.inc"
 %include "lib.inc"

@@ -12,10 +12,7 @@
         org 100h
 %include "macros.inc"
 
-start:  xor ax, ax
-        mov es, ax
-        cmp word [es:21h*4+2], 0
-        setne byte [dos]
+start:  call dos_probe
         fninit
         mov word [sw], 5A5Ah
         fnstsw [sw]
@@ -69,53 +66,6 @@ done:   mov al, 10
 .halt:  cli
         hlt
 
-; putc: AL to port E9h, and through DOS when there is one
-putc:   out 0E9h, al
-        cmp byte [dos], 0
-        je .r
-        push ax
-        push dx
-        mov dl, al
-        mov ah, 2
-        int 21h
-        pop dx
-        pop ax
-.r:     ret
-
-; print_str: SI -> NUL-terminated string
-print_str:
-        push ax
-        push si
-.l:     lodsb
-        or al, al
-        jz .d
-        call putc
-        jmp .l
-.d:     pop si
-        pop ax
-        ret
-
-; print_hex8: AL as two hex digits
-print_hex8:
-        push ax
-        push cx
-        mov ah, al
-        mov cl, 4
-        shr al, cl
-        call .digit
-        mov al, ah
-        and al, 0Fh
-        call .digit
-        pop cx
-        pop ax
-        ret
-.digit: add al, '0'
-        cmp al, '9'
-        jbe .p
-        add al, 7
-.p:     call putc
-        ret
-
 ; print_bytes: CX bytes from SI downwards, as hex
 print_bytes:
         std
@@ -130,4 +80,5 @@ three:  dw 3
 sw:     dw 0
 cw:     dw 0
 q:      dq 0
-dos:    db 0
+
+%include "doslib.inc"

@@ -25,7 +25,7 @@ impl Cpu {
     pub(super) fn coprocessor<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) -> Exec {
         if self.fpu.is_some() {
             if ins.op == Op::Wait {
-                return self.x87_wait();
+                return self.x87_wait(bus);
             }
             let mem = match self.rm_loc(bus, ins) {
                 Loc::Mem(s, o) => Some((s, o)),
@@ -112,8 +112,9 @@ impl Cpu {
 
     /// CPUID (later 486 steppings): leaf 0 gives the highest leaf (1) and
     /// the vendor "GenuineIntel" in EBX, EDX, ECX; leaf 1 (and any higher
-    /// one) the signature in EAX and the feature flags in EDX (bit 0: the
-    /// FPU on chip). Without CPUID in the model's capabilities: #UD.
+    /// one) the signature in EAX and the feature flags in EDX (bit 0: an
+    /// FPU is there; without one the signature is the 486SX's, see
+    /// [`crate::capabilities::CpuidSignature::without_fpu`]). Without CPUID in the model's capabilities: #UD.
     pub(super) fn cpuid(&mut self) -> Exec {
         let c = self.model.caps();
         let Some(sig) = c.cpuid else {
@@ -127,10 +128,15 @@ impl Cpu {
             g[2] = u32::from_le_bytes(*b"ineI");
             g[1] = u32::from_le_bytes(*b"ntel");
         } else {
+            // The FPU bit and the model follow the unit actually there:
+            // without one the part is a 486SX (SX2).
+            let fpu = self.fpu.is_some();
+            let sig = if fpu { sig } else { sig.without_fpu() };
+            let g = &mut self.regs.gpr;
             g[0] = sig.eax();
             g[3] = 0;
             g[1] = 0;
-            g[2] = c.fpu_on_chip as u32;
+            g[2] = fpu as u32;
         }
         Ok(())
     }

@@ -4,6 +4,7 @@
 //! exception flags (80387 PRM, chapter 3 and section 2.2.6).
 
 use super::state::{sw, F80, INDEFINITE, X87};
+use super::wrap::RangeOp;
 use rustc_apfloat::ieee::{IeeeFloat, Quad, Semantics, X87DoubleExtended};
 use rustc_apfloat::{Float, FloatConvert, Round, Status, StatusAnd};
 
@@ -39,7 +40,7 @@ pub enum BinOp {
     Div,
 }
 
-fn apply<F: Float>(op: BinOp, a: F, b: F, r: Round) -> StatusAnd<F> {
+pub(super) fn apply<F: Float>(op: BinOp, a: F, b: F, r: Round) -> StatusAnd<F> {
     match op {
         BinOp::Add => a.add_r(b, r),
         BinOp::Sub => a.sub_r(b, r),
@@ -125,6 +126,9 @@ impl X87 {
     pub fn binary(&mut self, op: BinOp, a: F80, b: F80) -> Option<F80> {
         if let Some(r) = self.check_operands(&[a, b]) {
             return r;
+        }
+        if let Some(v) = self.range_response(RangeOp::Bin(op, a, b)) {
+            return Some(v);
         }
         let r = self.rounding();
         let res = match self.precision() {
@@ -240,6 +244,9 @@ impl X87 {
             .to_i128_r(32, Round::TowardZero, &mut exact_int)
             .value
             .clamp(-70000, 70000) as i32;
+        if let Some(v) = self.range_response(RangeOp::Scale(a, n)) {
+            return Some(v);
+        }
         let q = to_quad(a).scalbn(n);
         let r = self.rounding();
         let mut lost = false;

@@ -5,6 +5,7 @@
 use super::arith::BinOp;
 use super::decode::{decode, Arith, X87Op};
 use super::env::env_size;
+use super::error::Gate;
 use super::state::{sw, F80, X87};
 use crate::alu::Size;
 use crate::bus::Bus;
@@ -25,11 +26,15 @@ type Exec = Result<(), Fault>;
 pub(crate) type Mem = (SegReg, u32);
 
 impl Cpu {
-    /// WAIT with a coprocessor: #NM when CR0.MP and CR0.TS are both set;
-    /// the unit is never busy between instructions here.
-    pub(crate) fn x87_wait(&mut self) -> Exec {
+    /// WAIT with a coprocessor: #NM when CR0.MP and CR0.TS are both set,
+    /// then the error check (`x87::error`); the unit itself is never busy
+    /// between instructions here.
+    pub(crate) fn x87_wait<B: Bus>(&mut self, bus: &mut B) -> Exec {
         if self.sys.cr0 & (CR0_MP | CR0_TS) == CR0_MP | CR0_TS {
             return Err(NM);
+        }
+        if self.x87_gate(bus, None)? == Gate::Stall {
+            self.x87_retry();
         }
         Ok(())
     }
@@ -48,6 +53,10 @@ impl Cpu {
         let m = ins.modrm.unwrap_or_default();
         let modrm = (m.mode << 6) | (m.reg << 3) | m.rm;
         let op = decode(ins.opcode, modrm);
+        if self.x87_gate(bus, Some(op))? == Gate::Stall {
+            self.x87_retry();
+            return Ok(());
+        }
         let Some(mut fpu) = self.fpu.take() else {
             return Ok(());
         };
@@ -67,6 +76,7 @@ impl Cpu {
                 Ok(())
             }
         };
+        bus.ferr(fpu.error_pending());
         self.fpu = Some(fpu);
         r
     }

@@ -2,8 +2,9 @@
 //! unit. One concept per file: `state` (registers, stack, tag, status and
 //! control words), `decode` (the D8h-DFh map as data), `load_store` (the
 //! memory formats), `arith`, `compare`, `consts`, `control`, `env`
-//! (FNSTENV/FLDENV/FNSAVE/FRSTOR), `timing` (the 387's clocks) and `exec` (the ESC dispatcher that joins
-//! them to the CPU's memory operands).
+//! (FNSTENV/FLDENV/FNSAVE/FRSTOR), `timing` (the 387's clocks), `error`
+//! (pending exceptions), `wrap` (unmasked overflow/underflow) and `exec`
+//! (the ESC dispatcher that joins them to the CPU's memory operands).
 //!
 //! # Why `rustc_apfloat`
 //!
@@ -26,11 +27,12 @@
 //! double rounding innocuous?", 1995). 64-bit precision is computed
 //! directly in the extended format.
 //!
-//! What the unit does not do yet: the transcendental instructions (F2XM1,
-//! FYL2X, FYL2XP1, FPTAN, FPATAN, FSIN, FCOS, FSINCOS) raise IE (masked:
-//! ST(0) becomes the indefinite); an unmasked overflow or underflow stores
-//! the masked response, not the 387's exponent-wrapped result; routing an
-//! unmasked exception to IRQ13 is the machine's ([`X87::error_pending`]).
+//! How an unmasked exception reaches software (FERR#/ERROR#, the PC/AT's
+//! BUSY# hold, the 486's IGNNE# and NE mode) is `error`; the unmasked
+//! overflow and underflow response (the exponent wrapped by 24576) is
+//! `wrap`. What the unit does not do yet: the transcendental instructions
+//! (F2XM1, FYL2X, FYL2XP1, FPTAN, FPATAN, FSIN, FCOS, FSINCOS) raise IE
+//! (masked: ST(0) becomes the indefinite).
 
 mod arith;
 mod compare;
@@ -38,10 +40,12 @@ mod consts;
 mod control;
 mod decode;
 mod env;
+mod error;
 pub(crate) mod exec;
 mod load_store;
 mod state;
 mod timing;
+mod wrap;
 
 pub use env::SavedState;
 pub use state::{F80, X87};

@@ -34,7 +34,7 @@ use session::{Debugger, Stop};
 #[command(after_help = crate::exit::HELP)]
 pub struct DebugArgs {
     #[command(flatten)]
-    machine: MachineOpts,
+    pub(crate) machine: MachineOpts,
 
     #[command(flatten)]
     dos: DosOpts,

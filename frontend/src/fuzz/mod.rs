@@ -79,10 +79,11 @@ fn a_record() -> Vec<u8> {
     let file = dir.join("seed.rec");
     let header = Header {
         tandem: "record".into(),
-        version: 1,
+        version: crate::play::record::VERSION,
         program: "HELLO.COM".into(),
         cpu: "386".into(),
         cpu_hz: 25_000_000,
+        fpu: Some("387".into()),
     };
     let out = std::fs::File::create(&file).expect("a record file");
     let mut r = Recorder::new(Box::new(out), &header).expect("a recorder");

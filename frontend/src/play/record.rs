@@ -5,7 +5,7 @@
 //! other line is one event:
 //!
 //! ```text
-//! {"tandem":"record","version":1,"program":"replica (built-in)","cpu":"386","cpu_hz":33000000}
+//! {"tandem":"record","version":2,"program":"replica (built-in)","cpu":"386","cpu_hz":33000000,"fpu":"387"}
 //! {"cycle":41250000,"key":{"code":25,"ext":false,"down":true}}
 //! {"cycle":41580000,"mouse":{"dx":3,"dy":-1,"buttons":1}}
 //! {"cycle":99000000,"end":{"frames":2100}}
@@ -17,6 +17,11 @@
 //! terminated (a run that terminated has none: its replay terminates at the
 //! same point by itself). Replaying delivers each event at its cycle, so
 //! the run reaches the same state.
+//!
+//! Version 2 adds `fpu` to the header (`none`, `387`, `builtin`:
+//! [`hw::Fpu::name`]), so that a replay rebuilds the machine's x87 too.
+//! Version 1 records, from before it, still load: they name no FPU, and the
+//! replaying run's `--fpu` (or its default) decides.
 
 use std::io::{BufRead, Write};
 
@@ -27,7 +32,7 @@ use serde::{Deserialize, Serialize};
 pub struct Header {
     /// Always "record".
     pub tandem: String,
-    /// Format version (1).
+    /// Format version ([`VERSION`]; 1 is read too).
     pub version: u32,
     /// What ran (a host path or "replica (built-in)").
     pub program: String,
@@ -35,7 +40,13 @@ pub struct Header {
     pub cpu: String,
     /// CPU clock in Hz.
     pub cpu_hz: u64,
+    /// The x87 ([`hw::Fpu::name`]); absent in version 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fpu: Option<String>,
 }
+
+/// The record format this build writes.
+pub const VERSION: u32 = 2;
 
 /// One input event.
 #[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
@@ -145,11 +156,14 @@ pub fn read(mut r: impl BufRead) -> Result<(Header, Vec<Event>), String> {
             }
         }
     };
-    if header.tandem != "record" || header.version != 1 {
+    if header.tandem != "record" || !(1..=VERSION).contains(&header.version) {
         return Err(format!(
-            "not a version 1 tandem record (tandem={:?}, version={})",
+            "not a version 1 or {VERSION} tandem record (tandem={:?}, version={})",
             header.tandem, header.version
         ));
+    }
+    if let Some(f) = &header.fpu {
+        f.parse::<hw::Fpu>().map_err(|e| format!("line {n}: {e}"))?;
     }
     if header.cpu_hz == 0 || header.cpu_hz > MAX_CPU_HZ {
         return Err(format!(
@@ -197,10 +211,11 @@ mod tests {
     fn events_round_trip() {
         let header = Header {
             tandem: "record".into(),
-            version: 1,
+            version: VERSION,
             program: "x".into(),
             cpu: "386".into(),
             cpu_hz: 33_000_000,
+            fpu: Some("387".into()),
         };
         let evs = [
             Event {
@@ -261,6 +276,9 @@ mod tests {
         // An end at the last cycle.
         let far = format!("{head}\n{{\"cycle\":18446744073709551615,\"end\":{{\"frames\":1}}}}\n");
         assert!(read(far.as_bytes()).expect_err("far").contains("line 2"));
+        // An FPU no machine has.
+        let bad_fpu = head.replace("}", r#","fpu":"8087"}"#);
+        assert!(read(bad_fpu.as_bytes()).expect_err("fpu").contains("8087"));
         // A clock of 0.
         let zero = head.replace("33000000", "0");
         assert!(read(zero.as_bytes()).expect_err("hz").contains("cpu_hz 0"));

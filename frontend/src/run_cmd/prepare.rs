@@ -67,7 +67,8 @@ pub fn prepare(args: &RunArgs, headless: bool, stdin: Stdin) -> Result<Run, Erro
         })
     }));
     if let Some(p) = &args.record {
-        player.set_recorder(recorder(p, &name, cpu, cpu_hz)?);
+        let fpu = player.session.m.config().fpu;
+        player.set_recorder(recorder(p, &name, cpu, cpu_hz, fpu)?);
     }
     let seconds = seconds(args, headless, replay_has_end)?;
     let cycle_limit = seconds.map_or(u64::MAX, |s| {
@@ -137,17 +138,32 @@ fn machine_config(
         mhz: args.machine.mhz.or(header.map(|h| h.0.cpu_hz)),
         fpu: args.machine.fpu,
     };
-    let config = opts.config(default_cpu);
+    let mut config = opts.config(default_cpu);
+    // A resumed state's machine is checked against the saved one (`start`).
+    let resumed = args.load_state.is_some();
+    if let Some(e) = opts.fpu_error(config.cpu_model).filter(|_| !resumed) {
+        return Err(Error::bad("--fpu", e));
+    }
     if let Some((h, p, _)) = header {
-        if h.cpu != config.cpu_model.name() || h.cpu_hz != config.cpu_hz {
+        // A version 2 record names its FPU: the replay builds that one
+        // unless --fpu asks (and then it must be the same).
+        let recorded = h.fpu.as_deref().map(str::parse::<hw::Fpu>).transpose();
+        let recorded = recorded.map_err(|e| Error::bad(p.display(), e))?;
+        if let (Some(f), None) = (recorded, args.machine.fpu) {
+            config.fpu = f;
+        }
+        let fpu_differs = recorded.is_some_and(|f| f != config.fpu);
+        if h.cpu != config.cpu_model.name() || h.cpu_hz != config.cpu_hz || fpu_differs {
             return Err(Error::bad(
                 p.display(),
                 format!(
-                    "recorded on a {} at {} Hz, but this run is a {} at {} Hz",
+                    "recorded on a {} at {} Hz with FPU {}, but this run is a {} at {} Hz with FPU {}",
                     h.cpu,
                     h.cpu_hz,
+                    h.fpu.as_deref().unwrap_or(config.fpu.name()),
                     config.cpu_model.name(),
-                    config.cpu_hz
+                    config.cpu_hz,
+                    config.fpu.name()
                 ),
             ));
         }
@@ -191,13 +207,24 @@ fn start(
         let saved = snap.machine.config();
         let asked_cpu = args.machine.cpu.filter(|c| *c != saved.cpu_model);
         let asked_hz = args.machine.mhz.filter(|hz| *hz != saved.cpu_hz);
-        if asked_cpu.is_some() || asked_hz.is_some() {
+        // The FPU --fpu would give the saved machine's CPU.
+        let on_saved_cpu = MachineOpts {
+            cpu: Some(saved.cpu_model),
+            mhz: None,
+            fpu: args.machine.fpu,
+        };
+        let asked_fpu = args
+            .machine
+            .fpu
+            .filter(|_| on_saved_cpu.config(saved.cpu_model).fpu != saved.fpu);
+        if asked_cpu.is_some() || asked_hz.is_some() || asked_fpu.is_some() {
             return Err(Error::bad(
                 file.display(),
                 format!(
-                    "the state is a {} at {} Hz; --cpu and --mhz cannot change a saved machine (leave them out, or give the same)",
+                    "the state is a {} at {} Hz with FPU {}; --cpu, --mhz and --fpu cannot change a saved machine (leave them out, or give the same)",
                     saved.cpu_model.name(),
-                    saved.cpu_hz
+                    saved.cpu_hz,
+                    saved.fpu.name()
                 ),
             ));
         }
@@ -216,14 +243,21 @@ fn start(
 }
 
 /// The recorder of `--record FILE`, its header naming the machine.
-fn recorder(p: &Path, name: &str, cpu: CpuModel, cpu_hz: u64) -> Result<Recorder, Error> {
+fn recorder(
+    p: &Path,
+    name: &str,
+    cpu: CpuModel,
+    cpu_hz: u64,
+    fpu: hw::Fpu,
+) -> Result<Recorder, Error> {
     let f = std::fs::File::create(p).map_err(|e| Error::file(p, e))?;
     let header = Header {
         tandem: "record".into(),
-        version: 1,
+        version: record::VERSION,
         program: name.to_string(),
         cpu: cpu.name().into(),
         cpu_hz,
+        fpu: Some(fpu.name().into()),
     };
     Recorder::new(Box::new(std::io::BufWriter::new(f)), &header).map_err(|e| Error::file(p, e))
 }
