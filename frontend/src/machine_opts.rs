@@ -31,7 +31,7 @@ pub struct MachineOpts {
     /// and 286). 387 with a 286 is an 80287XL (Intel's 387 core for the
     /// 286's socket); with a 486 it selects the on-chip unit; an 8086
     /// takes only an 8087, which is not emulated, so 387 with it is an
-    /// error [default: none, until the x87 is complete].
+    /// error [default: auto].
     #[arg(long, value_name = "FPU", value_parser = parse_fpu)]
     pub fpu: Option<FpuChoice>,
 }
@@ -62,7 +62,7 @@ impl MachineOpts {
     pub fn config(&self, default: CpuModel) -> hw::MachineConfig {
         let cpu = self.cpu.unwrap_or(default);
         let mut config = hw::MachineConfig::with_cpu(cpu, self.mhz.unwrap_or(cpu.default_hz()));
-        config.fpu = match self.fpu.unwrap_or(FpuChoice::None) {
+        config.fpu = match self.fpu.unwrap_or(FpuChoice::Auto) {
             FpuChoice::None => hw::Fpu::None,
             // The 486's socket for a coprocessor took the 487SX, itself a
             // whole 486DX: the unit on the chip.

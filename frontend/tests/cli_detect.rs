@@ -28,7 +28,9 @@ fn fpu_fitted(model: CpuModel, fpu: &str) -> Option<bool> {
     match fpu {
         "none" => Some(false),
         "387" => (gen >= 1).then_some(true),
-        _ => Some(gen >= 2), // auto: the 386's 387, the 486's own unit
+        // auto, and no --fpu (its default): the 386's 387, the 486's own
+        // unit.
+        _ => Some(gen >= 2),
     }
 }
 
@@ -38,8 +40,11 @@ fn every_cpu_and_fpu_is_detected_as_it_is() {
     let mut runs = 0;
     for model in CpuModel::ALL {
         let (gen, code, cpuid) = cpu_answer(model);
-        for fpu in ["none", "387", "auto"] {
-            let o = headless(&["--cpu", model.name(), "--fpu", fpu, s(&prog)]);
+        for fpu in ["none", "387", "auto", "(default)"] {
+            let o = match fpu {
+                "(default)" => headless(&["--cpu", model.name(), s(&prog)]),
+                _ => headless(&["--cpu", model.name(), "--fpu", fpu, s(&prog)]),
+            };
             let what = format!("--cpu {} --fpu {fpu}: {o:?}", model.name());
             runs += 1;
             let Some(fitted) = fpu_fitted(model, fpu) else {
@@ -57,5 +62,5 @@ fn every_cpu_and_fpu_is_detected_as_it_is() {
             assert_eq!(o.status.code(), Some(status as i32), "{what}");
         }
     }
-    assert_eq!(runs, 3 * CpuModel::ALL.len());
+    assert_eq!(runs, 4 * CpuModel::ALL.len());
 }

@@ -93,12 +93,16 @@ fn records_and_save_states_keep_the_fpu() {
     let o = headless(&["--replay", s(&rec), "--fpu", "none", s(&prog)]);
     assert_eq!(o.status.code(), Some(2), "{o:?}");
     assert!(text(&o.stderr).contains("FPU 387"), "{o:?}");
-    // A version 1 record (no fpu) still replays, with --fpu deciding.
+    // A version 1 record (no fpu) still replays, on the machine of its
+    // day: no FPU (the default then), whatever the default is now.
     let v1 = dir.join("v1.jsonl");
     let line = r#"{"tandem":"record","version":1,"program":"x","cpu":"386","cpu_hz":33000000}"#;
     std::fs::write(&v1, format!("{line}\n")).expect("write");
+    let o = headless(&["--replay", s(&v1), s(&prog)]);
+    assert_eq!(text(&o.stdout), fpu_program("none"), "{o:?}");
     let o = headless(&["--replay", s(&v1), "--fpu", "387", s(&prog)]);
-    assert_eq!(text(&o.stdout), fpu_program("387"), "{o:?}");
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    assert!(text(&o.stderr).contains("FPU none"), "{o:?}");
     // A save state keeps its FPU; another --fpu cannot change it.
     let spin = common::dos_rom("spin.com");
     let state = dir.join("s.tss");

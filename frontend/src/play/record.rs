@@ -20,8 +20,8 @@
 //!
 //! Version 2 adds `fpu` to the header (`none`, `387`, `builtin`:
 //! [`hw::Fpu::name`]), so that a replay rebuilds the machine's x87 too.
-//! Version 1 records, from before it, still load: they name no FPU, and the
-//! replaying run's `--fpu` (or its default) decides.
+//! Version 1 records, from before it, still load: they name no FPU and were
+//! made when tandem fitted none unless asked, so they replay without one.
 
 use std::io::{BufRead, Write};
 

@@ -146,13 +146,14 @@ fn machine_config(
     }
     if let Some((h, p, _)) = header {
         // A version 2 record names its FPU: the replay builds that one
-        // unless --fpu asks (and then it must be the same).
-        let recorded = h.fpu.as_deref().map(str::parse::<hw::Fpu>).transpose();
+        // unless --fpu asks (and then it must be the same). A version 1
+        // record names none: tandem fitted no FPU by default then.
+        let recorded = h.fpu.as_deref().unwrap_or("none").parse::<hw::Fpu>();
         let recorded = recorded.map_err(|e| Error::bad(p.display(), e))?;
-        if let (Some(f), None) = (recorded, args.machine.fpu) {
-            config.fpu = f;
+        if args.machine.fpu.is_none() {
+            config.fpu = recorded;
         }
-        let fpu_differs = recorded.is_some_and(|f| f != config.fpu);
+        let fpu_differs = recorded != config.fpu;
         if h.cpu != config.cpu_model.name() || h.cpu_hz != config.cpu_hz || fpu_differs {
             return Err(Error::bad(
                 p.display(),
@@ -160,7 +161,7 @@ fn machine_config(
                     "recorded on a {} at {} Hz with FPU {}, but this run is a {} at {} Hz with FPU {}",
                     h.cpu,
                     h.cpu_hz,
-                    h.fpu.as_deref().unwrap_or(config.fpu.name()),
+                    recorded.name(),
                     config.cpu_model.name(),
                     config.cpu_hz,
                     config.fpu.name()
