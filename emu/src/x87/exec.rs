@@ -293,6 +293,7 @@ impl X87 {
                 }
             }
             Xam => self.examine(),
+            Transcendental(t) => self.transcendental(t),
             Const(n) => {
                 let v = self.constant(n as usize);
                 self.push(v);
@@ -353,8 +354,7 @@ impl X87 {
         false
     }
 
-    /// FCHS, FABS, FSQRT, FRNDINT, FSCALE, FXTRACT, FPREM, FPREM1 and the
-    /// transcendentals (not done yet: IE).
+    /// FCHS, FABS, FSQRT, FRNDINT, FSCALE, FXTRACT, FPREM and FPREM1.
     fn unary_op(&mut self, op: X87Op) {
         use X87Op::*;
         let needs_two = matches!(op, Scale | Prem(_));
@@ -382,7 +382,6 @@ impl X87 {
                 }
                 return;
             }
-            Transcendental => self.invalid(),
             _ => return,
         };
         if let Some(v) = r {

@@ -2,7 +2,8 @@
 //! unit. One concept per file: `state` (registers, stack, tag, status and
 //! control words), `decode` (the D8h-DFh map as data), `load_store` (the
 //! memory formats), `arith`, `compare`, `consts`, `control`, `env`
-//! (FNSTENV/FLDENV/FNSAVE/FRSTOR), `timing` (the 387's clocks) and `exec` (the ESC dispatcher that joins
+//! (FNSTENV/FLDENV/FNSAVE/FRSTOR), `transcendental` (F2XM1 ... FCOS),
+//! `timing` (the 387's clocks) and `exec` (the ESC dispatcher that joins
 //! them to the CPU's memory operands).
 //!
 //! # Why `rustc_apfloat`
@@ -26,9 +27,10 @@
 //! double rounding innocuous?", 1995). 64-bit precision is computed
 //! directly in the extended format.
 //!
-//! What the unit does not do yet: the transcendental instructions (F2XM1,
-//! FYL2X, FYL2XP1, FPTAN, FPATAN, FSIN, FCOS, FSINCOS) raise IE (masked:
-//! ST(0) becomes the indefinite); an unmasked overflow or underflow stores
+//! The transcendental instructions are computed in quad with our own series
+//! and rounded once (`transcendental`, which documents the error bound).
+//!
+//! What the unit does not do yet: an unmasked overflow or underflow stores
 //! the masked response, not the 387's exponent-wrapped result; routing an
 //! unmasked exception to IRQ13 is the machine's ([`X87::error_pending`]).
 
@@ -42,5 +44,6 @@ pub(crate) mod exec;
 mod load_store;
 mod state;
 mod timing;
+mod transcendental;
 
 pub use state::{F80, X87};

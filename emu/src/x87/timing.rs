@@ -112,7 +112,7 @@ pub fn clocks(op: X87Op) -> u32 {
         Xtract => 70,
         Prem(false) => 74,
         Prem(true) => 95,
-        Transcendental => 122,
+        Transcendental(_) => 122,
         Stp(_) => 21,
         Free => 18,
         Nop | Undefined => 12,
