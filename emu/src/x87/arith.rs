@@ -287,10 +287,14 @@ impl X87 {
         if a.is_inf() || b.is_zero() {
             return self.invalid();
         }
+        if b.is_inf() || a.is_zero() {
+            self.set_cc(sw::CC, 0);
+            return Some(a);
+        }
         let (ea, ma) = normalise(a);
         let (eb, mb) = normalise(b);
         let d = ea - eb;
-        if b.is_inf() || a.is_zero() || d < -1 || (d == -1 && !ieee) {
+        if d < -1 || (d == -1 && !ieee) {
             self.set_cc(sw::CC, 0);
             return Some(a);
         }

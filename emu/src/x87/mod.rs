@@ -42,6 +42,7 @@ mod decode;
 mod env;
 pub(crate) mod exec;
 mod load_store;
+mod scaled;
 mod state;
 mod timing;
 mod transcendental;

@@ -35,9 +35,10 @@
 //! mpmath references (`tools/genx87/gentransc.py`).
 
 use super::arith::to_quad;
+use super::scaled::{Scaled, Tail};
 use super::state::{sw, F80, INDEFINITE, X87};
-use rustc_apfloat::ieee::{Quad, X87DoubleExtended};
-use rustc_apfloat::{Float, FloatConvert, Status, StatusAnd};
+use rustc_apfloat::ieee::Quad;
+use rustc_apfloat::{Float, FloatConvert, Round, Status};
 
 /// The eight transcendental instructions, by their D9 second byte.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -142,7 +143,7 @@ fn atan01(t: Quad) -> Quad {
         let u = div(sub(t, int(1)), add(t, int(1)));
         add(q(FRAC_PI_4), atan_series(u))
     } else {
-        nudge(atan_series(t), t, false)
+        atan_series(t)
     }
 }
 
@@ -153,7 +154,7 @@ fn sin_cos(r: Quad) -> (Quad, Quad) {
     let c = series(int(1), |k, term| {
         div(mul(term, r2), int((2 * k - 1) * (2 * k)))
     });
-    (nudge(s, r, false), c)
+    (s, c)
 }
 
 /// x = r + k * pi66/2 for |x| < 2^63: (r exactly, k mod 4).
@@ -179,34 +180,18 @@ fn reduce(x: F80) -> (Quad, u8) {
     }
 }
 
-/// When a series kept only its first term `arg` (a tiny argument), the
-/// exact value lies just below (`away` false) or above |arg|: moves the
-/// quad value one quad ulp that way so that directed rounding and C1 see
-/// the right side of the extended value `arg`.
-fn nudge(v: Quad, arg: Quad, away: bool) -> Quad {
-    if v != arg || v.is_zero() {
-        return v;
-    }
-    if away != v.is_negative() {
-        v.next_up().value
-    } else {
-        v.next_down().value
-    }
+/// (significand in [1, 2), unbiased exponent) of a finite non-zero value,
+/// denormals normalised.
+fn split(x: F80) -> (Quad, i32) {
+    let v = to_quad(x);
+    let e = v.ilogb();
+    (v.scalbn(-e).abs(), e)
 }
 
-/// Rewrites a quad result that overflowed or underflowed the quad format
-/// so that rounding it to the extended format raises OE or UE as the
-/// exact value would: the largest or smallest quad of the same sign.
-fn tame(r: StatusAnd<Quad>) -> Quad {
-    let v = r.value;
-    if r.status.contains(Status::OVERFLOW) {
-        Quad::largest().copy_sign(v)
-    } else if r.status.contains(Status::UNDERFLOW) && v.is_zero() {
-        Quad::SMALLEST.copy_sign(v)
-    } else {
-        v
-    }
-}
+/// Below 2^-40 an argument is tiny: the sine, tangent and arctangent are
+/// the argument itself and the cosine 1, the rest lying to a known side
+/// and far below the extended format's precision.
+const TINY: i32 = -40;
 
 /// log2(x) for a finite positive x, and whether it is exact.
 fn log2(x: Quad) -> (Quad, bool) {
@@ -255,10 +240,13 @@ impl X87 {
         }
         let r = match self.check_operands(&[x]) {
             Some(r) => r,
-            None if t == Transc::F2xm1 => self.f2xm1(x),
-            None => self
-                .sin_cos_of(x)
-                .map(|(s, c)| if t == Transc::Fsin { s } else { c }),
+            None if t == Transc::F2xm1 => Some(self.f2xm1(x)),
+            None if x.is_inf() => self.invalid(),
+            None if x.is_zero() => Some(if t == Transc::Fsin { x } else { ONE }),
+            None => {
+                let (s, c) = sin_cos_of(x);
+                Some(self.round_scaled(if t == Transc::Fsin { s } else { c }))
+            }
         };
         if let Some(v) = r {
             self.set_st(0, v);
@@ -278,7 +266,7 @@ impl X87 {
         let (x, y) = (self.st(0), self.st(1));
         let r = match self.check_operands(&[x, y]) {
             Some(r) => r,
-            None if t == Transc::Fpatan => self.atan2(y, x),
+            None if t == Transc::Fpatan => Some(self.atan2(y, x)),
             None => self.y_log2(y, x, t == Transc::Fyl2xp1),
         };
         if let Some(v) = r {
@@ -305,10 +293,18 @@ impl X87 {
             self.status |= sw::C2;
             return;
         }
+        let tan = t == Transc::Fptan;
         let r = match self.check_operands(&[x]) {
             Some(r) => r.map(|nan| (nan, nan)),
-            None if t == Transc::Fptan => self.tan_of(x),
-            None => self.sin_cos_of(x),
+            None if x.is_inf() => self.invalid().map(|v| (v, v)),
+            None if x.is_zero() => Some((x, ONE)),
+            None if tan => Some((self.round_scaled(tan_of(x)), ONE)),
+            None => {
+                let (s, c) = sin_cos_of(x);
+                // C1 reports the last rounding, the cosine's.
+                let s = self.round_scaled(s);
+                Some((s, self.round_scaled(c)))
+            }
         };
         if let Some((a, b)) = r {
             self.set_st(0, a);
@@ -322,154 +318,210 @@ impl X87 {
         self.set_st(0, v);
     }
 
-    /// Rounds a quad value once to the extended format under RC and
-    /// delivers it with its flags; `exact` says the quad value is the
-    /// exact result (otherwise PE is raised whatever its bits).
-    fn round_out(&mut self, v: Quad, exact: bool) -> Option<F80> {
-        let mut lost = false;
-        let mut res: StatusAnd<X87DoubleExtended> = v.convert_r(self.rounding(), &mut lost);
-        if !exact {
-            res.status |= Status::INEXACT;
-        }
-        self.deliver(res, v)
-    }
-
     /// F2XM1: 2^x - 1, defined for -1 <= x <= +1 (outside it the result
     /// is computed the same way; Intel leaves it undefined).
-    fn f2xm1(&mut self, x: F80) -> Option<F80> {
+    fn f2xm1(&mut self, x: F80) -> F80 {
         if x.is_zero() {
-            return Some(x);
+            return x;
         }
         if x.is_inf() {
-            return Some(if x.sign() {
-                F80::new(true, 0x3FFF, 1 << 63)
-            } else {
-                x
-            });
+            return if x.sign() { ONE.negated() } else { x };
         }
+        let (m, e) = split(x);
         let xq = to_quad(x);
+        if e < -16000 {
+            // 2^x - 1 = x ln 2 (1 + x ln 2 / 2 + ...): the rest is far below.
+            let v = mul(m, q(LN_2));
+            let tail = if x.sign() { Tail::Below } else { Tail::Above };
+            let v = if x.sign() { -v } else { v };
+            return self.round_scaled(Scaled { v, scale: e, tail });
+        }
         let mut exact = false;
         let n = xq
-            .to_i128_r(32, rustc_apfloat::Round::NearestTiesToEven, &mut exact)
+            .to_i128_r(32, Round::NearestTiesToEven, &mut exact)
             .value
             .clamp(-20000, 20000);
         if exact {
-            return self.round_out(tame(int(1).scalbn(n as i32) - int(1)), true);
+            let v = sub(int(1).scalbn(n as i32 - 1), div(int(1), int(2)));
+            let s = Scaled {
+                v,
+                scale: 1,
+                tail: Tail::Exact,
+            };
+            return self.round_scaled(s);
         }
         if xq.abs() <= int(1) {
-            return self.round_out(expm1(mul(xq, q(LN_2))), false);
+            return self.round_scaled(Scaled::approx(expm1(mul(xq, q(LN_2)))));
         }
         // Outside -1..1: 2^x = 2^n * 2^f with |f| <= 1/2.
         let f = sub(xq, int(n));
-        let p = add(expm1(mul(f, q(LN_2))), int(1)).scalbn(n as i32);
-        self.round_out(tame(p - int(1)), false)
+        let p = add(expm1(mul(f, q(LN_2))), int(1));
+        let v = sub(p, int(1).scalbn(-(n as i32)));
+        self.round_scaled(Scaled {
+            v,
+            scale: n as i32,
+            tail: Tail::Unknown,
+        })
     }
 
     /// FYL2X (`plus_one` false) and FYL2XP1: y * log2(x) or y *
     /// log2(x + 1), with the special operands of the SDM's tables.
     fn y_log2(&mut self, y: F80, x: F80, plus_one: bool) -> Option<F80> {
-        let (yq, xq) = (to_quad(y), to_quad(x));
-        let (l, exact) = if plus_one {
+        let xq = to_quad(x);
+        // The logarithm as l * 2^scale, and whether it is exact.
+        let (l, scale, exact) = if plus_one {
             if x.is_zero() || (x.is_inf() && !x.sign()) {
-                (xq, true)
+                (xq, 0, true)
             } else if xq < int(-1) || x.is_inf() {
                 return self.invalid();
             } else if xq == int(-1) {
-                (-Quad::INFINITY, true)
+                (-Quad::INFINITY, 0, true)
+            } else if split(x).1 < TINY {
+                // ln(1 + x) = x - x^2/2 + x^3/3 - ..., scaled by x's exponent.
+                let (m, e) = split(x);
+                let m = if x.sign() { -m } else { m };
+                let m2 = mul(m, m).scalbn(e - 1);
+                let m3 = div(mul(mul(m, m), m).scalbn(2 * e), int(3));
+                (mul(add(sub(m, m2), m3), q(LOG2_E)), e, false)
             } else {
                 let s = div(xq, add(int(2), xq));
-                (mul(two_atanh(s), q(LOG2_E)), false)
+                (mul(two_atanh(s), q(LOG2_E)), 0, false)
             }
         } else if x.sign() && !x.is_zero() {
             return self.invalid();
         } else if x.is_zero() {
-            (-Quad::INFINITY, true)
+            (-Quad::INFINITY, 0, true)
         } else if x.is_inf() {
-            (xq, true)
+            (xq, 0, true)
         } else {
-            log2(xq)
+            let (l, exact) = log2(xq);
+            (l, 0, exact)
         };
         if l.is_infinite() && l.is_negative() && !y.is_zero() && !y.is_inf() {
             // A finite non-zero y times log2(0): divide by zero.
             self.raise(sw::ZE);
             return (!self.unmasked(sw::ZE)).then_some(F80::new(!y.sign(), 0x7FFF, 1 << 63));
         }
-        let p = yq * l;
-        if p.status.contains(Status::INVALID_OP) {
-            return self.invalid();
+        if y.is_zero() || y.is_inf() || l.is_infinite() {
+            // Zeros and infinities multiply exactly (0 * inf is invalid).
+            let p = to_quad(y) * l;
+            if p.status.contains(Status::INVALID_OP) {
+                return self.invalid();
+            }
+            let mut lost = false;
+            return Some(F80::from_ap(p.value.convert(&mut lost).value));
         }
-        self.round_out(tame(p), exact)
+        let (ym, ye) = split(y);
+        let ym = if y.sign() { -ym } else { ym };
+        let tail = if exact { Tail::Exact } else { Tail::Unknown };
+        let v = mul(ym, l);
+        Some(self.round_scaled(Scaled {
+            v,
+            scale: ye + scale,
+            tail,
+        }))
     }
 
     /// FPATAN: atan(y/x) in the quadrant of (x, y), with the IEEE values
     /// for zeros and infinities (SDM vol. 2, FPATAN table).
-    fn atan2(&mut self, y: F80, x: F80) -> Option<F80> {
-        let (yq, xq) = (to_quad(y).abs(), to_quad(x).abs());
+    fn atan2(&mut self, y: F80, x: F80) -> F80 {
         let neg_x = x.sign();
-        let (v, exact) = if y.is_zero() {
-            (if neg_x { q(PI) } else { int(0) }, !neg_x)
-        } else if y.is_inf() && x.is_inf() {
-            (q(if neg_x { FRAC_3PI_4 } else { FRAC_PI_4 }), false)
-        } else if y.is_inf() || x.is_zero() {
-            (q(FRAC_PI_2), false)
-        } else if x.is_inf() {
-            (if neg_x { q(PI) } else { int(0) }, !neg_x)
-        } else if yq <= xq {
-            let a = atan01(tame(yq / xq));
-            (if neg_x { sub(q(PI), a) } else { a }, false)
-        } else {
-            let a = atan01(div(xq, yq));
-            let v = if neg_x {
-                add(q(FRAC_PI_2), a)
+        let mut s = if y.is_zero() {
+            if neg_x {
+                Scaled::approx(q(PI))
             } else {
-                sub(q(FRAC_PI_2), a)
-            };
-            (v, false)
-        };
-        let v = if y.sign() { -v } else { v };
-        self.round_out(v, exact)
-    }
-
-    /// (sin x, cos x) for a finite x with |x| < 2^63 (or the invalid
-    /// response for an infinity), as FSINCOS delivers them.
-    fn sin_cos_of(&mut self, x: F80) -> Option<(F80, F80)> {
-        if x.is_inf() {
-            return self.invalid().map(|v| (v, v));
-        }
-        if x.is_zero() {
-            return Some((x, F80::new(false, 0x3FFF, 1 << 63)));
-        }
-        let (r, k) = reduce(x);
-        let (s, c) = sin_cos(r);
-        let (s, c) = match k {
-            0 => (s, c),
-            1 => (c, -s),
-            2 => (-s, -c),
-            _ => (-c, s),
-        };
-        let s = self.round_out(s, false)?;
-        let c = self.round_out(c, false)?;
-        Some((s, c))
-    }
-
-    /// (tan x, 1.0) for a finite x with |x| < 2^63, as FPTAN delivers
-    /// them.
-    fn tan_of(&mut self, x: F80) -> Option<(F80, F80)> {
-        let one = F80::new(false, 0x3FFF, 1 << 63);
-        if x.is_inf() {
-            return self.invalid().map(|v| (v, v));
-        }
-        if x.is_zero() {
-            return Some((x, one));
-        }
-        let (r, k) = reduce(x);
-        let (s, c) = sin_cos(r);
-        let t = if k & 1 == 0 {
-            nudge(div(s, c), r, true)
+                return y;
+            }
+        } else if y.is_inf() && x.is_inf() {
+            Scaled::approx(q(if neg_x { FRAC_3PI_4 } else { FRAC_PI_4 }))
+        } else if y.is_inf() || x.is_zero() {
+            Scaled::approx(q(FRAC_PI_2))
+        } else if x.is_inf() {
+            if neg_x {
+                Scaled::approx(q(PI))
+            } else {
+                return F80::new(y.sign(), 0, 0);
+            }
         } else {
-            -div(c, s)
+            let ((ym, ye), (xm, xe)) = (split(y), split(x));
+            if ye - xe < TINY {
+                // atan(t) = t - t^3/3 + ... for a tiny t = |y/x|.
+                let t = div(ym, xm);
+                if neg_x {
+                    Scaled::approx(sub(q(PI), t.scalbn(ye - xe)))
+                } else {
+                    Scaled {
+                        v: t,
+                        scale: ye - xe,
+                        tail: Tail::Below,
+                    }
+                }
+            } else if ye <= xe && (ye < xe || ym <= xm) {
+                let a = atan01(div(ym, xm).scalbn(ye - xe));
+                Scaled::approx(if neg_x { sub(q(PI), a) } else { a })
+            } else {
+                let a = atan01(div(xm, ym).scalbn(xe - ye));
+                let v = if neg_x {
+                    add(q(FRAC_PI_2), a)
+                } else {
+                    sub(q(FRAC_PI_2), a)
+                };
+                Scaled::approx(v)
+            }
         };
-        Some((self.round_out(t, false)?, one))
+        if y.sign() {
+            s.v = -s.v;
+        }
+        self.round_scaled(s)
+    }
+}
+
+const ONE: F80 = F80::new(false, 0x3FFF, 1 << 63);
+
+/// A tiny value `v` (exact) whose exact function value lies just off it.
+fn tiny(v: Quad, tail: Tail) -> Scaled {
+    Scaled { v, scale: 0, tail }
+}
+
+/// (sin x, cos x) for a finite non-zero x with |x| < 2^63.
+fn sin_cos_of(x: F80) -> (Scaled, Scaled) {
+    let (r, k) = reduce(x);
+    let (s, c) = if r.abs() < int(1).scalbn(TINY) {
+        // sin r = r - r^3/6, cos r = 1 - r^2/2: both just below in magnitude.
+        (tiny(r, Tail::Below), tiny(int(1), Tail::Below))
+    } else {
+        let (s, c) = sin_cos(r);
+        (Scaled::approx(s), Scaled::approx(c))
+    };
+    let neg = |mut v: Scaled| {
+        v.v = -v.v;
+        v
+    };
+    match k {
+        0 => (s, c),
+        1 => (c, neg(s)),
+        2 => (neg(s), neg(c)),
+        _ => (neg(c), s),
+    }
+}
+
+/// tan x for a finite non-zero x with |x| < 2^63.
+fn tan_of(x: F80) -> Scaled {
+    let (r, k) = reduce(x);
+    let small = r.abs() < int(1).scalbn(TINY);
+    match (small, k & 1) {
+        // tan r = r + r^3/3.
+        (true, 0) => tiny(r, Tail::Above),
+        // -cot r = -(1/r - r/3 - ...).
+        (true, _) => tiny(-sub(div(int(1), r), div(r, int(3))), Tail::Below),
+        (false, 0) => {
+            let (s, c) = sin_cos(r);
+            Scaled::approx(div(s, c))
+        }
+        (false, _) => {
+            let (s, c) = sin_cos(r);
+            Scaled::approx(-div(c, s))
+        }
     }
 }
 
