@@ -24,6 +24,15 @@
 //!   (x * 2^65 - k * M) * 2^-65, |r| <= pi66/4, is exact); then the Taylor
 //!   series of sin and cos on r and the quadrant k mod 4. Large arguments
 //!   thus give the chip's results, not true sin(x).
+//! - Tiny arguments (below 2^-40, and reduced arguments that small) skip
+//!   the series: sin r = r, tan r = r, atan t = t and cos r = 1, the
+//!   neglected rest (r^3/6, r^2/2, ...) being known to lie below or above;
+//!   results far below the quad format's normal range (a denormal
+//!   operand, y * log2 x for a tiny y, a tiny y/x) are carried as
+//!   `v * 2^scale` so that they keep 113 bits. `scaled.rs` rounds the
+//!   value once to the extended format, using that side when the quad
+//!   value is itself representable (so directed rounding and C1 are
+//!   right), and raises PE, UE and OE.
 //!
 //! Each series is summed until its term no longer changes the sum; each
 //! quad operation errs by at most 2^-113 relative, and no step cancels more
