@@ -159,6 +159,14 @@ fn unbcd(v: u8) -> u32 {
 }
 
 impl Cmos {
+    /// Records a math coprocessor in the equipment byte (register 14h, bit
+    /// 1), as the AT's SETUP does; POST copies it into the equipment word
+    /// (INT 11h bit 1), which runtime libraries read to find the x87.
+    pub fn set_coprocessor(&mut self) {
+        self.ram[0x14] |= 0x02;
+        set_checksum(&mut self.ram);
+    }
+
     /// An RTC reading `start` at cycle 0, on a CPU of `cpu_hz`, with the
     /// AT's CMOS contents for `base_kib` conventional and `ext_kib`
     /// extended memory (a 1.44 MB drive A:, a VGA).
@@ -190,15 +198,6 @@ impl Cmos {
             seen_periodic: 0,
             now: 0,
         }
-    }
-
-    /// The equipment byte (14h) with bit 1 set, "math coprocessor
-    /// installed", as the setup program stores it for a machine with an
-    /// x87 (the checksum follows).
-    pub fn with_coprocessor(mut self) -> Self {
-        self.ram[0x14] |= 0x02;
-        set_checksum(&mut self.ram);
-        self
     }
 
     /// Port 70h bit 7: NMI disabled.
@@ -488,17 +487,16 @@ impl Device for Cmos {
     const EVENTS: &'static [Event] = &[Event::Rtc];
 
     fn power_on(c: &MachineConfig) -> Self {
-        let cmos = Cmos::new(
+        let mut cmos = Cmos::new(
             c.rtc_start,
             c.cpu_hz.max(1),
             c.conventional_kib,
             c.extended_kib,
         );
         if c.fpu.fitted() {
-            cmos.with_coprocessor()
-        } else {
-            cmos
+            cmos.set_coprocessor();
         }
+        cmos
     }
 
     /// Port 70h is write-only (reads float).
@@ -544,6 +542,19 @@ mod tests {
     fn rd(c: &mut Cmos, r: u8) -> u8 {
         c.write_index(r);
         c.read_data()
+    }
+
+    #[test]
+    fn a_coprocessor_is_recorded_with_a_valid_checksum() {
+        let mut c = Cmos::new(DateTime::default(), HZ, 640, 0);
+        assert_eq!(rd(&mut c, 0x14) & 2, 0);
+        c.set_coprocessor();
+        assert_eq!(rd(&mut c, 0x14) & 2, 2);
+        let sum: u16 = (0x10..=0x2D).map(|r| rd(&mut c, r) as u16).sum();
+        assert_eq!(
+            (rd(&mut c, 0x2E), rd(&mut c, 0x2F)),
+            ((sum >> 8) as u8, sum as u8)
+        );
     }
 
     #[test]

@@ -49,7 +49,8 @@ pub(super) fn apply<F: Float>(op: BinOp, a: F, b: F, r: Round) -> StatusAnd<F> {
     }
 }
 
-fn to_quad(v: F80) -> Quad {
+/// The exact quad value of an extended one.
+pub(super) fn to_quad(v: F80) -> Quad {
     let mut lost = false;
     v.to_ap().convert(&mut lost).value
 }
@@ -282,10 +283,11 @@ impl X87 {
 
 impl X87 {
     /// FPREM (`ieee` false: the quotient truncated) and FPREM1 (rounded to
-    /// nearest): the exact remainder, the quotient's low bits in C0 (bit
-    /// 2), C3 (bit 0) and C1 (bit 1), C2 clear; when the exponents differ
-    /// by 64 or more, a partial remainder reducing the exponent by 32 to
-    /// 63 bits with C2 set.
+    /// nearest): the exact remainder, the quotient's low bits in C0 (Q2),
+    /// C3 (Q1) and C1 (Q0), C2 clear; when the exponents differ by 64 or
+    /// more, a partial remainder with a truncated quotient that reduces
+    /// the exponent by N = 32 + (D mod 32) bits, C2 set and C0, C3, C1
+    /// clear (SDM vol. 2: N is implementation-dependent, 32 to 63).
     pub fn partial_remainder(&mut self, a: F80, b: F80, ieee: bool) -> Option<F80> {
         if let Some(r) = self.check_operands(&[a, b]) {
             return r;
@@ -293,10 +295,14 @@ impl X87 {
         if a.is_inf() || b.is_zero() {
             return self.invalid();
         }
+        if b.is_inf() || a.is_zero() {
+            self.set_cc(sw::CC, 0);
+            return Some(a);
+        }
         let (ea, ma) = normalise(a);
         let (eb, mb) = normalise(b);
         let d = ea - eb;
-        if b.is_inf() || a.is_zero() || d < -1 || (d == -1 && !ieee) {
+        if d < -1 || (d == -1 && !ieee) {
             self.set_cc(sw::CC, 0);
             return Some(a);
         }
@@ -326,7 +332,8 @@ impl X87 {
             sw::C2
         } else {
             let bit = |k: u32, flag: u16| if q >> k & 1 == 1 { flag } else { 0 };
-            bit(2, sw::C0) | bit(0, sw::C3) | bit(1, sw::C1)
+            // SDM vol. 2, FPREM: C0 = Q2, C3 = Q1, C1 = Q0.
+            bit(2, sw::C0) | bit(1, sw::C3) | bit(0, sw::C1)
         };
         let v = self.deliver(res, rq);
         self.set_cc(sw::CC, cc);
@@ -518,6 +525,14 @@ mod tests {
         // FPREM1: q = 4 (ties to even), r = -1.
         assert_eq!(u.partial_remainder(seven, two, true), Some(ONE.negated()));
         assert_eq!(u.status & sw::CC, sw::C0);
+        // 6 rem 4: q = 1 (Q0 in C1), r = 2; 13 rem 2: q = 6 (Q2 in C0, Q1 in C3).
+        let four = F80::new(false, 0x4001, 1 << 63);
+        let six = F80::new(false, 0x4001, 0xC000_0000_0000_0000);
+        assert_eq!(u.partial_remainder(six, four, false), Some(two));
+        assert_eq!(u.status & sw::CC, sw::C1);
+        let thirteen = F80::new(false, 0x4002, 0xD000_0000_0000_0000);
+        assert_eq!(u.partial_remainder(thirteen, two, false), Some(ONE));
+        assert_eq!(u.status & sw::CC, sw::C0 | sw::C3);
         let huge = F80::new(false, 0x4000 + 100, 1 << 63);
         u.partial_remainder(huge, THREE, false);
         assert_eq!(u.status & sw::C2, sw::C2);

@@ -102,7 +102,7 @@ pub enum X87Op {
     /// FPREM (false) and FPREM1 (true).
     Prem(bool),
     /// F2XM1, FYL2X, FPTAN, FPATAN, FYL2XP1, FSINCOS, FSIN, FCOS.
-    Transcendental,
+    Transcendental(Transc),
     /// FDECSTP (false), FINCSTP (true).
     Stp(bool),
     /// FFREE ST(i).
@@ -137,8 +137,10 @@ pub enum X87Op {
     Undefined,
 }
 
+use super::transcendental::Transc;
 use Arith as A;
 use Format as F;
+use Transc as T;
 use X87Op::*;
 
 /// The arithmetic group of D8h, DAh, DCh and DEh with memory operands of
@@ -237,18 +239,22 @@ pub const REG: &[(u8, u8, u8, X87Op)] = &[
     (0xD9, 0xEC, 0xEC, Const(4)),
     (0xD9, 0xED, 0xED, Const(5)),
     (0xD9, 0xEE, 0xEE, Const(6)),
-    (0xD9, 0xF0, 0xF3, Transcendental),
+    (0xD9, 0xF0, 0xF0, Transcendental(T::F2xm1)),
+    (0xD9, 0xF1, 0xF1, Transcendental(T::Fyl2x)),
+    (0xD9, 0xF2, 0xF2, Transcendental(T::Fptan)),
+    (0xD9, 0xF3, 0xF3, Transcendental(T::Fpatan)),
     (0xD9, 0xF4, 0xF4, Xtract),
     (0xD9, 0xF5, 0xF5, Prem(true)),
     (0xD9, 0xF6, 0xF6, Stp(false)),
     (0xD9, 0xF7, 0xF7, Stp(true)),
     (0xD9, 0xF8, 0xF8, Prem(false)),
-    (0xD9, 0xF9, 0xF9, Transcendental),
+    (0xD9, 0xF9, 0xF9, Transcendental(T::Fyl2xp1)),
     (0xD9, 0xFA, 0xFA, Sqrt),
-    (0xD9, 0xFB, 0xFB, Transcendental),
+    (0xD9, 0xFB, 0xFB, Transcendental(T::Fsincos)),
     (0xD9, 0xFC, 0xFC, Rndint),
     (0xD9, 0xFD, 0xFD, Scale),
-    (0xD9, 0xFE, 0xFF, Transcendental),
+    (0xD9, 0xFE, 0xFE, Transcendental(T::Fsin)),
+    (0xD9, 0xFF, 0xFF, Transcendental(T::Fcos)),
     (0xDA, 0xE9, 0xE9, Ucompp),
     (0xDB, 0xE0, 0xE1, Ignored),
     (0xDB, 0xE2, 0xE2, Clex),

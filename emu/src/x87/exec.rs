@@ -308,6 +308,7 @@ impl X87 {
             // instruction, SDM vol. 1 §8.1.8): no stack check, C1 kept.
             // FNENI, FNDISI and FNSETPM touch nothing at all.
             Nop | Ignored => {}
+            Transcendental(t) => self.transcendental(t),
             Const(n) => {
                 let v = self.constant(n as usize);
                 self.push(v);
@@ -368,8 +369,7 @@ impl X87 {
         false
     }
 
-    /// FCHS, FABS, FSQRT, FRNDINT, FSCALE, FXTRACT, FPREM, FPREM1 and the
-    /// transcendentals (not done yet: IE).
+    /// FCHS, FABS, FSQRT, FRNDINT, FSCALE, FXTRACT, FPREM and FPREM1.
     fn unary_op(&mut self, op: X87Op) {
         use X87Op::*;
         let needs_two = matches!(op, Scale | Prem(_));
@@ -397,7 +397,6 @@ impl X87 {
                 }
                 return;
             }
-            Transcendental => self.invalid(),
             _ => return,
         };
         if let Some(v) = r {

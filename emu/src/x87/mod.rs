@@ -2,9 +2,11 @@
 //! unit. One concept per file: `state` (registers, stack, tag, status and
 //! control words), `decode` (the D8h-DFh map as data), `load_store` (the
 //! memory formats), `arith`, `compare`, `consts`, `control`, `env`
-//! (FNSTENV/FLDENV/FNSAVE/FRSTOR), `timing` (the 387's clocks), `error`
-//! (pending exceptions), `wrap` (unmasked overflow/underflow) and `exec`
-//! (the ESC dispatcher that joins them to the CPU's memory operands).
+//! (FNSTENV/FLDENV/FNSAVE/FRSTOR), `transcendental` (F2XM1 ... FCOS, with
+//! `scaled` rounding their results once), `timing` (the 387's and the
+//! 486's clocks), `error` (pending exceptions), `wrap` (unmasked
+//! overflow/underflow) and `exec` (the ESC dispatcher that joins them to
+//! the CPU's memory operands).
 //!
 //! # Why `rustc_apfloat`
 //!
@@ -30,9 +32,9 @@
 //! How an unmasked exception reaches software (FERR#/ERROR#, the PC/AT's
 //! BUSY# hold, the 486's IGNNE# and NE mode) is `error`; the unmasked
 //! overflow and underflow response (the exponent wrapped by 24576) is
-//! `wrap`. What the unit does not do yet: the transcendental instructions
-//! (F2XM1, FYL2X, FYL2XP1, FPTAN, FPATAN, FSIN, FCOS, FSINCOS) raise IE
-//! (masked: ST(0) becomes the indefinite).
+//! `wrap`. The transcendental instructions are computed in quad with our
+//! own series and rounded once (`transcendental`, which documents the
+//! error bound).
 
 mod arith;
 mod compare;
@@ -43,8 +45,10 @@ mod env;
 mod error;
 pub(crate) mod exec;
 mod load_store;
+mod scaled;
 mod state;
 mod timing;
+mod transcendental;
 mod wrap;
 
 pub use env::SavedState;

@@ -233,7 +233,7 @@ pub fn key(op: X87Op) -> Key {
         O::Xtract => Fxtract,
         O::Prem(false) => Fprem,
         O::Prem(true) => Fprem1,
-        O::Transcendental => Transcendental,
+        O::Transcendental(_) => Transcendental,
         O::Stp(_) => Fincstp,
         O::Free => Ffree,
         O::Nop | O::Ignored | O::Undefined => Fnop,
