@@ -292,10 +292,20 @@ pub fn for_model(model: CpuModel) -> &'static FpuTiming {
     }
 }
 
-/// The clocks of `op` on the unit of `model`.
+/// The clocks of `op` on the unit of `model`, on top of the CPU's own ESC
+/// count. The 387's counts are the coprocessor's alone; the i486 manual's
+/// are whole instructions, so the ESC row the CPU has already counted for
+/// the decode is taken off them.
 #[inline]
 pub fn clocks(model: CpuModel, op: X87Op) -> u32 {
-    for_model(model).clocks(op)
+    let c = for_model(model).clocks(op);
+    if !model.caps().fpu_on_chip {
+        return c;
+    }
+    match model.caps().timing.cost(crate::table::Op::Esc) {
+        crate::timing::Cost::Fixed(esc) => c.saturating_sub(esc as u32),
+        _ => c,
+    }
 }
 
 /// The 80387 (387DX datasheet, execution times; lower bounds of ranges).
