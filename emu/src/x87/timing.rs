@@ -13,6 +13,7 @@
 //! used.
 
 use super::decode::{Arith, Format, X87Op};
+use super::transcendental::Transc;
 use crate::model::CpuModel;
 
 /// What an x87 instruction's clocks depend on: the operation and, for the
@@ -124,9 +125,22 @@ pub enum Key {
     Fprem,
     /// FPREM1.
     Fprem1,
-    /// F2XM1, FYL2X, FPTAN, FPATAN, FYL2XP1, FSINCOS, FSIN, FCOS: the
-    /// decoder does not tell them apart, so one count, FSIN's and FCOS's.
-    Transcendental,
+    /// F2XM1.
+    F2xm1,
+    /// FYL2X.
+    Fyl2x,
+    /// FPTAN.
+    Fptan,
+    /// FPATAN.
+    Fpatan,
+    /// FYL2XP1.
+    Fyl2xp1,
+    /// FSINCOS.
+    Fsincos,
+    /// FSIN.
+    Fsin,
+    /// FCOS.
+    Fcos,
     /// FINCSTP, FDECSTP.
     Fincstp,
     /// FFREE.
@@ -233,7 +247,16 @@ pub fn key(op: X87Op) -> Key {
         O::Xtract => Fxtract,
         O::Prem(false) => Fprem,
         O::Prem(true) => Fprem1,
-        O::Transcendental(_) => Transcendental,
+        O::Transcendental(t) => match t {
+            Transc::F2xm1 => F2xm1,
+            Transc::Fyl2x => Fyl2x,
+            Transc::Fptan => Fptan,
+            Transc::Fpatan => Fpatan,
+            Transc::Fyl2xp1 => Fyl2xp1,
+            Transc::Fsincos => Fsincos,
+            Transc::Fsin => Fsin,
+            Transc::Fcos => Fcos,
+        },
         O::Stp(_) => Fincstp,
         O::Free => Ffree,
         O::Nop | O::Ignored | O::Undefined => Fnop,
@@ -363,7 +386,16 @@ pub static TIMING_387: FpuTiming = FpuTiming::new(&[
     (Fxtract, 70),
     (Fprem, 74),
     (Fprem1, 95),
-    (Transcendental, 122),
+    // The transcendentals' ranges depend on the operand; their lower
+    // bounds, as everywhere here.
+    (F2xm1, 211),
+    (Fyl2x, 120),
+    (Fptan, 191),
+    (Fpatan, 314),
+    (Fyl2xp1, 257),
+    (Fsincos, 194),
+    (Fsin, 122),
+    (Fcos, 123),
     (Fincstp, 21),
     (Ffree, 18),
     (Fnop, 12),
@@ -435,7 +467,14 @@ pub static TIMING_486: FpuTiming = FpuTiming::new(&[
     (Fxtract, 16),
     (Fprem, 70),
     (Fprem1, 72),
-    (Transcendental, 257),
+    (F2xm1, 140),
+    (Fyl2x, 196),
+    (Fptan, 200),
+    (Fpatan, 218),
+    (Fyl2xp1, 171),
+    (Fsincos, 292),
+    (Fsin, 257),
+    (Fcos, 257),
     (Fincstp, 3),
     (Ffree, 3),
     (Fnop, 3),
@@ -517,7 +556,7 @@ mod tests {
     #[test]
     fn the_manuals_key_counts() {
         let c387 = |op| clocks(CpuModel::I386, op);
-        let c486 = |op| clocks(CpuModel::I486, op);
+        let c486 = |op| for_model(CpuModel::I486).clocks(op);
         // 387: FADD ST(i) 23-34; FIDIVR m16 136-140; FBSTP 512-534; FLDZ
         // 20, FLD1 24, FLDPI 40; FSUB ST(i),ST 23.
         assert_eq!(c387(decode(0xD8, 0xC1)), 23);
@@ -538,5 +577,11 @@ mod tests {
         assert_eq!(c486(X87Op::Store(Format::R64, false)), 8);
         assert_eq!(c486(decode(0xD9, 0xC9)), 4);
         assert_eq!(c486(X87Op::Save), 154);
+        // The transcendentals, each its own row: 387 FSIN 122-771, FPATAN
+        // 314-487; i486 F2XM1 140-279, FSINCOS 292-365.
+        assert_eq!(c387(decode(0xD9, 0xFE)), 122);
+        assert_eq!(c387(decode(0xD9, 0xF3)), 314);
+        assert_eq!(c486(decode(0xD9, 0xF0)), 140);
+        assert_eq!(c486(decode(0xD9, 0xFB)), 292);
     }
 }
