@@ -25,17 +25,24 @@ import genx87 as g  # noqa: E402
 
 SEED = 0x80387
 REC = 256
-OPERAND, IMAGE32, EAX, CODE = 128, 0, 112, 144
+IMAGE32, EAX, CODE, OPERAND = 0, 108, 112, 128
 # The transcendental forms QEMU 7.2 computes correctly rounded and FPREM/FPREM1, all being
-# rewritten in our core (branch x-transc), and the forms whose image is 16-bit real-mode only.
+# rewritten in our core (branch x-transc).
 LEFT_OUT = {"D9_F0", "D9_F1", "D9_F3", "D9_F9",  # F2XM1, FYL2X, FPATAN, FYL2XP1
-            "D9_F5", "D9_F8",                    # FPREM1, FPREM
-            "D9.4", "D9.6", "DD.4", "DD.6"}      # FLDENV, FNSTENV, FRSTOR, FNSAVE
+            "D9_F5", "D9_F8"}                    # FPREM1, FPREM
 # QEMU 7.2 computes these with the host's double (53 bits) and no C2 for large operands.
 HOST_DOUBLE = {"D9_F2", "D9_FB", "D9_FE", "D9_FF"}  # FPTAN, FSINCOS, FSIN, FCOS
 STORES = ("st32", "st64", "st10", "st2", "st4", "st8", "out2")
+# FLDENV/FRSTOR and FNSTENV/FNSTSAVE: the image in memory, 16-bit real mode in the test, 32-bit
+# protected mode under QEMU (SDM vol. 1 figures 8-9, 8-10), converted both ways.
+IMAGES = ("env", "save", "out14", "out94")
 # The instructions that define C0, C2 and C3: the compares, FXAM, FPREM and FPREM1.
 CC_DEFINED = set(g.COMPARES) | {"D9_F5", "D9_F8"}
+
+
+# The instructions whose C1 QEMU 7.2 sets as Intel does: FXAM (the sign), FDECSTP and FINCSTP
+# (cleared).
+C1_DONE = ("D9_E5", "D9_F6", "D9_F7")
 
 
 def build_harness(workdir):
@@ -50,12 +57,26 @@ def build_harness(workdir):
     return exe, rec[0]
 
 
-def image32(fpu, ptrs):
-    """The 108-byte 32-bit protected-mode FRSTOR image (SDM vol. 1 figure 8-9) of a state."""
-    img16 = g.fpu_image(*fpu, **ptrs)
-    w = [int.from_bytes(img16[2 * i:2 * i + 2], "little") for i in range(3)]
-    head = b"".join(x.to_bytes(4, "little") for x in (w[0], w[1], w[2], 0, ptrs["fop"] << 16, 0, 0))
+def to_image32(img16):
+    """A 16-bit real-mode FSTENV/FSAVE image (14 or 94 bytes, SDM vol. 1 figure 8-10) in the
+    32-bit protected-mode layout (28 or 108 bytes, figure 8-9): the same words and registers,
+    the 20-bit pointers as offsets, the opcode beside a zero selector."""
+    w = [int.from_bytes(img16[2 * i:2 * i + 2], "little") for i in range(7)]
+    fip, fop, fdp = w[3] | (w[4] >> 12) << 16, w[4] & 0x7FF, w[5] | (w[6] >> 12) << 16
+    head = b"".join(x.to_bytes(4, "little") for x in (w[0], w[1], w[2], fip, fop << 16, fdp, 0))
     return head + bytes(img16[14:])
+
+
+def to_image16(img32, ptrs16):
+    """The 32-bit image `img32` back in the 16-bit real-mode layout, with the pointer words of
+    `ptrs16` (the 16-bit image the test started from: the control instructions keep them)."""
+    words = b"".join(img32[4 * i:4 * i + 2] for i in range(3))
+    return words + bytes(ptrs16[6:14]) + bytes(img32[28:])
+
+
+def image32(fpu, ptrs):
+    """The 108-byte 32-bit FRSTOR image of a drawn state."""
+    return to_image32(g.fpu_image(*fpu, **ptrs))
 
 
 def code32(key, form, rec):
@@ -74,7 +95,7 @@ def record(d, key, form, rec, cw=None):
     out = bytearray(REC)
     out[IMAGE32:IMAGE32 + 108] = image32(fpu, d["ptrs"])
     out[EAX:EAX + 4] = d["regs"]["eax"].to_bytes(4, "little")
-    mem = d["membytes"][:16]
+    mem = to_image32(d["membytes"]) if form["mem"] in ("env", "save") else d["membytes"]
     out[OPERAND:OPERAND + len(mem)] = mem
     code = code32(key, form, rec) or d["code"][-2:]
     out[CODE:CODE + 16] = code + b"\x90" * (16 - len(code))
@@ -135,8 +156,10 @@ def departures(key, form, d, out, out64):
     if any(c in ("denormal", "pseudo-denormal") for c in classes) and not sw & 0x02 \
             and key not in g.SNAN_QUIET:
         deps.add("denormal-flag")
-    if form["mem"] == "cw" and int.from_bytes(d["membytes"][:2], "little") & g.CW_RESERVED \
-            != g.CW_RESERVED_VALUE:
+    if key == "D9.6" and ~cw_in & 0x3F:
+        deps.add("fnstenv-masking")  # Intel masks every exception after FNSTENV; QEMU does not
+    loaded_cw = int.from_bytes(d["membytes"][:2], "little")
+    if form["mem"] in ("cw", "env", "save") and loaded_cw & g.CW_RESERVED != g.CW_RESERVED_VALUE:
         deps.add("reserved-control-bits")  # QEMU keeps them as loaded (SDM vol. 1 §8.1.5)
     if form["mem"] == "m80bcd" and form["name"].startswith("fbld"):
         v = int.from_bytes(d["membytes"], "little")
@@ -177,16 +200,21 @@ def gen_form(exe, rec, seed, key, count):
     for (d, t), out, out64 in zip(drawn, outs, outs64):
         t["final"]["fpu"] = fpu_json32(out, t["final"]["fpu"])
         t["final"]["regs"]["eax"] = int.from_bytes(out[EAX:EAX + 4], "little")
-        if form["mem"] in STORES:
+        if form["mem"] in STORES + ("out14", "out94"):
+            size = g.MEM_SIZE[form["mem"]]
+            stored = out[OPERAND:OPERAND + size]
+            if form["mem"] in ("out14", "out94"):
+                stored = to_image16(out[OPERAND:OPERAND + size + 14],
+                                    g.fpu_image(*d["fpu"], **d["ptrs"]))
             ram = dict(tuple(x) for x in t["final"]["ram"])
-            for i in range(g.MEM_SIZE[form["mem"]]):
-                ram[d["lin"] + i] = out[OPERAND + i]
+            for i in range(size):
+                ram[d["lin"] + i] = stored[i]
             t["final"]["ram"] = [list(x) for x in sorted(ram.items())]
         unchecked = ["fdp", "fip", "fop"]
         if key not in CC_DEFINED and not g.is_control(key, form):
             unchecked.append("cc")  # C0, C2, C3 undefined (SDM vol. 2, "FPU Flags Affected")
-        if key != "D9_E5" and not g.is_control(key, form):
-            unchecked.append("c1")  # QEMU 7.2 keeps C1 but in FXAM (README.md)
+        if key not in C1_DONE and not g.is_control(key, form):
+            unchecked.append("c1")  # QEMU 7.2 keeps C1 (README.md)
         t["fpu_unchecked"] = sorted(unchecked)
         deps = departures(key, form, d, out, out64 if out64 is not None and d["fpu"][0] & 0x300 != 0x300 else None)
         if deps:

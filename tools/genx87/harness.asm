@@ -2,12 +2,12 @@
 ;
 ; stdin and stdout carry 256-byte records. In a record:
 ;   0   the 108-byte 32-bit protected-mode FRSTOR image (SDM vol. 1 §8.1.10, figure 8-9)
-;   112 EAX before the instruction
-;   128 the memory operand (16 bytes; the instruction addresses it as [rec + 128])
-;   144 the instruction (16 bytes, NOP-padded)
+;   108 EAX before the instruction
+;   112 the instruction (16 bytes, NOP-padded)
+;   128 the memory operand (128 bytes; the instruction addresses it as [rec + 128])
 ; For each record the harness loads the image with FRSTOR, runs the instruction from `slot`
 ; (the code is copied there: the section is writable), stores the state with FNSAVE at 0 and
-; EAX at 112, and writes the record back.
+; EAX at 108, and writes the record back.
 ; Build: nasm -f elf32 harness.asm -o harness.o && ld -m elf_i386 -N -o harness harness.o
 
         bits 32
@@ -36,18 +36,18 @@ next:   mov eax, 3                  ; read(0, rec, 256), to the end of the recor
 .eof:   cmp edx, 256                ; a clean end only between records
         je exit
         jmp fail
-run:    mov esi, rec + 144          ; the instruction into the slot
+run:    mov esi, rec + 112          ; the instruction into the slot
         mov edi, slot
         mov ecx, 16
         cld
         rep movsb
         frstor [rec]
-        mov eax, [rec + 112]
+        mov eax, [rec + 108]
         jmp slot
         align 16
 slot:   times 16 nop
         fnsave [rec]
-        mov [rec + 112], eax
+        mov [rec + 108], eax
         mov eax, 4                  ; write(1, rec, 256)
         mov ebx, 1
         mov ecx, rec
