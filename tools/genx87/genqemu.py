@@ -79,14 +79,12 @@ def image32(fpu, ptrs):
     return to_image32(g.fpu_image(*fpu, **ptrs))
 
 
-def code32(key, form, rec):
-    """The instruction in 32-bit code: a memory operand as [disp32] at the record's operand."""
-    op = int(key[:2], 16)
+def code32(key, form, d, rec):
+    """The instruction in 32-bit code: a memory operand as [disp32] at the record's operand (the
+    segment prefix dropped); the register and fixed forms as drawn (no prefix, two bytes)."""
     if form["kind"] == "mem":
-        return bytes([op, (int(key[3]) << 3) | 5]) + (rec + OPERAND).to_bytes(4, "little")
-    if form["kind"] == "reg":
-        return None  # the caller passes the 16-bit bytes, which are the same
-    return bytes([op, int(key[3:5], 16)])
+        return bytes([int(key[:2], 16), (int(key[3]) << 3) | 5]) + (rec + OPERAND).to_bytes(4, "little")
+    return d["code"]
 
 
 def record(d, key, form, rec, cw=None):
@@ -97,7 +95,7 @@ def record(d, key, form, rec, cw=None):
     out[EAX:EAX + 4] = d["regs"]["eax"].to_bytes(4, "little")
     mem = to_image32(d["membytes"]) if form["mem"] in ("env", "save") else d["membytes"]
     out[OPERAND:OPERAND + len(mem)] = mem
-    code = code32(key, form, rec) or d["code"][-2:]
+    code = code32(key, form, d, rec)
     out[CODE:CODE + 16] = code + b"\x90" * (16 - len(code))
     return bytes(out)
 
