@@ -219,7 +219,8 @@ pub enum FpuField {
     C1,
 }
 
-/// Where Unicorn departs from Intel's manual (the table of
+/// Where the recording emulator departs from Intel's manual: Unicorn for
+/// `x87` and `486-real`, QEMU 7.2 for `x87-qemu` (the two tables of
 /// `tools/genx87/README.md`, with the manual's sections).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize)]
 #[serde(rename_all = "kebab-case")]
