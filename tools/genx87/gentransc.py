@@ -147,7 +147,12 @@ class Unit:
         if any(is_nan(v) for v in ops):
             if len(ops) == 2 and is_nan(ops[0]) and is_nan(ops[1]):
                 a, b = ops
-                keep = b if (b & ~(1 << 62) & M64) > (a & ~(1 << 62) & M64) else a
+                # SDM vol. 1 table 4-7: an SNaN and a QNaN give the QNaN;
+                # two of a kind, the larger significand.
+                if is_snan(a) != is_snan(b):
+                    keep = a if is_snan(b) else b
+                else:
+                    keep = b if (b & ~(1 << 62) & M64) > (a & ~(1 << 62) & M64) else a
             else:
                 keep = next(v for v in ops if is_nan(v))
             if any(is_snan(v) for v in ops):

@@ -526,7 +526,9 @@ def fpu_unchecked(key, form):
         out.append("fip")  # FNOP updates FIP on Intel parts; Unicorn leaves it (README)
     return sorted(set(out))
 
-def x87_test(r, key, form, mode):
+def draw_x87(r, key, form, mode):
+    """Draws one x87 test: registers, FPU state, code, memory operand and FPU pointers, as a
+    dict (None when the operand would overlap the code). Shared with genqemu.py."""
     op = int(key[:2], 16)
     regs, segs = rand_regs(r)
     fpu = rand_fpu(r, form, mode)
@@ -534,6 +536,7 @@ def x87_test(r, key, form, mode):
     rm = 0
     ram = {}
     membytes = b""
+    operand = None
     if form["kind"] == "mem":
         reg = int(key[3])
         size = MEM_SIZE[form["mem"]]
@@ -541,6 +544,7 @@ def x87_test(r, key, form, mode):
         if got is None:
             return None
         modrm, lin = got
+        operand = lin
         code = bytes([op]) + modrm
         if override:
             code = bytes([SEG_PREFIX[override]]) + code
@@ -561,7 +565,14 @@ def x87_test(r, key, form, mode):
         # Unicorn's FRSTOR does not load the pointers (they read 0 after it): FNSTENV and FNSAVE
         # start from zero pointers, which Intel's parts then store as loaded.
         ptrs = dict(fip=0, fop=0, fdp=0)
-    img = fpu_image(*fpu, **ptrs)
+    return dict(regs=regs, fpu=fpu, code=code, ram=ram, membytes=membytes, rm=rm, ptrs=ptrs,
+                lin=operand)
+
+def record_x87(form, d):
+    """Runs a drawn test in Unicorn: the test (without departures) and the final FNSAVE image,
+    or None when the draw is dropped."""
+    regs, code, ram = d["regs"], d["code"], d["ram"]
+    img = fpu_image(*d["fpu"], **d["ptrs"])
     run = Run()
     run.load_fpu(img)
     got = run.run(regs, code, ram)
@@ -574,6 +585,20 @@ def x87_test(r, key, form, mode):
     t = vector(name, code, regs, init_ram, fin, fin_ram, exc)
     t["initial"]["fpu"] = init_fpu
     t["final"]["fpu"] = fpu_json(fin_img)
+    return t, fin_img
+
+def x87_test(r, key, form, mode):
+    d = draw_x87(r, key, form, mode)
+    if d is None:
+        return None
+    got = record_x87(form, d)
+    if got is None:
+        return None
+    t, fin_img = got
+    regs, code, ram, fpu, rm, membytes = d["regs"], d["code"], d["ram"], d["fpu"], d["rm"], d["membytes"]
+    fin = t["final"]["regs"]
+    fin_ram = [tuple(x) for x in t["final"]["ram"]]
+    name = form["name"]
     t["fpu_unchecked"] = fpu_unchecked(key, form)
     classes = operand_classes(form, fpu, rm, membytes)
     deps = x87_departures(key, form, classes, fpu, fin_img, membytes, name)

@@ -76,11 +76,18 @@ impl<T> IntoStatusAnd for T {
     }
 }
 
-/// The NaN an operation on `a` and `b` returns when one is a NaN: the one
-/// with the larger significand when both are (80387 PRM, table 3-?:
-/// "rules for generating QNaNs"), quieted.
+/// The NaN an operation on `a` and `b` returns when one is a NaN, quieted:
+/// when both are, the QNaN of an SNaN and a QNaN, else the one with the
+/// larger significand (SDM vol. 1 §4.8.3.5, table 4-7, x87 FPU column).
 pub fn propagate_nan(a: F80, b: F80) -> F80 {
     let r = match (a.is_nan(), b.is_nan()) {
+        (true, true) if a.is_snan() != b.is_snan() => {
+            if a.is_snan() {
+                b
+            } else {
+                a
+            }
+        }
         (true, true) if (b.sig & !(1 << 62)) > (a.sig & !(1 << 62)) => b,
         (true, _) => a,
         _ => b,
@@ -137,7 +144,11 @@ impl X87 {
             53 => narrow::<Ext53S>(apply(op, to_quad(a), to_quad(b), r), r),
             _ => narrow::<Ext24S>(apply(op, to_quad(a), to_quad(b), r), r),
         };
-        let exact = apply(op, to_quad(a), to_quad(b), Round::NearestTiesToEven).value;
+        let mut exact = apply(op, to_quad(a), to_quad(b), Round::NearestTiesToEven).value;
+        if exact.is_zero() && res.status.contains(Status::INEXACT) {
+            // Below even the 113-bit format: still a tiny non-zero value.
+            exact = Quad::SMALLEST.copy_sign(exact);
+        }
         self.deliver(res, exact)
     }
 
@@ -156,10 +167,14 @@ impl X87 {
         let v = F80::from_ap(res.value);
         let inexact = s.contains(Status::INEXACT);
         let mut flags = 0;
-        if s.contains(Status::OVERFLOW) {
+        // A directed rounding to the largest finite value overflows too,
+        // which the softfloat reports as inexact only; and the result is
+        // tiny when the exact value is below the smallest normal (so an
+        // integral FRNDINT result never is) (SDM vol. 1 §8.5.4, §8.5.5).
+        if s.contains(Status::OVERFLOW) || (exact.is_infinite() && !v.is_inf()) {
             flags |= sw::OE;
         }
-        let tiny = v.exp() == 0 && !exact.is_zero();
+        let tiny = v.exp() == 0 && !exact.is_zero() && exact.abs() < Quad::smallest_normalized();
         if tiny && (inexact || self.unmasked(sw::UE)) {
             flags |= sw::UE;
         }
@@ -248,12 +263,22 @@ impl X87 {
         if let Some(v) = self.range_response(RangeOp::Scale(a, n)) {
             return Some(v);
         }
-        let q = to_quad(a).scalbn(n);
+        let mut q = to_quad(a).scalbn(n);
         let r = self.rounding();
+        if q.is_zero() {
+            // Scaled below even the 113-bit format: a tiny inexact result,
+            // rounded per RC from just above zero (SDM vol. 2 FSCALE: #U).
+            q = Quad::SMALLEST.copy_sign(to_quad(a));
+        }
+        let huge = q.is_infinite();
+        if huge {
+            // Beyond even the 113-bit format: rounded per RC from its largest.
+            q = Quad::largest().copy_sign(q);
+        }
         let mut lost = false;
         let res: StatusAnd<X87DoubleExtended> = q.convert_r(r, &mut lost);
         let mut res = res;
-        if q.is_infinite() {
+        if huge {
             res.status |= Status::OVERFLOW | Status::INEXACT;
         }
         self.deliver(res, q)
@@ -477,6 +502,48 @@ mod tests {
         assert_eq!(u.status & (sw::OE | sw::PE), sw::OE | sw::PE);
         let mut u = f(0x0F7F);
         assert_eq!(u.binary(BinOp::Add, big, big), Some(big));
+    }
+
+    #[test]
+    fn directed_overflow_to_the_largest_finite_sets_oe() {
+        let big = F80::new(false, 0x7FFE, u64::MAX);
+        let mut u = f(0x0F7F); // RC toward zero
+        assert_eq!(u.binary(BinOp::Mul, big, big), Some(big));
+        assert_eq!(u.status & (sw::OE | sw::PE), sw::OE | sw::PE);
+        let mut u = f(0x0F7F);
+        let huge = F80::new(false, 0x400D, 0xB011_87C5_E607_0222); // ~22530
+        assert_eq!(u.scale(big.abs(), huge), Some(big));
+        assert_eq!(u.status & (sw::OE | sw::PE), sw::OE | sw::PE);
+    }
+
+    #[test]
+    fn underflow_below_the_113_bit_format() {
+        let min = F80::new(false, 0x0001, 1 << 63);
+        let mut u = f(0x0C7F);
+        assert_eq!(u.binary(BinOp::Mul, min, min), Some(F80::new(false, 0, 0)));
+        assert_eq!(u.status & (sw::UE | sw::PE), sw::UE | sw::PE);
+        let mut u = f(0x087F); // RC up: the smallest denormal
+        let minus_big = F80::new(true, 0x7FFE, u64::MAX);
+        assert_eq!(u.scale(ONE, minus_big), Some(F80::new(false, 0, 1)));
+        assert_eq!(u.status & (sw::UE | sw::PE), sw::UE | sw::PE);
+    }
+
+    #[test]
+    fn frndint_never_underflows() {
+        let small = F80::new(false, 0x3FF7, 0xF476_B1EC_27C4_4771);
+        let mut u = f(0x067F);
+        assert_eq!(u.round_int(small), Some(F80::new(false, 0, 0)));
+        assert_eq!(u.status & (sw::UE | sw::PE), sw::PE);
+    }
+
+    #[test]
+    fn a_qnan_beats_an_snan() {
+        let snan = F80::new(true, 0x7FFF, 0x98EF_08E8_A45C_088D);
+        let qnan = F80::new(false, 0x7FFF, 0xC000_0000_0000_0001);
+        assert_eq!(propagate_nan(snan, qnan), qnan);
+        assert_eq!(propagate_nan(qnan, snan), qnan);
+        let snan2 = F80::new(false, 0x7FFF, 0x8000_0000_0000_0001);
+        assert_eq!(propagate_nan(snan2, snan), snan.quiet());
     }
 
     #[test]

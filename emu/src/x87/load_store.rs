@@ -142,7 +142,12 @@ impl X87 {
             self.raise(sw::DE);
         }
         let mut flags = 0;
-        if status.contains(Status::OVERFLOW) {
+        // At 2^(emax + 1) and beyond a directed rounding to the largest
+        // finite value overflows too (SDM vol. 1 §8.5.4), which the
+        // softfloat reports as inexact only.
+        let emax = (1i32 << (exp_bits - 1)) - 1;
+        let beyond = !v.is_inf() && i32::from(v.exp()) - 0x3FFF > emax;
+        if status.contains(Status::OVERFLOW) || beyond {
             flags |= sw::OE;
         }
         if status.contains(Status::UNDERFLOW) {
@@ -253,6 +258,23 @@ mod tests {
         let mut f = X87::new();
         f.load_control(cw);
         f
+    }
+
+    #[test]
+    fn a_store_chopped_to_the_largest_finite_overflows() {
+        let mut u = f(0x0C7F); // RC toward zero
+        let v = F80::new(true, 0x795B, 0x9953_66C3_BF3D_7766);
+        let got = u.store_real(Format::R32, v);
+        assert_eq!(
+            got.map(|b| [b[0], b[1], b[2], b[3]]),
+            Some([0xFF, 0xFF, 0x7F, 0xFF])
+        );
+        assert_eq!(u.status & (sw::OE | sw::PE), sw::OE | sw::PE);
+        // Just above the largest single, chopped: inexact only.
+        let mut u = f(0x0C7F);
+        let v = F80::new(false, 0x3FFF + 127, u64::MAX);
+        assert!(u.store_real(Format::R32, v).is_some());
+        assert_eq!(u.status & (sw::OE | sw::PE), sw::PE);
     }
 
     #[test]
