@@ -265,11 +265,24 @@ pub enum Departure {
     /// FBSTP of -0, NaN, infinity or beyond 18 digits stores +0 or wrapped
     /// digits (SDM vol. 2 FBSTP).
     FbstpSpecial,
+    /// F2XM1 outside -1..+1, FYL2XP1 outside +-(1 - sqrt(2)/2): undefined
+    /// (SDM vol. 2 F2XM1, FYL2XP1); QEMU 7.2 raises #IA.
+    TranscendentalDomain,
+    /// A pseudo-NaN with bit 62 clear taken for an SNaN and quieted by
+    /// FYL2X, FPATAN, FYL2XP1, where the 387 and later raise #IA and give the
+    /// indefinite (SDM vol. 1 §8.2.2, table 8-3).
+    PseudoNanSignaling,
+    /// FPREM/FPREM1 with a NaN result: C0, C2, C3 cleared, where the SDM
+    /// defines no quotient (SDM vol. 2 FPREM, FPREM1).
+    FpremSpecialCc,
+    /// FPREM1 leaves C0, C3, C1 clear instead of the quotient's low bits
+    /// (SDM vol. 2 FPREM1).
+    Fprem1Quotient,
 }
 
 impl Departure {
     /// Every departure, in report order.
-    pub const ALL: [Departure; 16] = [
+    pub const ALL: [Departure; 20] = [
         Departure::Transcendental,
         Departure::Fprem,
         Departure::DenormalFlag,
@@ -286,6 +299,10 @@ impl Departure {
         Departure::FstEmptyTag,
         Departure::FnstenvMasking,
         Departure::FbstpSpecial,
+        Departure::TranscendentalDomain,
+        Departure::PseudoNanSignaling,
+        Departure::FpremSpecialCc,
+        Departure::Fprem1Quotient,
     ];
 
     /// The name the files use.
@@ -307,6 +324,10 @@ impl Departure {
             Departure::FstEmptyTag => "fst-empty-tag",
             Departure::FnstenvMasking => "fnstenv-masking",
             Departure::FbstpSpecial => "fbstp-special",
+            Departure::TranscendentalDomain => "transcendental-domain",
+            Departure::PseudoNanSignaling => "pseudo-nan-signaling",
+            Departure::FpremSpecialCc => "fprem-special-cc",
+            Departure::Fprem1Quotient => "fprem1-quotient",
         }
     }
 }
