@@ -215,3 +215,25 @@ fn precision_control_rounds_a_tiny_result_at_the_same_bit() {
     assert_eq!(f.st(0), F80::new(false, 0, 0x4000_0000_0000_0000));
     assert_eq!(f.status & 0x30, 0x30);
 }
+
+/// FPREM (D9 F8) and FPREM1 (D9 F5) whose result is a NaN end the
+/// reduction: C2 = 0 ("reduction complete", SDM vol. 2 FPREM), even when
+/// a previous partial reduction left it set, so the usual
+/// `fprem; fnstsw ax; sahf; jp again` loop terminates.
+#[test]
+fn fprem_with_a_nan_result_clears_c2() {
+    const C2: u16 = 1 << 10;
+    let qnan = F80::new(false, 0x7FFF, 0xC000_0000_0000_0001);
+    for op in [0xF8, 0xF5] {
+        for (st, what) in [
+            (vec![qnan, TWO], "a QNaN dividend"),
+            (vec![INF, TWO], "an infinite dividend (invalid)"),
+            (vec![ONE], "an empty divisor (stack fault)"),
+        ] {
+            let mut fpu = unit(CW, &st);
+            fpu.status |= C2;
+            let (fpu, _) = run(fpu, &[0xD9, op], &[]);
+            assert_eq!(fpu.status & C2, 0, "D9 {op:02X} with {what}");
+        }
+    }
+}

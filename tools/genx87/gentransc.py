@@ -313,6 +313,7 @@ def atan2(u, y, x):
 def prem(u, a, b, ieee):
     """FPREM/FPREM1 in integers: the SDM's partial remainder, N = 32 + (D mod 32)."""
     if is_inf(a) or is_zero(b):
+        u.sw &= ~C2
         return u.invalid()
     ma, ea = norm(a)
     mb, eb = norm(b)
@@ -359,6 +360,8 @@ def execute(name, cw, st0, st1, full):
         return u, -1
     if one_in and st0 is None or not one_in and (st0 is None or st1 is None):
         u.stack_fault(False)
+        if name.startswith("FPREM"):
+            u.sw &= ~C2
         if one_in or name.startswith("FPREM"):
             u.st[0] = INDEFINITE
             return u, 0
@@ -374,7 +377,12 @@ def execute(name, cw, st0, st1, full):
     ops = [st0] if one_in else [st0, st1]
     nan = u.check(ops)
     if name.startswith("FPREM"):
-        u.st[0] = nan if nan is not None else prem(u, st0, st1, name == "FPREM1")
+        if nan is not None:
+            # A NaN result ends the reduction: C2 = 0; C0, C1, C3 are kept.
+            u.sw &= ~C2
+            u.st[0] = nan
+        else:
+            u.st[0] = prem(u, st0, st1, name == "FPREM1")
         return u, 0
     if one_in:
         if nan is not None:

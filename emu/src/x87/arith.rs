@@ -314,10 +314,15 @@ impl X87 {
     /// the exponent by N = 32 + (D mod 32) bits, C2 set and C0, C3, C1
     /// clear (SDM vol. 2: N is implementation-dependent, 32 to 63).
     pub fn partial_remainder(&mut self, a: F80, b: F80, ieee: bool) -> Option<F80> {
+        // A NaN or invalid result ends the reduction: C2 = 0 ("reduction
+        // complete", SDM vol. 2 FPREM), so a `fprem; fnstsw ax; sahf; jp`
+        // loop stops; C0, C1 and C3 (quotient bits) are undefined and kept.
         if let Some(r) = self.check_operands(&[a, b]) {
+            self.set_cc(sw::C2, 0);
             return r;
         }
         if a.is_inf() || b.is_zero() {
+            self.set_cc(sw::C2, 0);
             return self.invalid();
         }
         if b.is_inf() || a.is_zero() {

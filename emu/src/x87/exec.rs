@@ -375,6 +375,9 @@ impl X87 {
         let needs_two = matches!(op, Scale | Prem(_));
         let regs: &[u8] = if needs_two { &[0, 1] } else { &[0] };
         if !self.underflow_check(regs, false) {
+            if matches!(op, Prem(_)) {
+                self.set_cc(sw::C2, 0); // the reduction ends (`partial_remainder`)
+            }
             if !self.unmasked(sw::IE) && !matches!(op, Nop | Ignored | Undefined) {
                 self.set_st(0, super::state::INDEFINITE);
             }
