@@ -780,5 +780,28 @@ mod tests {
         assert_eq!(m.bus.port_read(0xCD), 0x34, "A0 not decoded");
         assert_ne!(m.state_hash(), before);
         assert!(m.bus.unhandled_ports.is_empty());
+        // A device's event handler reaches the DMA and memory side by side.
+        m.bus.mem.poke(0x5_0010, 0x5A);
+        program(&mut m.bus.dev.dma, 1, 0x48, 0x0010, 0x05, 0);
+        let mut out = Vec::new();
+        let t = m.bus.dev.dma.transfer_read(1, &m.bus.mem, 8, &mut out);
+        assert_eq!((t, out), (Transfer { units: 1, tc: true }, vec![0x5A]));
+        assert_eq!(m.bus.port_read(0x08), 0x02);
+    }
+
+    #[test]
+    fn power_on_state_hashes_as_no_dma() {
+        use std::hash::{Hash, Hasher};
+        let hash = |d: &Dma8237| {
+            let mut h = crate::hash::Fnv64::default();
+            d.hash(&mut h);
+            h.finish()
+        };
+        let mut d = Dma8237::new();
+        assert_eq!(hash(&d), crate::hash::Fnv64::default().finish());
+        assert_eq!(d.mode_select(CASCADE_CHANNEL), ModeSelect::Cascade);
+        assert!((0..8).all(|c| d.masked(c) == (c != CASCADE_CHANNEL)));
+        d.write_port(0x8F, 1);
+        assert_ne!(hash(&d), crate::hash::Fnv64::default().finish());
     }
 }
