@@ -421,10 +421,12 @@ impl Dma8237 {
         set_bit(&mut self.controllers[(ch >> 2) & 1].dreq, ch & 3, level);
     }
 
-    /// Whether channel `ch` may transfer in direction `want` now: DMA1
-    /// channels also need channel 4 to cascade.
-    fn ready(&self, ch: usize, want: TransferType) -> bool {
-        let ready = self.controllers[(ch >> 2) & 1].ready(ch & 3, want);
+    /// Whether channel `ch` (0-7) would move units in direction `want`
+    /// (`Read`: memory to device, `Write`: device to memory) now: unmasked,
+    /// not cascade, its controller enabled, programmed for `want` or
+    /// verify; DMA1 channels also need channel 4 to cascade.
+    pub fn can_transfer(&self, ch: usize, want: TransferType) -> bool {
+        let ready = ch < 8 && self.controllers[ch >> 2].ready(ch & 3, want);
         ready && (ch >= 4 || self.controllers[1].cascades(CASCADE_CHANNEL & 3))
     }
 
@@ -438,7 +440,7 @@ impl Dma8237 {
         mut unit: impl FnMut(Option<u32>),
     ) -> Transfer {
         let mut done = Transfer::default();
-        if ch > 7 || !self.ready(ch, want) {
+        if !self.can_transfer(ch, want) {
             return done;
         }
         let verify = self.transfer_type(ch) == TransferType::Verify;
@@ -723,7 +725,10 @@ mod tests {
         d.write_port(0x0E, 0);
         assert_eq!(d.transfer_read(0, &m, 1, &mut out).units, 1, "clear masks");
         // DMA1 needs channel 4 cascading.
+        assert!(d.can_transfer(0, TransferType::Read));
+        assert!(!d.can_transfer(0, TransferType::Write));
         d.write_port(0xD4, 0x04);
+        assert!(!d.can_transfer(0, TransferType::Read));
         assert_eq!(d.transfer_read(0, &m, 1, &mut out).units, 0);
         d.write_port(0xD4, 0x00);
         d.write_port(0x08, COMMAND_DISABLE);
