@@ -4,7 +4,8 @@
 //! One file per chip, named after the datasheet part: [`pit`] (8254),
 //! [`pic`] (8259A pair), [`kbc`] (8042 and keyboard), [`cmos`] (MC146818),
 //! [`vga`] (sequencer, CRTC, graphics and attribute controllers, DAC,
-//! renderer, font), [`ppi`] (port 61h and the speaker), [`memory`] (the
+//! renderer, font), [`ppi`] (port 61h and the speaker), [`dma8237`] (the
+//! 8237A pair and page registers), [`memory`] (the
 //! memory map and A20), [`option_rom`], [`scheduler`] (events and clock
 //! arithmetic), [`device`] (the interface every chip implements),
 //! [`registry`] (the list of devices on the bus), [`bus`] (port and event
@@ -14,6 +15,7 @@
 pub mod bus;
 pub mod cmos;
 pub mod device;
+pub mod dma8237;
 pub mod error;
 pub mod fpu_error;
 pub mod hash;

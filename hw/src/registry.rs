@@ -7,6 +7,7 @@
 
 use crate::cmos::Cmos;
 use crate::device::register_devices;
+use crate::dma8237::Dma8237;
 use crate::fpu_error::FpuErrorLatch;
 use crate::kbc::Kbc;
 use crate::opl2::Opl2;
@@ -32,4 +33,6 @@ register_devices! {
     opl: Opl2,
     /// The coprocessor error latch (F0h, IRQ13).
     ferr: FpuErrorLatch,
+    /// The two 8237As and the page registers (00h-0Fh, 80h-8Fh, C0h-DFh).
+    dma: Dma8237,
 }
