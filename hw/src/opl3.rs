@@ -326,10 +326,12 @@ impl Opl3 {
     /// (left, right) rendered since the last call: sample `n` of the run
     /// is at timer clock `n * 72`, i.e. at `n / 49716` s of emulated time.
     /// Only captured samples are returned ([`Opl3::set_capture`]).
+    /// Taking samples leaves the hashed state alone (the timers catch up
+    /// when the program next looks), so a run hashes the same listened to
+    /// or not.
     pub fn take_samples(&mut self, cycle: u64) -> Vec<[i16; 2]> {
-        self.advance_to(cycle);
-        self.synth
-            .render_until(self.now.div_ceil(CLOCKS_PER_SAMPLE));
+        let t = self.clock.ticks_at(cycle).max(self.now);
+        self.synth.render_until(t.div_ceil(CLOCKS_PER_SAMPLE));
         self.synth.take()
     }
 

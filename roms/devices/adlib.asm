@@ -63,11 +63,6 @@ opl_write:
         out dx, al
         ret
 
-; wait_reads: CX status reads at 388h; AL = the last status, DX = 388h
-wait_reads:
-        mov dx, 388h
-.r:     in al, dx
-        loop .r
-        ret
+%include "opl.inc"
 
 %include "lib.inc"
