@@ -34,6 +34,11 @@ pub struct MachineOpts {
     /// error [default: auto].
     #[arg(long, value_name = "FPU", value_parser = parse_fpu)]
     pub fpu: Option<FpuChoice>,
+
+    /// An AdLib card: the YMF262 (OPL3) at 388h-38Bh, heard in `--wav`
+    /// [default: none, so programs find no AdLib].
+    #[arg(long)]
+    pub adlib: bool,
 }
 
 /// The `--fpu` choices.
@@ -70,6 +75,7 @@ impl MachineOpts {
             FpuChoice::I387 => hw::Fpu::I387,
             FpuChoice::Auto => hw::Fpu::auto(cpu),
         };
+        config.adlib = self.adlib;
         config
     }
 

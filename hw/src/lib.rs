@@ -22,7 +22,7 @@ pub mod hash;
 pub mod kbc;
 pub mod machine;
 pub mod memory;
-pub mod opl2;
+pub mod opl3;
 pub mod option_rom;
 pub mod pic;
 pub mod pit;

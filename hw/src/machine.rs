@@ -47,8 +47,8 @@ pub struct MachineConfig {
     pub extended_kib: u32,
     /// The RTC's date and time at cycle 0.
     pub rtc_start: DateTime,
-    /// An AdLib card: the YM3812's registers, timers and status at
-    /// 388h/389h (no sound synthesis yet). Off by default, so a program
+    /// An AdLib card: the YMF262 (OPL3) at 388h-38Bh, its timers,
+    /// status and FM synthesis. Off by default, so a program
     /// that probes for an AdLib gets the answer of a PC without one (the
     /// ports float at FFh) rather than finding a card that plays nothing.
     #[serde(default)]
@@ -234,6 +234,21 @@ impl Machine {
     /// CPU cycles since reset (emulated time).
     pub fn cycles(&self) -> u64 {
         self.cpu.cycles
+    }
+
+    /// Keeps (true) or drops (false, the default) the samples the OPL
+    /// renders, for [`Machine::take_opl_samples`].
+    pub fn capture_opl(&mut self, on: bool) {
+        self.bus.dev.opl.set_capture(on);
+    }
+
+    /// The OPL's stereo samples (left, right) of the emulated time since
+    /// the last call, up to now, while capturing: sample `n` of the run
+    /// is at `n / 49716` s (exactly `n * 72 / 3579545` s, see
+    /// [`crate::opl3`]). Silence when the machine has no AdLib.
+    pub fn take_opl_samples(&mut self) -> Vec<[i16; 2]> {
+        let now = self.cpu.cycles;
+        self.bus.dev.opl.take_samples(now)
     }
 
     /// Emulated time in whole microseconds.

@@ -10,7 +10,7 @@ use crate::device::register_devices;
 use crate::dma8237::Dma8237;
 use crate::fpu_error::FpuErrorLatch;
 use crate::kbc::Kbc;
-use crate::opl2::Opl2;
+use crate::opl3::Opl3;
 use crate::pic::Pics;
 use crate::pit::Pit;
 use crate::ppi::Ppi;
@@ -29,8 +29,8 @@ register_devices! {
     cmos: Cmos,
     /// Port 61h and the speaker.
     ppi: Ppi,
-    /// The AdLib's YM3812 (388h/389h).
-    opl: Opl2,
+    /// The AdLib/Sound Blaster YMF262 OPL3 (388h-38Bh).
+    opl: Opl3,
     /// The coprocessor error latch (F0h, IRQ13).
     ferr: FpuErrorLatch,
     /// The two 8237As and the page registers (00h-0Fh, 80h-8Fh, C0h-DFh).

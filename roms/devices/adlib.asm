@@ -5,7 +5,7 @@
 ; bits), reset. Then timer 2 at FEh (two steps of 320 us) must not fire
 ; within 50 reads and must within 1000 more (true from the 4.77 MHz 8086
 ; to a 33 MHz 386 with ISA I/O timing).
-; Expected output: "s1=06 s2=C6 r=06 t2a=06 t2b=A6\n"
+; Expected output: "s1=00 s2=C0 r=00 t2a=00 t2b=A0\n"
         cpu 8086
         org 100h
 %include "macros.inc"
@@ -63,11 +63,6 @@ opl_write:
         out dx, al
         ret
 
-; wait_reads: CX status reads at 388h; AL = the last status, DX = 388h
-wait_reads:
-        mov dx, 388h
-.r:     in al, dx
-        loop .r
-        ret
+%include "opl.inc"
 
 %include "lib.inc"

@@ -13,4 +13,5 @@ pub mod player;
 pub mod record;
 pub mod screenshot;
 pub mod stdin_keys;
+pub mod wav;
 pub mod window;

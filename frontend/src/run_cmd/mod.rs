@@ -19,6 +19,7 @@ use dos::Exit;
 use crate::machine_opts::{DosOpts, MachineOpts};
 use crate::play::player::Player;
 use crate::play::stdin_keys::StdinKeys;
+use crate::play::wav::WavOut;
 use crate::play::{headless, screenshot};
 
 mod prepare;
@@ -71,6 +72,16 @@ pub struct RunArgs {
     /// resolution, e.g. 320x200 in mode 13h).
     #[arg(long, value_name = "FILE.png")]
     screenshot: Option<PathBuf>,
+
+    /// Write what the run would have sounded like (the OPL3 of `--adlib`
+    /// and the PC speaker, mixed) to FILE as a 16-bit stereo WAV, computed
+    /// from emulated time: the same run gives the same bytes. Headless.
+    #[arg(long, value_name = "FILE.wav")]
+    wav: Option<PathBuf>,
+
+    /// The WAV's sample rate: 44100 or 48000.
+    #[arg(long, value_name = "HZ", default_value_t = 44_100)]
+    wav_rate: u32,
 
     /// Print the machine's final state hash on stderr.
     #[arg(long)]
@@ -152,6 +163,8 @@ pub struct Run {
     pub seconds: Option<f64>,
     /// The host's stdin typed on the keyboard (headless), as it arrives.
     pub stdin: Option<StdinKeys>,
+    /// The WAV being written (`--wav`).
+    pub wav: Option<WavOut>,
     _temp: Option<TempDir>,
 }
 
@@ -254,6 +267,12 @@ fn finish(args: &RunArgs, run: &mut Run, outcome: Outcome) -> ExitCode {
         Outcome::Ended(Exit::Exited(_) | Exit::Stopped(_))
     ));
     let mut status = ExitCode::from(crate::exit::of_run(&outcome));
+    if let (Some(w), Some(file)) = (run.wav.take(), &args.wav) {
+        if let Err(e) = w.finish(&mut p.session.m) {
+            eprintln!("tandem run: error: {}: {e}", file.display());
+            status = ExitCode::from(crate::exit::BAD_INPUT);
+        }
+    }
     let s = &p.session;
     if let Some(p) = &args.screenshot {
         if let Err(e) = screenshot::write_png(p, &s.m.render()) {

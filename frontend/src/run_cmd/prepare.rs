@@ -15,6 +15,7 @@ use crate::machine_opts::MachineOpts;
 use crate::play::player::Player;
 use crate::play::record::{self, Event, Header, Input, Recorder};
 use crate::play::stdin_keys::StdinKeys;
+use crate::play::wav::{WavOut, RATES as WAV_RATES};
 
 /// A replayed record: its header and events.
 type Replay = (Header, Vec<Event>);
@@ -26,10 +27,23 @@ pub fn prepare(args: &RunArgs, headless: bool, stdin: Stdin) -> Result<Run, Erro
     for (what, p) in [
         ("--save-state", &args.save_state),
         ("--screenshot", &args.screenshot),
+        ("--wav", &args.wav),
     ] {
         if let Some(p) = p {
             check_writable(what, p)?;
         }
+    }
+    if args.wav.is_some() && !headless {
+        return Err(Error::bad(
+            "--wav",
+            "only a headless run writes a WAV (--headless)",
+        ));
+    }
+    if !WAV_RATES.contains(&args.wav_rate) {
+        return Err(Error::bad(
+            "--wav-rate",
+            format!("{} Hz: 44100 or 48000", args.wav_rate),
+        ));
     }
     let replay = read_replay(args)?;
     let (name, image) = read_program(args)?;
@@ -50,6 +64,12 @@ pub fn prepare(args: &RunArgs, headless: bool, stdin: Stdin) -> Result<Run, Erro
     let replay_has_end = replay
         .as_ref()
         .is_some_and(|(_, evs)| evs.iter().any(|e| matches!(e.input, Input::End { .. })));
+    let wav = match &args.wav {
+        Some(p) => {
+            Some(WavOut::create(p, args.wav_rate, &mut session.m).map_err(|e| Error::file(p, e))?)
+        }
+        None => None,
+    };
     let mut player = Player::new(session);
     if let Some((_, events)) = replay {
         player.set_replay(events);
@@ -82,6 +102,7 @@ pub fn prepare(args: &RunArgs, headless: bool, stdin: Stdin) -> Result<Run, Erro
         frame_limit: args.frames,
         seconds,
         stdin: stdin_keys,
+        wav,
         _temp: temp,
     })
 }
@@ -137,6 +158,7 @@ fn machine_config(
         cpu: args.machine.cpu.or(header.map(|h| h.2)),
         mhz: args.machine.mhz.or(header.map(|h| h.0.cpu_hz)),
         fpu: args.machine.fpu,
+        adlib: args.machine.adlib,
     };
     let mut config = opts.config(default_cpu);
     // A resumed state's machine is checked against the saved one (`start`).
@@ -213,6 +235,7 @@ fn start(
             cpu: Some(saved.cpu_model),
             mhz: None,
             fpu: args.machine.fpu,
+            adlib: saved.adlib,
         };
         let asked_fpu = args
             .machine

@@ -1,0 +1,125 @@
+//! `--adlib` and `--wav`: roms/devices/opl.com detects the AdLib with the
+//! standard sequence and plays A4 (F-number 244h, block 4: 439.98 Hz) for
+//! about a second; the WAV of the run has its spectral peak there and is
+//! the same bytes every time.
+
+mod common;
+
+use std::path::Path;
+
+use common::{headless, repo, s, temp_dir, text};
+
+/// Runs opl.com with `extra` options writing `wav`; (status, stdout).
+fn opl_run(extra: &[&str], wav: &Path) -> (Option<i32>, String) {
+    let prog = repo().join("roms/devices/opl.com");
+    let args = [extra, &["--seconds", "3", "--wav", s(wav), s(&prog)]].concat();
+    let o = headless(&args);
+    (o.status.code(), text(&o.stdout))
+}
+
+/// (sample rate, left channel) of a 16-bit stereo PCM WAV, its header
+/// checked.
+fn read_wav(p: &Path) -> (u32, Vec<i16>) {
+    let b = std::fs::read(p).expect("the WAV");
+    let u16_at = |i: usize| u16::from_le_bytes([b[i], b[i + 1]]);
+    let u32_at = |i: usize| u32::from_le_bytes([b[i], b[i + 1], b[i + 2], b[i + 3]]);
+    assert_eq!(&b[0..4], b"RIFF");
+    assert_eq!(&b[8..16], b"WAVEfmt ");
+    assert_eq!(
+        (u16_at(20), u16_at(22), u16_at(34)),
+        (1, 2, 16),
+        "PCM, stereo, 16-bit"
+    );
+    assert_eq!(&b[36..40], b"data");
+    assert_eq!(u32_at(40) as usize, b.len() - 44, "the data size");
+    assert_eq!(u32_at(4) as usize, b.len() - 8, "the RIFF size");
+    let left = b[44..]
+        .chunks_exact(4)
+        .map(|f| i16::from_le_bytes([f[0], f[1]]))
+        .collect();
+    (u32_at(24), left)
+}
+
+/// The power of `x` at `hz` (a plain DFT bin, `rate` samples per second).
+fn power(x: &[i16], hz: f64, rate: u32) -> f64 {
+    let w = 2.0 * std::f64::consts::PI * hz / rate as f64;
+    let (re, im) = x.iter().enumerate().fold((0.0, 0.0), |(re, im), (i, &v)| {
+        let (sn, cs) = (w * i as f64).sin_cos();
+        (re + v as f64 * cs, im + v as f64 * sn)
+    });
+    re * re + im * im
+}
+
+/// The frequency of the strongest component of `x` between 50 and 4000 Hz:
+/// 10 Hz steps, then 0.1 Hz steps around the best.
+fn spectral_peak(x: &[i16], rate: u32) -> f64 {
+    let best = |freqs: &mut dyn Iterator<Item = f64>| {
+        freqs
+            .map(|f| (power(x, f, rate), f))
+            .fold((f64::MIN, 0.0), |a, b| if b.0 > a.0 { b } else { a })
+            .1
+    };
+    let coarse = best(&mut (5..400).map(|k| k as f64 * 10.0));
+    best(&mut (-100..=100).map(|k| coarse + k as f64 * 0.1))
+}
+
+/// The spectral peak of a 0.2 s window 0.3 s into the WAV.
+fn note_of(p: &Path) -> (u32, f64) {
+    let (rate, left) = read_wav(p);
+    let start = rate as usize * 3 / 10;
+    let window = &left[start..start + rate as usize / 5];
+    assert!(window.iter().any(|&v| v.abs() > 1000), "the note is loud");
+    (rate, spectral_peak(window, rate))
+}
+
+#[test]
+fn the_adlib_is_detected_and_a4_is_in_the_wav_byte_identical_twice() {
+    let d = temp_dir("opl-wav");
+    let (a, b) = (d.join("a.wav"), d.join("b.wav"));
+    for w in [&a, &b] {
+        let (code, out) = opl_run(&["--adlib"], w);
+        assert_eq!(out, "AdLib: OPL3\nA4 played\n");
+        assert_eq!(code, Some(0));
+    }
+    let (rate, hz) = note_of(&a);
+    assert_eq!(rate, 44_100);
+    let a4 = 580.0 * 49_716.0 / 65_536.0;
+    assert!((hz - a4).abs() < a4 * 0.01, "peak at {hz} Hz, A4 is {a4}");
+    let (wa, wb) = (std::fs::read(&a).expect("a"), std::fs::read(&b).expect("b"));
+    assert!(wa == wb, "two runs gave different WAVs");
+    // About one second of note: the run lasted that long.
+    assert!((wa.len() - 44) / 4 > 44_100 * 9 / 10, "{} bytes", wa.len());
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn at_48_khz_the_note_is_the_same() {
+    let d = temp_dir("opl-wav48");
+    let w = d.join("a.wav");
+    let (code, _) = opl_run(&["--adlib", "--wav-rate", "48000"], &w);
+    assert_eq!(code, Some(0));
+    let (rate, hz) = note_of(&w);
+    assert_eq!(rate, 48_000);
+    assert!((hz - 440.0).abs() < 4.4, "peak at {hz} Hz");
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn without_an_adlib_nothing_is_found_and_the_wav_is_silent() {
+    let d = temp_dir("opl-none");
+    let w = d.join("a.wav");
+    let (code, out) = opl_run(&[], &w);
+    assert_eq!(out, "AdLib: none\n");
+    assert_eq!(code, Some(1));
+    let (_, left) = read_wav(&w);
+    assert!(left.iter().all(|&v| v == 0), "silence");
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn a_bad_wav_rate_is_bad_usage() {
+    let d = temp_dir("opl-rate");
+    let (code, _) = opl_run(&["--adlib", "--wav-rate", "22050"], &d.join("a.wav"));
+    assert_eq!(code, Some(2));
+    let _ = std::fs::remove_dir_all(&d);
+}
