@@ -123,3 +123,31 @@ fn a_bad_wav_rate_is_bad_usage() {
     assert_eq!(code, Some(2));
     let _ = std::fs::remove_dir_all(&d);
 }
+
+#[test]
+fn a_record_keeps_the_adlib_for_its_replay() {
+    let dir = temp_dir("opl-record");
+    let (rec, wav) = (dir.join("r.jsonl"), dir.join("r.wav"));
+    let (code, out) = opl_run(&["--adlib", "--record", s(&rec)], &wav);
+    assert_eq!((code, out.as_str()), (Some(0), "AdLib: OPL3\nA4 played\n"));
+    let header = std::fs::read_to_string(&rec).expect("the record");
+    assert!(
+        header
+            .lines()
+            .next()
+            .unwrap_or("")
+            .contains(r#""adlib":true"#),
+        "{header}"
+    );
+    // The replay fits the AdLib without being told, and sounds the same.
+    let wav2 = dir.join("replay.wav");
+    let (code, out) = opl_run(&["--replay", s(&rec)], &wav2);
+    assert_eq!((code, out.as_str()), (Some(0), "AdLib: OPL3\nA4 played\n"));
+    assert_eq!(std::fs::read(&wav).ok(), std::fs::read(&wav2).ok());
+    // A record made without one refuses --adlib.
+    let plain = dir.join("plain.jsonl");
+    let (code, _) = opl_run(&["--record", s(&plain)], &dir.join("p.wav"));
+    assert_eq!(code, Some(1), "no AdLib: the program's exit code");
+    let (code, _) = opl_run(&["--replay", s(&plain), "--adlib"], &dir.join("q.wav"));
+    assert_eq!(code, Some(2));
+}

@@ -84,6 +84,7 @@ fn a_record() -> Vec<u8> {
         cpu: "386".into(),
         cpu_hz: 25_000_000,
         fpu: Some("387".into()),
+        adlib: true,
     };
     let out = std::fs::File::create(&file).expect("a record file");
     let mut r = Recorder::new(Box::new(out), &header).expect("a recorder");

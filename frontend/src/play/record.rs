@@ -22,6 +22,8 @@
 //! [`hw::Fpu::name`]), so that a replay rebuilds the machine's x87 too.
 //! Version 1 records, from before it, still load: they name no FPU and were
 //! made when tandem fitted none unless asked, so they replay without one.
+//! `"adlib":true` in the header says the run had an AdLib (`--adlib`), which
+//! the replay fits too.
 
 use std::io::{BufRead, Write};
 
@@ -43,6 +45,10 @@ pub struct Header {
     /// The x87 ([`hw::Fpu::name`]); absent in version 1.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fpu: Option<String>,
+    /// An AdLib was fitted (`--adlib`); written only when true, so a record
+    /// without one reads as before.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub adlib: bool,
 }
 
 /// The record format this build writes.
@@ -216,6 +222,7 @@ mod tests {
             cpu: "386".into(),
             cpu_hz: 33_000_000,
             fpu: Some("387".into()),
+            adlib: false,
         };
         let evs = [
             Event {

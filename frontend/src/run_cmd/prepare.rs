@@ -87,8 +87,9 @@ pub fn prepare(args: &RunArgs, headless: bool, stdin: Stdin) -> Result<Run, Erro
         })
     }));
     if let Some(p) = &args.record {
-        let fpu = player.session.m.config().fpu;
-        player.set_recorder(recorder(p, &name, cpu, cpu_hz, fpu)?);
+        let config = player.session.m.config();
+        let (fpu, adlib) = (config.fpu, config.adlib);
+        player.set_recorder(recorder(p, &name, (cpu, cpu_hz, fpu, adlib))?);
     }
     let seconds = seconds(args, headless, replay_has_end)?;
     let cycle_limit = seconds.map_or(u64::MAX, |s| {
@@ -175,6 +176,15 @@ fn machine_config(
         if args.machine.fpu.is_none() {
             config.fpu = recorded;
         }
+        // The replay fits the recorded AdLib; --adlib on a record made
+        // without one would change the run.
+        if args.machine.adlib && !h.adlib {
+            return Err(Error::bad(
+                p.display(),
+                "recorded without an AdLib, but --adlib asks for one",
+            ));
+        }
+        config.adlib = h.adlib;
         let fpu_differs = recorded != config.fpu;
         if h.cpu != config.cpu_model.name() || h.cpu_hz != config.cpu_hz || fpu_differs {
             return Err(Error::bad(
@@ -270,9 +280,7 @@ fn start(
 fn recorder(
     p: &Path,
     name: &str,
-    cpu: CpuModel,
-    cpu_hz: u64,
-    fpu: hw::Fpu,
+    (cpu, cpu_hz, fpu, adlib): (CpuModel, u64, hw::Fpu, bool),
 ) -> Result<Recorder, Error> {
     let f = std::fs::File::create(p).map_err(|e| Error::file(p, e))?;
     let header = Header {
@@ -282,6 +290,7 @@ fn recorder(
         cpu: cpu.name().into(),
         cpu_hz,
         fpu: Some(fpu.name().into()),
+        adlib,
     };
     Recorder::new(Box::new(std::io::BufWriter::new(f)), &header).map_err(|e| Error::file(p, e))
 }
