@@ -279,7 +279,13 @@ impl Dos {
             .unwrap_or(FIRST_MCB + 1);
         wr16(m, lin(psp - 1, 1), psp);
         let mut env = Vec::new();
-        for s in &self.cfg.env {
+        // A Sound Blaster's settings, as its installation leaves them in
+        // AUTOEXEC.BAT (no MPU-401 is emulated yet: no P).
+        let blaster = m
+            .config()
+            .sb16
+            .map(|c| format!("BLASTER={}", c.blaster(None)));
+        for s in self.cfg.env.iter().chain(&blaster) {
             env.extend(s.bytes());
             env.push(0);
         }

@@ -39,6 +39,11 @@ pub struct MachineOpts {
     /// [default: none, so programs find no AdLib].
     #[arg(long)]
     pub adlib: bool,
+
+    /// A Sound Blaster 16 at 220h, IRQ 5, DMA 1, HDMA 5 (with its OPL3);
+    /// hidden: the sound options replace it.
+    #[arg(long, hide = true)]
+    pub sb16: bool,
 }
 
 /// The `--fpu` choices.
@@ -76,6 +81,7 @@ impl MachineOpts {
             FpuChoice::Auto => hw::Fpu::auto(cpu),
         };
         config.adlib = self.adlib;
+        config.sb16 = self.sb16.then(hw::Sb16Config::default);
         config
     }
 

@@ -31,7 +31,9 @@ pub struct PcBus {
     /// it is the registration list's).
     #[serde(skip, default = "PortMap::registered")]
     ports: &'static PortMap,
-    /// Whether the OPL answers at 388h/389h ([`MachineConfig::adlib`]).
+    /// Whether the OPL answers at 388h-38Bh: an AdLib
+    /// ([`MachineConfig::adlib`]) or a Sound Blaster 16, which has one
+    /// ([`MachineConfig::sb16`]).
     pub(crate) adlib: bool,
     /// Timed events.
     pub sched: Scheduler,
@@ -80,7 +82,7 @@ impl PcBus {
             mem,
             dev: Devices::power_on(config),
             ports: PortMap::registered(),
-            adlib: config.adlib,
+            adlib: config.adlib || config.sb16.is_some(),
             sched: Scheduler::new(),
             debug_out: Vec::new(),
             step_start: 0,

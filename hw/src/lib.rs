@@ -5,7 +5,8 @@
 //! [`pic`] (8259A pair), [`kbc`] (8042 and keyboard), [`cmos`] (MC146818),
 //! [`vga`] (sequencer, CRTC, graphics and attribute controllers, DAC,
 //! renderer, font), [`ppi`] (port 61h and the speaker), [`dma8237`] (the
-//! 8237A pair and page registers), [`memory`] (the
+//! 8237A pair and page registers), [`opl3`] (the AdLib's YMF262),
+//! [`sb16`] (the Sound Blaster 16: DSP, CT1745 mixer), [`memory`] (the
 //! memory map and A20), [`option_rom`], [`scheduler`] (events and clock
 //! arithmetic), [`device`] (the interface every chip implements),
 //! [`registry`] (the list of devices on the bus), [`bus`] (port and event
@@ -28,9 +29,11 @@ pub mod pic;
 pub mod pit;
 pub mod ppi;
 pub mod registry;
+pub mod sb16;
 pub mod scheduler;
 pub mod state;
 pub mod vga;
 
 pub use error::Error;
 pub use machine::{Fpu, Machine, MachineConfig, RunExit};
+pub use sb16::Sb16Config;

@@ -28,6 +28,7 @@ use crate::kbc::Key;
 use crate::memory::{Memory, Region};
 use crate::option_rom::{self, OptionRom};
 use crate::registry::REGISTRY;
+use crate::sb16::Sb16Config;
 use crate::scheduler::Event;
 use crate::vga::Frame;
 
@@ -56,6 +57,10 @@ pub struct MachineConfig {
     /// The x87 coprocessor fitted ([`Fpu::None`] by default).
     #[serde(default)]
     pub fpu: Fpu,
+    /// A Sound Blaster 16 and its jumpers (none by default); it brings an
+    /// OPL3, which then also answers at 388h-38Bh.
+    #[serde(default)]
+    pub sb16: Option<Sb16Config>,
 }
 
 /// Which x87 the machine has.
@@ -124,6 +129,7 @@ impl Default for MachineConfig {
             rtc_start: DateTime::default(),
             adlib: false,
             fpu: Fpu::None,
+            sb16: None,
         }
     }
 }
@@ -249,6 +255,19 @@ impl Machine {
     pub fn take_opl_samples(&mut self) -> Vec<[i16; 2]> {
         let now = self.cpu.cycles;
         self.bus.dev.opl.take_samples(now)
+    }
+
+    /// Keeps (true) or drops (false, the default) the Sound Blaster 16's
+    /// output level changes, for [`Machine::take_sb16_output`].
+    pub fn capture_sb16(&mut self, on: bool) {
+        self.bus.dev.sb16.set_capture(on);
+    }
+
+    /// The Sound Blaster 16's output level changes since the last call
+    /// while capturing: (cycle, left and right), each level holding until
+    /// the next change (see [`crate::sb16`]). Empty without the card.
+    pub fn take_sb16_output(&mut self) -> Vec<(u64, [i16; 2])> {
+        self.bus.dev.sb16.take_output()
     }
 
     /// Emulated time in whole microseconds.

@@ -341,8 +341,27 @@ impl Opl3 {
     }
 }
 
-/// Without an AdLib ([`MachineConfig::adlib`] off) the ports float at FFh
-/// and count as unhandled.
+/// A read of the OPL's status at cycle `now` (388h, 38Ah, or the Sound
+/// Blaster's base+0, +2, +8).
+pub(crate) fn read_status(bus: &mut PcBus, now: u64) -> u8 {
+    bus.dev.opl.advance_to(now);
+    bus.dev.opl.status()
+}
+
+/// A write of `v` to the OPL's port `offset` (0-3: index and data of bank
+/// 0, index and data of bank 1) at cycle `now`.
+pub(crate) fn write_port(bus: &mut PcBus, offset: u16, v: u8, now: u64) {
+    if offset & 1 == 0 {
+        bus.dev.opl.write_index(offset & 2 != 0, v);
+    } else {
+        bus.dev.opl.advance_to(now);
+        bus.dev.opl.write_data(v);
+    }
+}
+
+/// Without an AdLib or a Sound Blaster 16 ([`MachineConfig::adlib`] off,
+/// [`MachineConfig::sb16`] none) the ports float at FFh and count as
+/// unhandled.
 impl Device for Opl3 {
     const NAME: &'static str = "YMF262 (AdLib, OPL3)";
     const PORTS: &'static [Ports] = &[0x388..=0x38B];
@@ -356,18 +375,14 @@ impl Device for Opl3 {
             bus.note_unhandled(port);
             return 0xFF;
         }
-        bus.dev.opl.advance_to(now);
-        bus.dev.opl.status()
+        read_status(bus, now)
     }
 
     fn write(bus: &mut PcBus, port: u16, v: u8, now: u64) {
         if !bus.adlib {
             bus.note_unhandled(port);
-        } else if port & 1 == 0 {
-            bus.dev.opl.write_index(port & 2 != 0, v);
         } else {
-            bus.dev.opl.advance_to(now);
-            bus.dev.opl.write_data(v);
+            write_port(bus, port & 3, v, now);
         }
     }
 

@@ -14,6 +14,7 @@ use crate::opl3::Opl3;
 use crate::pic::Pics;
 use crate::pit::Pit;
 use crate::ppi::Ppi;
+use crate::sb16::Sb16;
 use crate::vga::Vga;
 
 register_devices! {
@@ -35,4 +36,6 @@ register_devices! {
     ferr: FpuErrorLatch,
     /// The two 8237As and the page registers (00h-0Fh, 80h-8Fh, C0h-DFh).
     dma: Dma8237,
+    /// The Sound Blaster 16 (220h-28Fh: one of four bases; its OPL3 is `opl`).
+    sb16: Sb16,
 }

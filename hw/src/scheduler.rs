@@ -89,6 +89,8 @@ pub enum Event {
     Keyboard = 3,
     /// The next start of vertical retrace (start-address latch, frame end).
     VgaRetrace = 4,
+    /// The Sound Blaster 16's next DMA frame (or E2h retry).
+    Sb16 = 5,
 }
 
 impl Event {
@@ -99,14 +101,20 @@ impl Event {
         Event::Rtc,
         Event::Keyboard,
         Event::VgaRetrace,
+        Event::Sb16,
     ];
 }
 
 /// Number of event kinds.
-pub const EVENT_KINDS: usize = 5;
+pub const EVENT_KINDS: usize = 6;
+
+/// The event kinds a machine had before the sound cards: a slot beyond
+/// them enters the state hash only while scheduled, so that a machine
+/// that never uses the newer devices hashes as before.
+const HASHED_ALWAYS: usize = 5;
 
 /// One time slot per [`Event`]; `u64::MAX` means "not scheduled".
-#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Scheduler {
     at: [u64; EVENT_KINDS],
     next: u64,
@@ -118,6 +126,18 @@ impl Default for Scheduler {
             at: [u64::MAX; EVENT_KINDS],
             next: u64::MAX,
         }
+    }
+}
+
+impl std::hash::Hash for Scheduler {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.at[..HASHED_ALWAYS].hash(h);
+        for (i, t) in self.at.iter().enumerate().skip(HASHED_ALWAYS) {
+            if *t != u64::MAX {
+                (i, t).hash(h);
+            }
+        }
+        self.next.hash(h);
     }
 }
 

@@ -160,6 +160,7 @@ fn machine_config(
         mhz: args.machine.mhz.or(header.map(|h| h.0.cpu_hz)),
         fpu: args.machine.fpu,
         adlib: args.machine.adlib,
+        sb16: args.machine.sb16,
     };
     let mut config = opts.config(default_cpu);
     // A resumed state's machine is checked against the saved one (`start`).
@@ -246,6 +247,7 @@ fn start(
             mhz: None,
             fpu: args.machine.fpu,
             adlib: saved.adlib,
+            sb16: saved.sb16.is_some(),
         };
         let asked_fpu = args
             .machine
