@@ -189,12 +189,7 @@ auto:   mov cx, 200
 
 fail:   call newline
         mov al, 1
-exit:   cmp byte [dos], 0
-        je .halt
-        mov ah, 4Ch
-        int 21h
-.halt:  cli
-        hlt
+exit:   jmp dos_exit
 
 ; ---- the card's interrupt ----
 handler:
