@@ -8,17 +8,46 @@
 
 mod common;
 
-use common::{headless, repo, s, text};
+use std::path::Path;
+
+use common::{headless, repo, s, temp_dir, text};
 
 /// The card's options on the command line.
-const CARD: &[&str] = &["--sb16"];
+const CARD: &[&str] = &["--sound", "sb16"];
 
 /// Runs sb16.com with `args` after the program; (status, stdout).
 fn sb16(args: &[&str]) -> (Option<i32>, String) {
+    sb16_wav(args, None)
+}
+
+/// As [`sb16`], writing the run's sound to `wav` (44100 Hz) when given.
+fn sb16_wav(args: &[&str], wav: Option<&Path>) -> (Option<i32>, String) {
     let prog = repo().join("roms/devices/sb16.com");
     let mhz = ["--cpu", "386", "--mhz", "22.05", "--seconds", "15"];
-    let o = headless(&[CARD, &mhz, &[s(&prog)], args].concat());
+    let out = match wav {
+        Some(w) => vec!["--wav", s(w), "--wav-rate", "44100"],
+        None => vec![],
+    };
+    let o = headless(&[CARD, &mhz, &out, &[s(&prog)], args].concat());
     (o.status.code(), text(&o.stdout))
+}
+
+/// The stereo frames of a 16-bit stereo PCM WAV (after its 44-byte
+/// header, which is checked).
+fn frames(p: &Path) -> Vec<[i16; 2]> {
+    let b = std::fs::read(p).expect("the WAV");
+    assert_eq!(&b[0..4], b"RIFF");
+    assert_eq!(&b[36..40], b"data");
+    assert_eq!(u32::from_le_bytes([b[24], b[25], b[26], b[27]]), 44100);
+    b[44..]
+        .chunks_exact(4)
+        .map(|f| {
+            [
+                i16::from_le_bytes([f[0], f[1]]),
+                i16::from_le_bytes([f[2], f[3]]),
+            ]
+        })
+        .collect()
 }
 
 /// The number after `prefix` on a line of `out`.
@@ -43,7 +72,15 @@ fn the_dsp_resets_reports_4_05_and_blaster_is_set() {
         "{out}"
     );
     let prog = repo().join("roms/devices/sb16.com");
-    let o = headless(&["--cpu", "386", "--seconds", "1", s(&prog)]);
+    let o = headless(&[
+        "--sound",
+        "adlib",
+        "--cpu",
+        "386",
+        "--seconds",
+        "1",
+        s(&prog),
+    ]);
     assert_eq!(o.status.code(), Some(1), "without the card");
     assert_eq!(text(&o.stdout).trim(), "no BLASTER");
 }
@@ -75,4 +112,29 @@ fn auto_init_interrupts_once_a_block_over_ten_seconds() {
         "{irqs} interrupts, {want:.1} expected"
     );
     assert!(out.contains("auto-init ended"), "{out}");
+}
+
+#[test]
+fn the_block_is_in_the_wav_sample_exact_and_the_same_twice() {
+    let d = temp_dir("sb16-wav");
+    let (a, b) = (d.join("a.wav"), d.join("b.wav"));
+    for w in [&a, &b] {
+        let (code, out) = sb16_wav(&[], Some(w));
+        assert_eq!(code, Some(0), "{out}");
+    }
+    let bytes = std::fs::read(&a).expect("a.wav");
+    assert_eq!(bytes, std::fs::read(&b).expect("b.wav"), "byte-identical");
+    // The block: 00h..FFh (unsigned 8-bit, -32768 .. 32512 in 16 bits),
+    // then 80h (silence); each sample once, on both sides, in order.
+    let x = frames(&a);
+    let first = x.iter().position(|f| *f != [0, 0]).expect("sound");
+    let ramp: Vec<[i16; 2]> = (0..256).map(|k| [((k - 128) << 8) as i16; 2]).collect();
+    assert!(x.len() >= first + 257, "{} frames", x.len());
+    assert_eq!(x[first..first + 256], ramp[..]);
+    assert!(x[..first].iter().all(|f| *f == [0, 0]), "silent before");
+    assert!(
+        x[first + 256..].iter().all(|f| *f == [0, 0]),
+        "silent after"
+    );
+    let _ = std::fs::remove_dir_all(&d);
 }
