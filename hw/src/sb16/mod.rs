@@ -343,21 +343,23 @@ fn act(bus: &mut PcBus, a: Action, now: u64) {
             }
         }
     }
-    let dreq = bus
-        .dev
-        .sb16
-        .state
-        .play
-        .as_ref()
-        .map(|p| (p.mode.bits16, !p.paused));
-    let cfg = bus.dev.sb16.state.config;
-    bus.dev
-        .dma
-        .set_dreq(cfg.dma8 as usize, dreq == Some((false, true)));
-    bus.dev
-        .dma
-        .set_dreq(cfg.dma16 as usize, dreq == Some((true, true)));
+    drive_dreq(bus);
     reschedule(bus, now);
+}
+
+/// The DREQ of the transfer's channel while it runs (unpaused), the other
+/// channel's released (they may be one channel: 81h without a 16-bit one).
+fn drive_dreq(bus: &mut PcBus) {
+    let sb = &bus.dev.sb16.state;
+    let cfg = sb.config;
+    let active = sb.play.as_ref().filter(|p| !p.paused);
+    let ch = active.map(|p| if p.mode.bits16 { cfg.dma16 } else { cfg.dma8 });
+    for c in [cfg.dma8, cfg.dma16] {
+        bus.dev.dma.set_dreq(c as usize, false);
+    }
+    if let Some(c) = ch {
+        bus.dev.dma.set_dreq(c as usize, true);
+    }
 }
 
 /// The frame due at `t`: fetched from the 8237, heard, and counted down
@@ -381,8 +383,8 @@ fn play_frame(bus: &mut PcBus, t: u64) {
         if p.mode.auto && !p.exit_auto {
             p.restart_block();
         } else {
-            bus.dev.dma.set_dreq(ch, false);
             bus.dev.sb16.state.play = None;
+            drive_dreq(bus);
             interrupt(bus, 1 << bits16 as u8, true);
             return;
         }
@@ -460,10 +462,8 @@ fn write_port(bus: &mut PcBus, offset: u16, port: u16, v: u8, now: u64) {
 
 /// After a reset: no transfer, DREQs released.
 fn act_none(bus: &mut PcBus, now: u64) {
-    let cfg = bus.dev.sb16.state.config;
-    bus.dev.dma.set_dreq(cfg.dma8 as usize, false);
-    bus.dev.dma.set_dreq(cfg.dma16 as usize, false);
     bus.dev.sb16.state.identify = None;
+    drive_dreq(bus);
     reschedule(bus, now);
 }
 

@@ -215,7 +215,9 @@ fn pause_continue_and_a_stalled_channel() {
     dsp(&mut m, &[0xC0, 0x00, 9, 0]);
     at(&mut m, s + 441 * 4);
     assert_eq!(m.bus.dev.sb16.playback().map(|p| p.left()), Some(6));
+    assert_eq!(m.in8(0x08) & 0x20, 0x20, "DREQ 1 while playing");
     dsp(&mut m, &[0xD0]);
+    assert_eq!(m.in8(0x08) & 0x20, 0, "no DREQ while paused");
     at(&mut m, s + 441 * 50);
     assert_eq!(
         m.bus.dev.sb16.playback().map(|p| p.left()),
