@@ -53,12 +53,7 @@ none:   PRINT "MPU-401: none"
         mov al, 10
         call putc
         mov al, 1
-exit:   cmp byte [dos], 0
-        je .halt
-        mov ah, 4Ch
-        int 21h
-.halt:  cli
-        hlt
+exit:   DOS_EXIT
 
 ; show: AL as hex, then a new line
 show:   call print_hex8

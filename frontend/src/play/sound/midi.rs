@@ -446,11 +446,15 @@ mod tests {
             b"RIFF\x10\0\0\0sfbkLIST\xff\xff\xff\x7f",
         ] {
             std::fs::write(&bad, bytes).expect("write");
-            let e = read(&bad).err().expect("an error");
+            let Err(e) = read(&bad) else {
+                panic!("{bytes:?} read as a SoundFont")
+            };
             assert_eq!(e.path, bad);
             assert!(e.why.starts_with("not a usable SoundFont"), "{}", e.why);
         }
-        let e = read(&dir.join("none.sf2")).err().expect("missing");
+        let Err(e) = read(&dir.join("none.sf2")) else {
+            panic!("a missing file read as a SoundFont")
+        };
         assert!(!e.why.is_empty());
         let _ = std::fs::remove_dir_all(&dir);
     }
