@@ -108,6 +108,10 @@ fn read(path: &Path) -> Result<Arc<SoundFont>, FontError> {
         path: path.to_path_buf(),
         why,
     };
+    // A device or a FIFO (/dev/zero) would never end.
+    if path.exists() && !path.is_file() {
+        return Err(err("not a regular file".into()));
+    }
     let bytes = std::fs::read(path).map_err(|e| err(e.to_string()))?;
     let hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(|_| {}));
@@ -456,6 +460,10 @@ mod tests {
             panic!("a missing file read as a SoundFont")
         };
         assert!(!e.why.is_empty());
+        let Err(e) = read(Path::new("/dev/zero")) else {
+            panic!("/dev/zero read as a SoundFont")
+        };
+        assert_eq!(e.why, "not a regular file");
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
