@@ -280,11 +280,12 @@ impl Dos {
         wr16(m, lin(psp - 1, 1), psp);
         let mut env = Vec::new();
         // A Sound Blaster's settings, as its installation leaves them in
-        // AUTOEXEC.BAT (no MPU-401 is emulated yet: no P).
+        // AUTOEXEC.BAT (P: the MPU-401's base, when there is one).
+        let mpu = m.config().mpu401.map(|p| p.base);
         let blaster = m
             .config()
             .sb16
-            .map(|c| format!("BLASTER={}", c.blaster(None)));
+            .map(|c| format!("BLASTER={}", c.blaster(mpu)));
         for s in self.cfg.env.iter().chain(&blaster) {
             env.extend(s.bytes());
             env.push(0);

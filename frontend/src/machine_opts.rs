@@ -132,6 +132,7 @@ impl MachineOpts {
         // A Sound Blaster 16 decodes 388h-38Bh for its OPL3 too.
         config.adlib = sound.adlib || sound.sb16;
         config.sb16 = sound.sb16.then(hw::Sb16Config::default);
+        config.mpu401 = sound.mpu401.then(hw::mpu401::Mpu401Config::default);
         config
     }
 

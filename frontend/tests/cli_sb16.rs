@@ -72,6 +72,10 @@ fn the_dsp_resets_reports_4_05_and_blaster_is_set() {
         "{out}"
     );
     let prog = repo().join("roms/devices/sb16.com");
+    let o = headless(&["--sound", "sb16,mpu401", "--seconds", "1", s(&prog)]);
+    let out = text(&o.stdout);
+    let first = out.lines().next();
+    assert_eq!(first, Some("BLASTER=A220 I5 D1 H5 P330 T6"), "{out}");
     let o = headless(&[
         "--sound",
         "adlib",

@@ -83,7 +83,7 @@ none:   PRINT "none"
         mov al, 10
         call putc
         mov al, 1
-exit:   jmp dos_exit
+exit:   DOS_EXIT
 
 ; opl_write: AH = register, AL = value; waits as the AdLib guide asks
 ; (6 status reads after the index, 35 after the data)

@@ -189,7 +189,7 @@ auto:   mov cx, 200
 
 fail:   call newline
         mov al, 1
-exit:   jmp dos_exit
+exit:   DOS_EXIT
 
 ; ---- the card's interrupt ----
 handler:
