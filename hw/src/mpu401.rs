@@ -208,8 +208,9 @@ impl Mpu401 {
         std::mem::take(&mut self.midi)
     }
 
-    /// The level of the IRQ line: a byte waits to be read.
-    fn irq_level(&self) -> bool {
+    /// The level of the IRQ line: a byte waits to be read (also the
+    /// Sound Blaster 16 mixer's interrupt status bit 2).
+    pub fn irq_level(&self) -> bool {
         !self.input.is_empty()
     }
 

@@ -128,7 +128,8 @@ pub struct State {
     mixer: Mixer,
     /// The transfer in progress.
     play: Option<Playback>,
-    /// Pending interrupts (mixer 82h): bit 0 8-bit DMA, bit 1 16-bit DMA.
+    /// Pending interrupts (mixer 82h): bit 0 8-bit DMA, bit 1 16-bit DMA
+    /// (bit 2, the MPU-401's, is the MPU's own).
     irq_status: u8,
     /// The DAC's value before the mixer (left, right).
     raw: [i16; 2],
@@ -402,7 +403,10 @@ fn read_port(bus: &mut PcBus, offset: u16, port: u16, now: u64) -> u8 {
         0x0 | 0x2 | 0x8 => crate::opl3::read_status(bus, now),
         0x5 => {
             let c = sb.config;
-            sb.mixer.read(c.irq, c.dma8, c.dma16, sb.irq_status)
+            // 82h bit 2: the MPU-401's interrupt (a byte waits).
+            let mpu = (bus.dev.mpu.irq_level() as u8) << 2;
+            let sb = &bus.dev.sb16.state;
+            sb.mixer.read(c.irq, c.dma8, c.dma16, sb.irq_status | mpu)
         }
         0xA => sb.dsp.read_data(now),
         0xC => {

@@ -331,3 +331,17 @@ fn hash_and_save_state() {
     assert!(irq5(&back));
     assert_eq!(back.state_hash(), m.state_hash());
 }
+
+#[test]
+fn mixer_82h_shows_the_mpu_interrupt() {
+    let mut c = MachineConfig::with_cpu(emu::CpuModel::I386, CPU);
+    c.sb16 = Some(Sb16Config::default());
+    c.mpu401 = Some(crate::mpu401::Mpu401Config::default());
+    let mut m = Machine::new(c);
+    m.out8(BASE + 4, 0x82);
+    assert_eq!(m.in8(BASE + 5), 0x00);
+    m.out8(0x331, 0xFF); // MPU reset: its ACK waits
+    assert_eq!(m.in8(BASE + 5), 0x04);
+    m.in8(0x330);
+    assert_eq!(m.in8(BASE + 5), 0x00);
+}
