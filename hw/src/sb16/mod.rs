@@ -135,8 +135,6 @@ pub struct State {
     raw: [i16; 2],
     /// E2h's byte waiting for the 8-bit DMA channel.
     identify: Option<u8>,
-    /// When the card's event is due (mirrors the scheduler's slot).
-    due: Option<u64>,
 }
 
 /// The Sound Blaster 16.
@@ -176,7 +174,6 @@ impl State {
             irq_status: 0,
             raw: [0; 2],
             identify: None,
-            due: None,
         }
     }
 }
@@ -297,7 +294,6 @@ fn reschedule(bus: &mut PcBus, now: u64) {
         .identify
         .map(|_| now + sb.micros(IDENTIFY_RETRY_US));
     let due = [frame, retry].into_iter().flatten().min();
-    bus.dev.sb16.state.due = due;
     bus.sched.set(Event::Sb16, due);
 }
 

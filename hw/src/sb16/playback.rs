@@ -86,9 +86,11 @@ impl Playback {
         self.den = den * if halve { 2 } else { 1 };
     }
 
-    /// The cycle of frame `k` after the start.
+    /// The cycle of frame `k` after the start (a damaged save state's zero
+    /// clock or rate counts as 1, so the frames still move on).
     fn cycle_of(&self, k: u64, cpu_hz: u64) -> u64 {
-        let c = (k as u128 * self.den as u128 * cpu_hz as u128).div_ceil(self.num as u128);
+        let per = self.den.max(1) as u128 * cpu_hz.max(1) as u128;
+        let c = (k as u128 * per).div_ceil(self.num.max(1) as u128);
         self.start + c.min(u64::MAX as u128) as u64
     }
 
