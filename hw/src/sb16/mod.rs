@@ -107,13 +107,17 @@ impl Sb16Config {
     }
 }
 
-/// The DSP's output as a listener hears it.
+/// The DSP's output, and the FM gain, as a listener hears them.
 #[derive(Clone, Debug, Default)]
 pub struct Output {
     /// Keep the level changes.
     capture: bool,
     /// Level changes not yet taken: (cycle, left/right).
     log: Vec<(u64, [i16; 2])>,
+    /// FM gain changes not yet taken: (cycle, left/right in 1/32768ths).
+    fm_log: Vec<(u64, [u32; 2])>,
+    /// The FM gain last logged.
+    fm_last: Option<[u32; 2]>,
 }
 
 /// The card's state (the hashed and saved part).
@@ -225,7 +229,15 @@ impl Sb16 {
         self.output.capture = on;
         if !on {
             self.output.log.clear();
+            self.output.fm_log.clear();
         }
+    }
+
+    /// The FM gain's changes since the last call while capturing: (cycle,
+    /// left and right in 1/32768ths, [`Mixer::fm_gain`]), for the
+    /// renderer of the OPL3, whose output passes the card's mixer.
+    pub fn take_fm_gain(&mut self) -> Vec<(u64, [u32; 2])> {
+        std::mem::take(&mut self.output.fm_log)
     }
 
     /// The level changes since the last call, in order: (cycle, left and
@@ -238,6 +250,18 @@ impl Sb16 {
     fn dac(&mut self, t: u64, raw: [i16; 2]) {
         self.state.raw = raw;
         self.relevel(t);
+    }
+
+    /// The heard level and the FM gain follow the mixer at cycle `t`.
+    fn remix(&mut self, t: u64) {
+        self.relevel(t);
+        let g = self.state.mixer.fm_gain();
+        if self.output.fm_last != Some(g) {
+            self.output.fm_last = Some(g);
+            if self.output.capture {
+                self.output.fm_log.push((t, g));
+            }
+        }
     }
 
     /// The heard level follows the DAC and the mixer at cycle `t`.
@@ -432,7 +456,7 @@ fn write_port(bus: &mut PcBus, offset: u16, port: u16, v: u8, now: u64) {
         0x0..=0x3 | 0x8 | 0x9 => crate::opl3::write_port(bus, offset & 3, v, now),
         0x4 => sb.state.mixer.index = v,
         0x5 => match sb.state.mixer.write(v) {
-            Effect::Levels => sb.relevel(now),
+            Effect::Levels => sb.remix(now),
             Effect::Irq(irq) => {
                 bus.dev.pics.set_irq(sb.state.config.pic_line(), false);
                 bus.dev.sb16.state.config.irq = irq;

@@ -345,3 +345,16 @@ fn mixer_82h_shows_the_mpu_interrupt() {
     m.in8(0x330);
     assert_eq!(m.in8(BASE + 5), 0x00);
 }
+
+#[test]
+fn fm_gain_changes_are_logged_for_the_opl_renderer() {
+    let mut m = machine(Some(Sb16Config::default()));
+    assert_eq!(m.bus.dev.sb16.mixer().fm_gain(), [32768; 2]);
+    m.bus.dev.sb16.set_capture(true);
+    at(&mut m, 500);
+    m.out8(BASE + 4, 0x26);
+    m.out8(BASE + 5, 0x0F); // FM: left off (level 1), right 0 dB
+    m.out8(BASE + 4, 0x32);
+    m.out8(BASE + 5, 0x00); // voice: no FM change, nothing logged
+    assert_eq!(m.bus.dev.sb16.take_fm_gain(), vec![(500, [33, 32768])]);
+}

@@ -80,7 +80,8 @@ impl Mixer {
         let clock = Clock::new(m.config().cpu_hz, u64::from(rate));
         let mut sources: Vec<Box<dyn Source>> =
             vec![Box::new(speaker::SpeakerSource::new(m, clock))];
-        if m.config().adlib {
+        // A Sound Blaster 16 brings its OPL3.
+        if m.config().adlib || m.bus.dev.sb16.fitted() {
             sources.push(Box::new(opl::OplSource::new(m, clock)));
         }
         if m.bus.dev.sb16.fitted() {
@@ -144,6 +145,21 @@ impl Mixer {
 mod tests {
     use super::*;
 
+    /// Operator 1 and 2 of channel 0, then F-number 244h block 4 key on
+    /// (register, value).
+    const A4: [(u8, u8); 10] = [
+        (0x20, 0x01),
+        (0x40, 0x10),
+        (0x60, 0xF0),
+        (0x80, 0x77),
+        (0x23, 0x01),
+        (0x43, 0x00),
+        (0x63, 0xF0),
+        (0x83, 0x77),
+        (0xA0, 0x44),
+        (0xB0, 0x32),
+    ];
+
     /// A program that starts a 440 Hz tone on the speaker (PIT channel 2)
     /// and an OPL3 note, then spins.
     fn tone_program() -> Vec<u8> {
@@ -153,20 +169,7 @@ mod tests {
             0xB0, 0xB6, 0xE6, 0x43, 0xB0, 0x98, 0xE6, 0x42, 0xB0, 0x0A, 0xE6, 0x42, 0xE4, 0x61,
             0x0C, 0x03, 0xE6, 0x61,
         ];
-        // Operator 1 and 2 of channel 0, then F-number 244h block 4 key on.
-        let regs = [
-            (0x20, 0x01),
-            (0x40, 0x10),
-            (0x60, 0xF0),
-            (0x80, 0x77),
-            (0x23, 0x01),
-            (0x43, 0x00),
-            (0x63, 0xF0),
-            (0x83, 0x77),
-            (0xA0, 0x44),
-            (0xB0, 0x32),
-        ];
-        for (r, v) in regs {
+        for (r, v) in A4 {
             // MOV DX,388h; MOV AL,r; OUT DX,AL; INC DX; MOV AL,v; OUT DX,AL
             code.extend([0xBA, 0x88, 0x03, 0xB0, r, 0xEE, 0x42, 0xB0, v, 0xEE]);
         }
@@ -206,6 +209,31 @@ mod tests {
             "first difference {:?} of {n}",
             first.map(|i| (a[i], b[i]))
         );
+    }
+
+    /// The OPL3 note heard for half a second through a Sound Blaster 16
+    /// (written at base+8/9), the mixer's FM volume at 00h (-60 dB) from
+    /// 0.25 s: the OPL source follows the FM gain from its cycle.
+    #[test]
+    fn the_sb16_mixer_sets_the_fm_volume_from_its_cycle() {
+        let mut config = hw::MachineConfig::with_cpu(emu::CpuModel::I386, 33_000_000);
+        config.sb16 = Some(hw::Sb16Config::default());
+        let mut m = Machine::new(config);
+        let mut mixer = Mixer::new(&mut m, 44_100);
+        for (r, v) in A4 {
+            m.out8(0x228, r);
+            m.out8(0x229, v);
+        }
+        m.cpu.cycles = 8_250_000;
+        let mut out = mixer.pull(&mut m);
+        m.out8(0x224, 0x26);
+        m.out8(0x225, 0x00);
+        m.cpu.cycles = 16_500_000;
+        out.extend(mixer.finish(&mut m));
+        let peak = |r: std::ops::Range<usize>| out[r].iter().map(|f| f[0].abs()).max();
+        let (before, after) = (peak(2_000..11_000), peak(11_030..22_000));
+        assert!(before > Some(2_000), "{before:?}");
+        assert!(after < Some(10), "{after:?}");
     }
 
     #[test]
