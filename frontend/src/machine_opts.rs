@@ -35,10 +35,63 @@ pub struct MachineOpts {
     #[arg(long, value_name = "FPU", value_parser = parse_fpu)]
     pub fpu: Option<FpuChoice>,
 
-    /// An AdLib card: the YMF262 (OPL3) at 388h-38Bh, heard in `--wav`
-    /// [default: none, so programs find no AdLib].
-    #[arg(long)]
+    /// The sound cards: a comma-separated list of `adlib` (a YMF262 OPL3
+    /// at 388h), `sb16` (a Sound Blaster 16, with its OPL3), `mpu401` (a
+    /// Roland MPU-401 UART playing General MIDI through a SoundFont), or
+    /// `none` [default: adlib,sb16,mpu401, as DOSBox has them].
+    #[arg(long, value_name = "LIST", value_parser = parse_sound)]
+    pub sound: Option<SoundSet>,
+
+    /// Same as listing `adlib` in `--sound` (which has it by default).
+    #[arg(long, hide = true)]
     pub adlib: bool,
+}
+
+/// The cards of `--sound`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SoundSet {
+    /// An AdLib (OPL3 at 388h).
+    pub adlib: bool,
+    /// A Sound Blaster 16.
+    pub sb16: bool,
+    /// An MPU-401.
+    pub mpu401: bool,
+}
+
+impl Default for SoundSet {
+    /// Every card, as DOSBox's default configuration has them.
+    fn default() -> SoundSet {
+        SoundSet {
+            adlib: true,
+            sb16: true,
+            mpu401: true,
+        }
+    }
+}
+
+/// Parses `--sound`: `none`, or names from adlib, sb16, mpu401.
+pub fn parse_sound(s: &str) -> Result<SoundSet, String> {
+    let mut set = SoundSet {
+        adlib: false,
+        sb16: false,
+        mpu401: false,
+    };
+    if s.trim() == "none" {
+        return Ok(set);
+    }
+    for name in s.split(',').map(str::trim) {
+        match name {
+            "adlib" => set.adlib = true,
+            "sb16" => set.sb16 = true,
+            "mpu401" => set.mpu401 = true,
+            _ => {
+                return Err(format!(
+                    "unknown sound card '{name}': a list of adlib, sb16, mpu401, or none"
+                ))
+            }
+        }
+    }
+    Ok(set)
 }
 
 /// The `--fpu` choices.
@@ -75,8 +128,18 @@ impl MachineOpts {
             FpuChoice::I387 => hw::Fpu::I387,
             FpuChoice::Auto => hw::Fpu::auto(cpu),
         };
-        config.adlib = self.adlib;
+        let sound = self.sound_set();
+        // A Sound Blaster 16 decodes 388h-38Bh for its OPL3 too.
+        config.adlib = sound.adlib || sound.sb16;
         config
+    }
+
+    /// The cards asked for: `--sound` (every card by default), plus the
+    /// AdLib when `--adlib` is given.
+    pub fn sound_set(&self) -> SoundSet {
+        let mut set = self.sound.unwrap_or_default();
+        set.adlib |= self.adlib;
+        set
     }
 
     /// Why `--fpu` cannot be fitted beside `cpu`, if it cannot: a 387 (or

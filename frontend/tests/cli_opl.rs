@@ -1,4 +1,4 @@
-//! `--adlib` and `--wav`: roms/devices/opl.com detects the AdLib with the
+//! The AdLib (`--sound`) and `--wav`: roms/devices/opl.com detects the AdLib with the
 //! standard sequence and plays A4 (F-number 244h, block 4: 439.98 Hz) for
 //! about a second; the WAV of the run has its spectral peak there and is
 //! the same bytes every time.
@@ -108,11 +108,31 @@ fn at_48_khz_the_note_is_the_same() {
 fn without_an_adlib_nothing_is_found_and_the_wav_is_silent() {
     let d = temp_dir("opl-none");
     let w = d.join("a.wav");
-    let (code, out) = opl_run(&[], &w);
+    let (code, out) = opl_run(&["--sound", "none"], &w);
     assert_eq!(out, "AdLib: none\n");
     assert_eq!(code, Some(1));
     let (_, left) = read_wav(&w);
     assert!(left.iter().all(|&v| v == 0), "silence");
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn the_adlib_is_there_by_default_and_sb16_alone_brings_its_opl3() {
+    let d = temp_dir("opl-default");
+    for sound in [None, Some("sb16"), Some("adlib,mpu401")] {
+        let mut args = Vec::new();
+        if let Some(s) = sound {
+            args.extend(["--sound", s]);
+        }
+        let (code, out) = opl_run(&args, &d.join("a.wav"));
+        assert_eq!(
+            (code, out.as_str()),
+            (Some(0), "AdLib: OPL3\nA4 played\n"),
+            "{sound:?}"
+        );
+    }
+    let (code, _) = opl_run(&["--sound", "adlib,gus"], &d.join("a.wav"));
+    assert_eq!(code, Some(2), "an unknown card is bad usage");
     let _ = std::fs::remove_dir_all(&d);
 }
 
@@ -146,7 +166,10 @@ fn a_record_keeps_the_adlib_for_its_replay() {
     assert_eq!(std::fs::read(&wav).ok(), std::fs::read(&wav2).ok());
     // A record made without one refuses --adlib.
     let plain = dir.join("plain.jsonl");
-    let (code, _) = opl_run(&["--record", s(&plain)], &dir.join("p.wav"));
+    let (code, _) = opl_run(
+        &["--sound", "none", "--record", s(&plain)],
+        &dir.join("p.wav"),
+    );
     assert_eq!(code, Some(1), "no AdLib: the program's exit code");
     let (code, _) = opl_run(&["--replay", s(&plain), "--adlib"], &dir.join("q.wav"));
     assert_eq!(code, Some(2));

@@ -14,7 +14,6 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use hw::vga::render::Frame;
-use sdl2::audio::{AudioQueue, AudioSpecDesired};
 use sdl2::event::{Event, WindowEvent};
 use sdl2::keyboard::{Mod, Scancode};
 use sdl2::mouse::MouseButton;
@@ -22,10 +21,10 @@ use sdl2::pixels::PixelFormatEnum;
 use sdl2::render::{Texture, TextureCreator, WindowCanvas};
 use sdl2::video::{FullscreenType, WindowContext};
 
-use super::audio::Speaker;
 use super::keymap;
 use super::record::Input;
 use super::screenshot;
+use super::sound::sdl_queue::SdlSound;
 use crate::run_cmd::{Outcome, Run};
 
 /// The window's logical size: 4:3, into which every frame is scaled.
@@ -33,7 +32,6 @@ const LOGICAL: (u32, u32) = (640, 480);
 /// The window's initial size.
 const INITIAL: (u32, u32) = (960, 720);
 /// Sound sample rate.
-const RATE: i32 = 44_100;
 /// When the host falls this far behind the emulated clock, stop trying to
 /// catch up (the emulation just runs slower than real time).
 const MAX_LAG: f64 = 0.25;
@@ -202,72 +200,6 @@ impl<'a> Screen<'a> {
     }
 }
 
-/// The speaker through an SDL audio queue.
-struct Sound {
-    queue: AudioQueue<i16>,
-    speaker: Speaker,
-    buf: Vec<i16>,
-}
-
-fn open_sound(sdl: &sdl2::Sdl, run: &mut Run) -> Option<Sound> {
-    let audio = match sdl.audio() {
-        Ok(a) => a,
-        Err(e) => {
-            log::info!("no sound: {e}");
-            return None;
-        }
-    };
-    let want = AudioSpecDesired {
-        freq: Some(RATE),
-        channels: Some(1),
-        samples: Some(1024),
-    };
-    let queue: AudioQueue<i16> = match audio.open_queue(None, &want) {
-        Ok(q) => q,
-        Err(e) => {
-            log::info!("no sound: {e}");
-            return None;
-        }
-    };
-    log::info!(
-        "sound: {} at {} Hz",
-        audio.current_audio_driver(),
-        queue.spec().freq
-    );
-    let m = &mut run.player.session.m;
-    m.bus.ppi.record = true;
-    m.bus.ppi.speaker_log.clear();
-    let speaker = Speaker::new(
-        run.cpu_hz,
-        queue.spec().freq as u64,
-        m.cycles(),
-        m.bus.ppi.speaker(),
-    );
-    queue.resume();
-    Some(Sound {
-        queue,
-        speaker,
-        buf: Vec::new(),
-    })
-}
-
-impl Sound {
-    fn frame(&mut self, run: &mut Run) {
-        let m = &mut run.player.session.m;
-        let log = std::mem::take(&mut m.bus.ppi.speaker_log);
-        self.buf.clear();
-        self.speaker.render(&log, m.cycles(), &mut self.buf);
-        // Keep the latency bounded: drop what is queued beyond 0.2 s.
-        let rate = self.queue.spec().freq.max(1) as u32;
-        if self.queue.size() > rate * 2 / 5 {
-            self.queue.clear();
-        }
-        if let Err(e) = self.queue.queue_audio(&self.buf) {
-            log::debug!("sound: {e}");
-        }
-    }
-}
-
 /// Runs the session in a window until the program ends, a limit, or the
 /// user closes the window.
 pub fn run(run: &mut Run, fullscreen: bool, mute: bool) -> Result<Outcome, String> {
@@ -295,7 +227,11 @@ pub fn run(run: &mut Run, fullscreen: bool, mute: bool) -> Result<Outcome, Strin
         creator: &creator,
         texture: None,
     };
-    let mut sound = if mute { None } else { open_sound(&sdl, run) };
+    let mut sound = if mute {
+        None
+    } else {
+        SdlSound::open(&sdl, &mut run.player.session.m)
+    };
     let mut pump = sdl.event_pump()?;
     let mouse = sdl.mouse();
     let mut ui = Ui::default();
@@ -349,16 +285,16 @@ pub fn run(run: &mut Run, fullscreen: bool, mute: bool) -> Result<Outcome, Strin
                     .window_mut()
                     .set_title(&format!("{title} (paused)"))
                     .map_err(|e| e.to_string())?;
-                if let Some(s) = &sound {
-                    s.queue.pause();
+                if let Some(s) = sound.as_mut() {
+                    s.hold(true);
                 }
             } else {
                 canvas
                     .window_mut()
                     .set_title(&title)
                     .map_err(|e| e.to_string())?;
-                if let Some(s) = &sound {
-                    s.queue.resume();
+                if let Some(s) = sound.as_mut() {
+                    s.hold(false);
                 }
                 base = (Instant::now(), run.player.session.m.cycles());
             }
@@ -376,7 +312,7 @@ pub fn run(run: &mut Run, fullscreen: bool, mute: bool) -> Result<Outcome, Strin
         run.player.flush_output(&mut stdout);
         screen.show(&mut canvas, &run.player.session.m.render())?;
         if let Some(s) = sound.as_mut() {
-            s.frame(run);
+            s.frame(&mut run.player.session.m);
         }
         if let Some(o) = Outcome::of(step, run) {
             break o;
@@ -396,6 +332,13 @@ pub fn run(run: &mut Run, fullscreen: bool, mute: bool) -> Result<Outcome, Strin
             base = (Instant::now(), run.player.session.m.cycles());
         }
     };
+    if let Some(s) = &sound {
+        eprintln!(
+            "tandem run: sound: {:.1} s, {} underruns",
+            s.seconds(),
+            s.underruns()
+        );
+    }
     Ok(outcome)
 }
 

@@ -159,6 +159,7 @@ fn machine_config(
         cpu: args.machine.cpu.or(header.map(|h| h.2)),
         mhz: args.machine.mhz.or(header.map(|h| h.0.cpu_hz)),
         fpu: args.machine.fpu,
+        sound: args.machine.sound,
         adlib: args.machine.adlib,
     };
     let mut config = opts.config(default_cpu);
@@ -176,12 +177,20 @@ fn machine_config(
         if args.machine.fpu.is_none() {
             config.fpu = recorded;
         }
-        // The replay fits the recorded AdLib; --adlib on a record made
-        // without one would change the run.
-        if args.machine.adlib && !h.adlib {
+        // The replay fits the recorded sound cards; asking for others
+        // would change the run.
+        let explicit = args.machine.sound.is_some() || args.machine.adlib;
+        if explicit && config.adlib != h.adlib {
+            let (had, asked) = if h.adlib {
+                ("with", "without")
+            } else {
+                ("without", "with")
+            };
             return Err(Error::bad(
                 p.display(),
-                "recorded without an AdLib, but --adlib asks for one",
+                format!(
+                    "recorded {had} an AdLib, but --sound/--adlib asks for a machine {asked} one"
+                ),
             ));
         }
         config.adlib = h.adlib;
@@ -245,6 +254,7 @@ fn start(
             cpu: Some(saved.cpu_model),
             mhz: None,
             fpu: args.machine.fpu,
+            sound: None,
             adlib: saved.adlib,
         };
         let asked_fpu = args

@@ -5,6 +5,68 @@
 //! the sample rate from aliasing into loud tones), through a DC blocker so
 //! a speaker left high is silent.
 
+use std::collections::VecDeque;
+
+use hw::Machine;
+
+use super::{Clock, Source};
+
+/// The PC speaker as a [`Source`]: both channels carry it.
+pub struct SpeakerSource {
+    clock: Clock,
+    speaker: Speaker,
+    /// Samples rendered and not yet mixed, up to sample `speaker.next`.
+    queue: VecDeque<i16>,
+}
+
+impl SpeakerSource {
+    /// Hears `m`'s speaker from its present cycle (switches the speaker
+    /// log on).
+    pub fn new(m: &mut Machine, clock: Clock) -> SpeakerSource {
+        m.bus.ppi.record = true;
+        m.bus.ppi.speaker_log.clear();
+        let speaker = Speaker::new(clock.cpu_hz, clock.rate, m.cycles(), m.bus.ppi.speaker());
+        SpeakerSource {
+            clock,
+            speaker,
+            queue: VecDeque::new(),
+        }
+    }
+}
+
+impl Source for SpeakerSource {
+    fn take(&mut self, m: &mut Machine) {
+        let log = std::mem::take(&mut m.bus.ppi.speaker_log);
+        let mut buf = Vec::new();
+        self.speaker.render(&log, m.cycles(), &mut buf);
+        self.queue.extend(buf);
+    }
+
+    fn mix(&mut self, first: u64, out: &mut [[i32; 2]], end: bool) {
+        let want = first + out.len() as u64;
+        if end && self.speaker.next < want {
+            // Render the missing samples with the level held.
+            let mut buf = Vec::new();
+            let to = self.clock.cycle_of(want);
+            self.speaker.render(&[], to, &mut buf);
+            self.queue.extend(buf);
+        }
+        // The queue's first sample is number `speaker.next - len`.
+        while self.speaker.next - (self.queue.len() as u64) < first {
+            if self.queue.pop_front().is_none() {
+                break;
+            }
+        }
+        for o in out.iter_mut() {
+            let Some(s) = self.queue.pop_front() else {
+                break;
+            };
+            o[0] += i32::from(s);
+            o[1] += i32::from(s);
+        }
+    }
+}
+
 /// Converts speaker level changes into samples.
 #[derive(Clone, Debug)]
 pub struct Speaker {

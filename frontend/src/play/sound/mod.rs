@@ -1,0 +1,150 @@
+//! The output stage: every sound device of the machine, mixed into 16-bit
+//! stereo at one host rate, as a function of emulated time only.
+//!
+//! Each device becomes a [`Source`] (one file each: [`speaker`], [`opl`]).
+//! A source drains what its device produced up to the machine's present
+//! cycle ([`Source::take`]) and adds its value for a run of output samples
+//! ([`Source::mix`]). Output sample `n` sits at emulated cycle
+//! `n * cpu_hz / rate` ([`Clock`]), so the samples of a run are the same
+//! however often the output stage is called: the WAV writer (`--wav`) and
+//! the window's SDL queue get the same sound from the same run.
+//!
+//! The mixer asks only for samples at least [`Mixer::lag_cycles`] (1 ms of
+//! emulated time) old, so every source has all it needs for them (the
+//! OPL's next sample, the speaker's whole span); [`Mixer::finish`] takes the
+//! rest, each source holding its last value.
+
+pub mod opl;
+pub mod sdl_queue;
+pub mod speaker;
+
+use hw::Machine;
+
+/// One sound source of the machine, as the output stage hears it.
+pub trait Source {
+    /// Moves the device's output up to the machine's present cycle out of
+    /// the machine into the source.
+    fn take(&mut self, m: &mut Machine);
+    /// Adds the source's stereo value (in i16 range) for output samples
+    /// `first .. first + out.len()` to `out`. Calls come in order without
+    /// gaps. Unless `end`, every sample asked for lies at least 1 ms of
+    /// emulated time before the last [`Source::take`]; at the `end` the
+    /// source holds its last value where it lacks data.
+    fn mix(&mut self, first: u64, out: &mut [[i32; 2]], end: bool);
+}
+
+/// The output rate and the CPU clock: where each output sample is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Clock {
+    /// The CPU's clock in Hz (emulated time is its cycle count).
+    pub cpu_hz: u64,
+    /// Output samples per second.
+    pub rate: u64,
+}
+
+impl Clock {
+    /// The clock of a machine at `cpu_hz` heard at `rate` Hz.
+    pub fn new(cpu_hz: u64, rate: u64) -> Clock {
+        Clock {
+            cpu_hz: cpu_hz.max(1),
+            rate: rate.max(1),
+        }
+    }
+
+    /// The cycle output sample `n` is at (rounded down).
+    pub fn cycle_of(&self, n: u64) -> u64 {
+        (u128::from(n) * u128::from(self.cpu_hz) / u128::from(self.rate)) as u64
+    }
+
+    /// The first output sample at or after `cycle`.
+    pub fn sample_at(&self, cycle: u64) -> u64 {
+        (u128::from(cycle) * u128::from(self.rate)).div_ceil(u128::from(self.cpu_hz)) as u64
+    }
+}
+
+/// Every sound source of a machine, mixed.
+pub struct Mixer {
+    clock: Clock,
+    sources: Vec<Box<dyn Source>>,
+    /// The next output sample to produce.
+    next: u64,
+}
+
+impl Mixer {
+    /// Starts hearing `m` at `rate` Hz from its present cycle: one source
+    /// per sound device it has (each switches its device's capture on).
+    pub fn new(m: &mut Machine, rate: u32) -> Mixer {
+        let clock = Clock::new(m.config().cpu_hz, u64::from(rate));
+        let mut sources: Vec<Box<dyn Source>> =
+            vec![Box::new(speaker::SpeakerSource::new(m, clock))];
+        if m.config().adlib {
+            sources.push(Box::new(opl::OplSource::new(m, clock)));
+        }
+        Mixer {
+            clock,
+            sources,
+            next: clock.sample_at(m.cycles()),
+        }
+    }
+
+    /// The output rate.
+    pub fn rate(&self) -> u32 {
+        self.clock.rate as u32
+    }
+
+    /// How far behind the machine's present the mixer stays: 1 ms.
+    pub fn lag_cycles(&self) -> u64 {
+        self.clock.cpu_hz / 1000
+    }
+
+    /// The samples of the emulated time since the last call, up to 1 ms
+    /// before the present.
+    pub fn pull(&mut self, m: &mut Machine) -> Vec<[i16; 2]> {
+        let limit = m.cycles().saturating_sub(self.lag_cycles());
+        // Samples at cycles <= limit.
+        let end = self.clock.sample_at(limit + 1);
+        self.mix_to(m, end, false)
+    }
+
+    /// The rest of the run's samples, up to the present, each source
+    /// holding its last value where it lacks data.
+    pub fn finish(&mut self, m: &mut Machine) -> Vec<[i16; 2]> {
+        let end = self.clock.sample_at(m.cycles());
+        self.mix_to(m, end, true)
+    }
+
+    fn mix_to(&mut self, m: &mut Machine, end: u64, last: bool) -> Vec<[i16; 2]> {
+        for s in &mut self.sources {
+            s.take(m);
+        }
+        if end <= self.next {
+            return Vec::new();
+        }
+        let mut acc = vec![[0i32; 2]; (end - self.next) as usize];
+        for s in &mut self.sources {
+            s.mix(self.next, &mut acc, last);
+        }
+        self.next = end;
+        acc.iter()
+            .map(|f| f.map(|v| v.clamp(i16::MIN.into(), i16::MAX.into()) as i16))
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clock_places_samples() {
+        let c = Clock::new(4_772_727, 44_100);
+        assert_eq!(c.cycle_of(0), 0);
+        assert_eq!(c.cycle_of(44_100), 4_772_727);
+        assert_eq!(c.cycle_of(1), 108);
+        // sample_at is the inverse of cycle_of on sample boundaries.
+        for n in [1u64, 7, 44_099, 1_000_003] {
+            assert_eq!(c.sample_at(c.cycle_of(n)), n, "{n}");
+            assert_eq!(c.sample_at(c.cycle_of(n) + 1), n + 1, "{n}");
+        }
+    }
+}
