@@ -322,7 +322,17 @@ pub fn run(run: &mut Run, fullscreen: bool, mute: bool) -> Result<Outcome, Strin
             eprintln!("{}", paused_line(run));
             continue;
         }
-        // Pacing: the host waits for the emulated clock.
+        // Pacing: the host waits for the emulated clock, nudged to follow
+        // the audio device's.
+        if let Some(s) = &sound {
+            let nudge = s.pacing_nudge();
+            let d = Duration::from_secs_f64(nudge.abs());
+            base.0 = if nudge >= 0.0 {
+                base.0 + d
+            } else {
+                base.0.checked_sub(d).unwrap_or(base.0)
+            };
+        }
         let emulated = (run.player.session.m.cycles() - base.1) as f64 / run.cpu_hz as f64;
         let host = base.0.elapsed().as_secs_f64();
         if emulated > host {

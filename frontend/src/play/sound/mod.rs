@@ -135,6 +135,70 @@ impl Mixer {
 mod tests {
     use super::*;
 
+    /// A program that starts a 440 Hz tone on the speaker (PIT channel 2)
+    /// and an OPL3 note, then spins.
+    fn tone_program() -> Vec<u8> {
+        // MOV AL,B6h; OUT 43h,AL; MOV AL,lo; OUT 42h,AL; MOV AL,hi;
+        // OUT 42h,AL; IN AL,61h; OR AL,3; OUT 61h,AL (divisor 2712).
+        let mut code = vec![
+            0xB0, 0xB6, 0xE6, 0x43, 0xB0, 0x98, 0xE6, 0x42, 0xB0, 0x0A, 0xE6, 0x42, 0xE4, 0x61,
+            0x0C, 0x03, 0xE6, 0x61,
+        ];
+        // Operator 1 and 2 of channel 0, then F-number 244h block 4 key on.
+        let regs = [
+            (0x20, 0x01),
+            (0x40, 0x10),
+            (0x60, 0xF0),
+            (0x80, 0x77),
+            (0x23, 0x01),
+            (0x43, 0x00),
+            (0x63, 0xF0),
+            (0x83, 0x77),
+            (0xA0, 0x44),
+            (0xB0, 0x32),
+        ];
+        for (r, v) in regs {
+            // MOV DX,388h; MOV AL,r; OUT DX,AL; INC DX; MOV AL,v; OUT DX,AL
+            code.extend([0xBA, 0x88, 0x03, 0xB0, r, 0xEE, 0x42, 0xB0, v, 0xEE]);
+        }
+        code.extend([0xEB, 0xFE]); // JMP $
+        code
+    }
+
+    /// The first half second of the tone program, pulled every `step`
+    /// cycles.
+    fn heard(step: u64) -> Vec<[i16; 2]> {
+        let mut config = hw::MachineConfig::with_cpu(emu::CpuModel::I386, 33_000_000);
+        config.adlib = true;
+        let mut m = Machine::new(config);
+        m.load_com(&tone_program(), 0x1000).expect("loads");
+        let mut mixer = Mixer::new(&mut m, 44_100);
+        let mut out = Vec::new();
+        while m.cycles() < 16_500_000 {
+            let _ = m.run_for(step);
+            out.extend(mixer.pull(&mut m));
+        }
+        out.extend(mixer.finish(&mut m));
+        out
+    }
+
+    #[test]
+    fn the_sound_does_not_depend_on_how_often_it_is_pulled() {
+        let a = heard(471_429); // a 70 Hz frame
+        let b = heard(123_457);
+        let loud = a.iter().filter(|f| f[0].abs() > 1000).count();
+        assert!(loud > 5_000, "speaker and OPL are heard: {loud}");
+        let n = a.len().min(b.len());
+        assert!(a.len().abs_diff(b.len()) < 100, "{} {}", a.len(), b.len());
+        let first = (0..n).find(|&i| a[i] != b[i]);
+        assert_eq!(
+            first,
+            None,
+            "first difference {:?} of {n}",
+            first.map(|i| (a[i], b[i]))
+        );
+    }
+
     #[test]
     fn clock_places_samples() {
         let c = Clock::new(4_772_727, 44_100);

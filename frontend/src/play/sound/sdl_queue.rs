@@ -1,13 +1,18 @@
-//! The window's sound: the [`Mixer`]'s samples through an SDL audio queue.
+//! The window's sound: the [`Mixer`]'s samples through an SDL audio device.
 //!
 //! The samples come from emulated time, so sound follows the picture and
-//! stops when emulation pauses. The queue is primed with [`PRIME_MS`] of
-//! sound before it plays; when it runs dry while playing, that is an
-//! underrun: it is counted, and the queue is primed again. More than
-//! [`MAX_MS`] queued (the host fell behind and caught up) is dropped to keep
+//! stops when emulation pauses. They wait in a buffer the device's callback
+//! drains. The buffer is primed with [`PRIME_MS`] of sound before it
+//! plays; when the callback finds less than it needs while playing, that is
+//! an underrun: it is counted (exactly, in the callback), the gap is
+//! silence, and the buffer is primed again. More than [`MAX_MS`] buffered
+//! (the host fell behind and caught up) is dropped, oldest first, to keep
 //! the latency bounded.
 
-use sdl2::audio::{AudioQueue, AudioSpecDesired};
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use sdl2::audio::{AudioCallback, AudioDevice, AudioSpecDesired};
 
 use hw::Machine;
 
@@ -15,21 +20,55 @@ use super::Mixer;
 
 /// The rate asked of SDL (it may give another; the mixer follows).
 const RATE: i32 = 44_100;
-/// Sound queued before playing starts.
+/// Sound buffered before playing starts.
 pub const PRIME_MS: u32 = 60;
-/// Most sound kept queued.
+/// Most sound kept buffered.
 pub const MAX_MS: u32 = 250;
+
+/// What the emulation thread and the audio callback share.
+#[derive(Default)]
+struct Shared {
+    /// Interleaved stereo samples waiting to play.
+    buf: VecDeque<i16>,
+    /// Playing (primed), as opposed to filling up.
+    playing: bool,
+    underruns: u64,
+}
+
+/// The audio callback: plays what is buffered.
+struct Drain(Arc<Mutex<Shared>>);
+
+impl AudioCallback for Drain {
+    type Channel = i16;
+
+    fn callback(&mut self, out: &mut [i16]) {
+        let mut s = lock(&self.0);
+        let n = if s.playing {
+            out.len().min(s.buf.len())
+        } else {
+            0
+        };
+        for (o, v) in out.iter_mut().zip(s.buf.drain(..n)) {
+            *o = v;
+        }
+        out[n..].fill(0);
+        if s.playing && n < out.len() {
+            s.underruns += 1;
+            s.playing = false;
+        }
+    }
+}
+
+/// Locks the shared buffer (a panicked holder left it usable).
+fn lock(m: &Mutex<Shared>) -> MutexGuard<'_, Shared> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
 
 /// The machine's sound devices through SDL audio.
 pub struct SdlSound {
-    queue: AudioQueue<i16>,
+    device: AudioDevice<Drain>,
+    shared: Arc<Mutex<Shared>>,
     mixer: Mixer,
-    buf: Vec<i16>,
-    /// Playing (primed), as opposed to filling up.
-    playing: bool,
-    /// Emulation is paused by the user: the queue is held.
-    held: bool,
-    underruns: u64,
     frames: u64,
 }
 
@@ -43,75 +82,115 @@ impl SdlSound {
             channels: Some(2),
             samples: Some(1024),
         };
-        let queue: AudioQueue<i16> = audio
-            .open_queue(None, &want)
+        let shared = Arc::new(Mutex::new(Shared::default()));
+        let device = audio
+            .open_playback(None, &want, |_| Drain(shared.clone()))
             .map_err(|e| log::info!("no sound: {e}"))
             .ok()?;
-        let rate = queue.spec().freq.max(1) as u32;
+        let rate = device.spec().freq.max(1) as u32;
         log::info!("sound: {} at {rate} Hz", audio.current_audio_driver());
+        device.resume();
         Some(SdlSound {
-            queue,
+            device,
+            shared,
             mixer: Mixer::new(m, rate),
-            buf: Vec::new(),
-            playing: false,
-            held: false,
-            underruns: 0,
             frames: 0,
         })
     }
 
-    /// Bytes of `ms` milliseconds of queued sound.
-    fn bytes(&self, ms: u32) -> u32 {
-        self.mixer.rate() * 4 * ms / 1000
+    /// Interleaved samples in `ms` milliseconds.
+    fn samples(&self, ms: u32) -> usize {
+        (self.mixer.rate() * 2 * ms / 1000) as usize
     }
 
-    /// Queues the sound of the emulated time since the last call.
+    /// Buffers the sound of the emulated time since the last call.
     pub fn frame(&mut self, m: &mut Machine) {
         let frames = self.mixer.pull(m);
-        if frames.is_empty() {
-            return;
-        }
-        let queued = self.queue.size();
-        if self.playing && queued == 0 {
-            self.underruns += 1;
-            log::debug!("sound: underrun {}", self.underruns);
-            self.playing = false;
-            self.queue.pause();
-        }
-        if queued > self.bytes(MAX_MS) {
-            self.queue.clear();
-        }
-        self.buf.clear();
-        self.buf.extend(frames.iter().flatten());
-        if let Err(e) = self.queue.queue_audio(&self.buf) {
-            log::debug!("sound: {e}");
-        }
         self.frames += frames.len() as u64;
-        if !self.playing && self.queue.size() >= self.bytes(PRIME_MS) {
-            self.playing = true;
-            if !self.held {
-                self.queue.resume();
-            }
+        let (prime, max) = (self.samples(PRIME_MS), self.samples(MAX_MS));
+        let mut s = lock(&self.shared);
+        s.buf.extend(frames.iter().flatten());
+        if s.buf.len() > max {
+            let excess = s.buf.len() - max;
+            s.buf.drain(..excess);
+        }
+        if self.frames % 44_100 < frames.len() as u64 {
+            log::debug!(
+                "sound: {} buffered, {} underruns, playing {}",
+                s.buf.len(),
+                s.underruns,
+                s.playing
+            );
+        }
+        if !s.playing && s.buf.len() >= prime {
+            s.playing = true;
         }
     }
 
-    /// The user paused (true) or resumed emulation: the queue holds still.
+    /// The user paused (true) or resumed emulation: the device holds still.
     pub fn hold(&mut self, held: bool) {
-        self.held = held;
         if held {
-            self.queue.pause();
-        } else if self.playing {
-            self.queue.resume();
+            self.device.pause();
+        } else {
+            self.device.resume();
         }
     }
 
-    /// Underruns so far: times the queue ran dry while playing.
-    pub fn underruns(&self) -> u64 {
-        self.underruns
+    /// How far to move the host's pacing so that the buffer stays near
+    /// [`PRIME_MS`]: the audio device's clock and the host's differ (by
+    /// 1% for SDL's disk driver), and only following the device keeps the
+    /// buffer from running dry or over. Seconds to add to the pacing's
+    /// start (positive: the buffer is fuller than it should be, so
+    /// emulation slows down), at most 0.5 ms a frame (3.5% at 70 Hz).
+    pub fn pacing_nudge(&self) -> f64 {
+        let s = lock(&self.shared);
+        if !s.playing {
+            return 0.0;
+        }
+        let level = s.buf.len() as f64 / self.samples(1000) as f64;
+        let error = level - f64::from(PRIME_MS) / 1000.0;
+        (error * 0.05).clamp(-0.0005, 0.0005)
     }
 
-    /// Seconds of sound queued so far.
+    /// Underruns so far: times the device wanted more than was buffered.
+    pub fn underruns(&self) -> u64 {
+        lock(&self.shared).underruns
+    }
+
+    /// Seconds of sound produced so far.
     pub fn seconds(&self) -> f64 {
         self.frames as f64 / f64::from(self.mixer.rate())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_callback_counts_underruns_only_while_playing() {
+        let shared = Arc::new(Mutex::new(Shared::default()));
+        let mut drain = Drain(shared.clone());
+        let mut out = [7i16; 8];
+        // Not primed: silence, no underrun, nothing taken.
+        lock(&shared).buf.extend([1, 2, 3]);
+        drain.callback(&mut out);
+        assert_eq!((out, lock(&shared).underruns), ([0; 8], 0));
+        assert_eq!(lock(&shared).buf.len(), 3);
+        // Playing with enough: played in order.
+        {
+            let mut s = lock(&shared);
+            s.buf.extend(4..=10);
+            s.playing = true;
+        }
+        drain.callback(&mut out);
+        assert_eq!(out, [1, 2, 3, 4, 5, 6, 7, 8]);
+        assert_eq!(lock(&shared).underruns, 0);
+        // Two left for eight wanted: an underrun, the rest silent, and
+        // the buffer must be primed again.
+        drain.callback(&mut out);
+        assert_eq!(out, [9, 10, 0, 0, 0, 0, 0, 0]);
+        let s = lock(&shared);
+        assert_eq!((s.underruns, s.playing), (1, false));
     }
 }

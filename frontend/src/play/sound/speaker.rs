@@ -17,6 +17,8 @@ pub struct SpeakerSource {
     speaker: Speaker,
     /// Samples rendered and not yet mixed, up to sample `speaker.next`.
     queue: VecDeque<i16>,
+    /// Level changes not yet rendered.
+    pending: Vec<(u64, bool)>,
 }
 
 impl SpeakerSource {
@@ -30,15 +32,16 @@ impl SpeakerSource {
             clock,
             speaker,
             queue: VecDeque::new(),
+            pending: Vec::new(),
         }
     }
 }
 
 impl Source for SpeakerSource {
     fn take(&mut self, m: &mut Machine) {
-        let log = std::mem::take(&mut m.bus.ppi.speaker_log);
+        self.pending.append(&mut m.bus.ppi.speaker_log);
         let mut buf = Vec::new();
-        self.speaker.render(&log, m.cycles(), &mut buf);
+        self.speaker.render(&mut self.pending, m.cycles(), &mut buf);
         self.queue.extend(buf);
     }
 
@@ -48,7 +51,7 @@ impl Source for SpeakerSource {
             // Render the missing samples with the level held.
             let mut buf = Vec::new();
             let to = self.clock.cycle_of(want);
-            self.speaker.render(&[], to, &mut buf);
+            self.speaker.render(&mut self.pending, to, &mut buf);
             self.queue.extend(buf);
         }
         // The queue's first sample is number `speaker.next - len`.
@@ -108,10 +111,14 @@ impl Speaker {
         (n as u128 * self.cpu_hz as u128 / self.rate as u128) as u64
     }
 
-    /// Appends the samples up to cycle `now`, given the level changes
+    /// Appends the samples whose span ends by cycle `now`, given the level
+    /// changes (cycle, level) since the last call, in order; the changes
+    /// not yet reached (in the span of the next sample) stay in `changes`
+    /// for the next call, so the samples do not depend on when it comes.
     /// (cycle, level) since the last call, in order.
-    pub fn render(&mut self, changes: &[(u64, bool)], now: u64, out: &mut Vec<i16>) {
-        let mut changes = changes.iter().peekable();
+    pub fn render(&mut self, pending: &mut Vec<(u64, bool)>, now: u64, out: &mut Vec<i16>) {
+        let mut used = 0;
+        let mut changes = pending.iter().peekable();
         loop {
             let start = self.cycle_of(self.next);
             let end = self.cycle_of(self.next + 1);
@@ -132,6 +139,7 @@ impl Speaker {
                 at = c;
                 self.level = l;
                 changes.next();
+                used += 1;
             }
             if self.level {
                 high += end - at;
@@ -144,10 +152,7 @@ impl Speaker {
             out.push((y * AMPLITUDE).clamp(-32767.0, 32767.0) as i16);
             self.next += 1;
         }
-        // Changes at or after `now` (none in practice) apply from there.
-        for &(_, l) in changes {
-            self.level = l;
-        }
+        pending.drain(..used);
     }
 }
 
@@ -161,7 +166,7 @@ mod tests {
         let mut s = Speaker::new(1_000_000, 10_000, 0, false);
         let changes: Vec<(u64, bool)> = (0..20).map(|i| (i * 500, i % 2 == 0)).collect();
         let mut out = Vec::new();
-        s.render(&changes, 10_000, &mut out);
+        s.render(&mut changes.clone(), 10_000, &mut out);
         assert_eq!(out.len(), 100);
         // Five samples high, five low, alternating (after the DC blocker:
         // positive then negative).
@@ -169,15 +174,15 @@ mod tests {
         // Silence: a speaker held high decays to zero.
         let mut s = Speaker::new(1_000_000, 10_000, 0, true);
         let mut out = Vec::new();
-        s.render(&[], 1_000_000, &mut out);
+        s.render(&mut Vec::new(), 1_000_000, &mut out);
         assert_eq!(out.len(), 10_000);
         assert!(out[9_999].abs() < 5, "{}", out[9_999]);
         // Spans that do not divide evenly: every sample is produced once.
         let mut s = Speaker::new(4_772_727, 44_100, 0, false);
         let mut out = Vec::new();
-        s.render(&[], 4_772_727 / 70, &mut out);
+        s.render(&mut Vec::new(), 4_772_727 / 70, &mut out);
         let a = out.len();
-        s.render(&[], 4_772_727, &mut out);
+        s.render(&mut Vec::new(), 4_772_727, &mut out);
         assert_eq!(out.len(), 44_100, "{a}");
     }
 }
