@@ -32,14 +32,15 @@ use crate::Dos;
 
 /// The file's first bytes.
 pub const MAGIC: &[u8; 8] = b"TANDEMSS";
-/// The format version this build writes and reads (8: the OPL is a
+/// The format version this build writes and reads (9: the bus has the
+/// MPU-401; 8: the OPL is a
 /// YMF262 with its bank 1 registers and synthesis; 7: the bus has the
 /// 8237A DMA pair; 6: the bus has the coprocessor error latch; 5: the CPU has its
 /// optional x87; 4: open files and
 /// searches are kept by DOS path, not host path; 3: the DOS state has the
 /// extended error detail of 5D0Ah and the binary-mode bit of each open
 /// device; the bus has the OPL2's state).
-pub const VERSION: u32 = 8;
+pub const VERSION: u32 = 9;
 const HEADER: usize = 24;
 
 /// Facts about the run that saved the state.

@@ -131,6 +131,7 @@ impl MachineOpts {
         let sound = self.sound_set();
         // A Sound Blaster 16 decodes 388h-38Bh for its OPL3 too.
         config.adlib = sound.adlib || sound.sb16;
+        config.mpu401 = sound.mpu401.then(hw::mpu401::Mpu401Config::default);
         config
     }
 

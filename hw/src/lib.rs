@@ -5,7 +5,8 @@
 //! [`pic`] (8259A pair), [`kbc`] (8042 and keyboard), [`cmos`] (MC146818),
 //! [`vga`] (sequencer, CRTC, graphics and attribute controllers, DAC,
 //! renderer, font), [`ppi`] (port 61h and the speaker), [`dma8237`] (the
-//! 8237A pair and page registers), [`memory`] (the
+//! 8237A pair and page registers), [`opl3`] (the AdLib), [`mpu401`] (the
+//! MPU-401 UART), [`memory`] (the
 //! memory map and A20), [`option_rom`], [`scheduler`] (events and clock
 //! arithmetic), [`device`] (the interface every chip implements),
 //! [`registry`] (the list of devices on the bus), [`bus`] (port and event
@@ -22,6 +23,7 @@ pub mod hash;
 pub mod kbc;
 pub mod machine;
 pub mod memory;
+pub mod mpu401;
 pub mod opl3;
 pub mod option_rom;
 pub mod pic;

@@ -26,6 +26,7 @@ use crate::error::Error;
 use crate::hash::Fnv64;
 use crate::kbc::Key;
 use crate::memory::{Memory, Region};
+use crate::mpu401::Mpu401Config;
 use crate::option_rom::{self, OptionRom};
 use crate::registry::REGISTRY;
 use crate::scheduler::Event;
@@ -53,6 +54,10 @@ pub struct MachineConfig {
     /// ports float at FFh) rather than finding a card that plays nothing.
     #[serde(default)]
     pub adlib: bool,
+    /// An MPU-401 (UART mode, [`crate::mpu401`]) and where it sits. `None`
+    /// by default: the ports float, as on a PC without one.
+    #[serde(default)]
+    pub mpu401: Option<Mpu401Config>,
     /// The x87 coprocessor fitted ([`Fpu::None`] by default).
     #[serde(default)]
     pub fpu: Fpu,
@@ -123,6 +128,7 @@ impl Default for MachineConfig {
             extended_kib: 0,
             rtc_start: DateTime::default(),
             adlib: false,
+            mpu401: None,
             fpu: Fpu::None,
         }
     }

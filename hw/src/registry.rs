@@ -10,6 +10,7 @@ use crate::device::register_devices;
 use crate::dma8237::Dma8237;
 use crate::fpu_error::FpuErrorLatch;
 use crate::kbc::Kbc;
+use crate::mpu401::Mpu401;
 use crate::opl3::Opl3;
 use crate::pic::Pics;
 use crate::pit::Pit;
@@ -35,4 +36,6 @@ register_devices! {
     ferr: FpuErrorLatch,
     /// The two 8237As and the page registers (00h-0Fh, 80h-8Fh, C0h-DFh).
     dma: Dma8237,
+    /// The MPU-401 UART (330h-331h or 300h-301h).
+    mpu: Mpu401,
 }

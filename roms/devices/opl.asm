@@ -83,12 +83,7 @@ none:   PRINT "none"
         mov al, 10
         call putc
         mov al, 1
-exit:   cmp byte [dos], 0
-        je .halt
-        mov ah, 4Ch
-        int 21h
-.halt:  cli
-        hlt
+exit:   DOS_EXIT
 
 ; opl_write: AH = register, AL = value; waits as the AdLib guide asks
 ; (6 status reads after the index, 35 after the data)

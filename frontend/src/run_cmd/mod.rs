@@ -83,6 +83,15 @@ pub struct RunArgs {
     #[arg(long, value_name = "HZ", default_value_t = 44_100)]
     wav_rate: u32,
 
+    /// The General MIDI SoundFont (.sf2) the MPU-401 plays through, in the
+    /// window and in `--wav` [default: the file in $TANDEM_SOUNDFONT, else
+    /// the first of Debian's /usr/share/sounds/sf2/FluidR3_GM.sf2,
+    /// TimGM6mb.sf2, default-GM.sf2, /usr/share/soundfonts/default.sf2,
+    /// or of the files in $TANDEM_SOUNDFONT_SEARCH (separated by ':');
+    /// with none, MIDI is dropped with a warning].
+    #[arg(long, value_name = "FILE.sf2")]
+    soundfont: Option<PathBuf>,
+
     /// Print the machine's final state hash on stderr.
     #[arg(long)]
     state_hash: bool,

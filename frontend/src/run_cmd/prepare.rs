@@ -64,6 +64,12 @@ pub fn prepare(args: &RunArgs, headless: bool, stdin: Stdin) -> Result<Run, Erro
     let replay_has_end = replay
         .as_ref()
         .is_some_and(|(_, evs)| evs.iter().any(|e| matches!(e.input, Input::End { .. })));
+    // The SoundFont (it can be big): once, and only when the MPU-401 will
+    // be heard.
+    if session.m.bus.dev.mpu.fitted() && (args.wav.is_some() || !(headless || args.mute)) {
+        crate::play::sound::midi::load_soundfont(args.soundfont.as_deref())
+            .map_err(|e| Error::bad(e.path.display(), e.why))?;
+    }
     let wav = match &args.wav {
         Some(p) => {
             Some(WavOut::create(p, args.wav_rate, &mut session.m).map_err(|e| Error::file(p, e))?)

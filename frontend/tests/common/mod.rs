@@ -3,6 +3,8 @@
 //! output says.
 #![allow(dead_code)]
 
+pub mod wav;
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
@@ -43,7 +45,7 @@ pub fn tandem(args: &[&str]) -> Output {
 
 /// `tandem run ARGS` with no display in its environment (so it runs
 /// headless even without `--headless`).
-fn run_command(args: &[&str]) -> Command {
+pub fn run_command(args: &[&str]) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_tandem"));
     c.arg("run")
         .args(args)

@@ -1,7 +1,8 @@
 //! The output stage: every sound device of the machine, mixed into 16-bit
 //! stereo at one host rate, as a function of emulated time only.
 //!
-//! Each device becomes a [`Source`] (one file each: [`speaker`], [`opl`]).
+//! Each device becomes a [`Source`] (one file each: [`speaker`], [`opl`],
+//! [`midi`]).
 //! A source drains what its device produced up to the machine's present
 //! cycle ([`Source::take`]) and adds its value for a run of output samples
 //! ([`Source::mix`]). Output sample `n` sits at emulated cycle
@@ -14,6 +15,7 @@
 //! OPL's next sample, the speaker's whole span); [`Mixer::finish`] takes the
 //! rest, each source holding its last value.
 
+pub mod midi;
 pub mod opl;
 pub mod sdl_queue;
 pub mod speaker;
@@ -79,6 +81,9 @@ impl Mixer {
             vec![Box::new(speaker::SpeakerSource::new(m, clock))];
         if m.config().adlib {
             sources.push(Box::new(opl::OplSource::new(m, clock)));
+        }
+        if m.bus.dev.mpu.fitted() {
+            sources.push(Box::new(midi::MidiSource::new(m, clock)));
         }
         Mixer {
             clock,
