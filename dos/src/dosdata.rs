@@ -8,6 +8,7 @@
 //! | 0026h | List of Lists (INT 21h 52h): first DPB, SFT, CLOCK$ and CON headers, bytes per sector, block devices, LASTDRIVE, the NUL device header at +22h, boot drive at +43h |
 //! | 0090h | CP/M entry (`CALL 5`): rebuilds the caller's near call as an INT 21h frame, AH = CL |
 //! | 00B0h | the country case-map routine (INT 21h 38h, 6501h): far call, AL >= 80h upper-cased |
+//! | 00C2h | the CON driver's held scan code (MS-DOS's ALTAH): an extended key read through DOS gives 00h, then this byte |
 //! | 0100h | device headers CON, AUX, PRN, CLOCK$ and drive C:'s block driver |
 //! | 015Ch | an empty system file table header |
 //! | 0170h | drive C:'s Drive Parameter Block (INT 21h 1Fh/32h) |
@@ -31,6 +32,11 @@ pub const CPM_OFF: u16 = 0x0090;
 pub const CASEMAP_OFF: u16 = 0x00B0;
 /// A RETF, the strategy and interrupt entry of DOS's device headers.
 const DEV_RET: u16 = 0x00C0;
+/// The CON driver's held byte (ALTAH in MS-DOS's MSCON.ASM): the scan
+/// code of an extended key whose 00h a read returned, for the next read.
+/// In guest memory as in MS-DOS (its BIOS data), so it is part of the
+/// machine's state and of a save state.
+pub const ALTAH_OFF: u16 = 0x00C2;
 /// Device headers.
 const CON_OFF: u16 = 0x0100;
 const AUX_OFF: u16 = 0x0112;

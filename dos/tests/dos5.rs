@@ -804,3 +804,44 @@ fn files_written_carry_emulated_time_while_open() {
         assert_eq!(m.cx() >> 11, 8, "hour after write={write}");
     }
 }
+
+/// Reads one byte through INT 21h function `ah` (01h, 06h with DL = FFh,
+/// 07h, 08h) and returns AL.
+fn con_byte(dos: &mut Dos, m: &mut Machine, ah: u8) -> u8 {
+    m.set_dx(0x00FF);
+    int21(dos, m, (ah as u16) << 8);
+    m.al()
+}
+
+#[test]
+fn extended_keys_read_through_dos_give_00h_then_their_scan_code() {
+    use dos::bios::int16::push_key;
+    let (mut dos, mut m, mount) = setup("con-extended", "");
+    // Buffer words as the INT 09h handler stores them: grey Up (E0h
+    // ASCII), F1, 'a', F11 (10h only), Ctrl-PrtSc, Ctrl-2 (00h, scan 03h).
+    for k in [0x48E0, 0x3B00, 0x1E61, 0x8500, 0x7200, 0x0300] {
+        assert!(push_key(&mut m, k));
+    }
+    // MS-DOS's CON driver (MSCON.ASM CHRIN): 00h, then the held scan code
+    // on the next read, whichever function reads it.
+    assert_eq!(con_byte(&mut dos, &mut m, 0x07), 0x00, "grey Up");
+    int21(&mut dos, &mut m, 0x0B00);
+    assert_eq!(m.al(), 0xFF, "the held scan code is input ready");
+    assert_eq!(con_byte(&mut dos, &mut m, 0x08), 0x48);
+    assert_eq!(con_byte(&mut dos, &mut m, 0x06), 0x00, "F1");
+    // The service's flags are in the INT frame just below SP.
+    let frame = lin(m.ss(), m.sp().wrapping_sub(2));
+    let flags = rd16(&mut m, frame);
+    assert_eq!(flags & 0x40, 0, "06h: ZF clear, a byte was read");
+    assert_eq!(con_byte(&mut dos, &mut m, 0x07), 0x3B);
+    assert_eq!(con_byte(&mut dos, &mut m, 0x07), b'a');
+    assert_eq!(con_byte(&mut dos, &mut m, 0x07), 0x00, "F11");
+    assert_eq!(con_byte(&mut dos, &mut m, 0x07), 0x85);
+    assert_eq!(con_byte(&mut dos, &mut m, 0x07), 0x10, "Ctrl-PrtSc");
+    // 0Ch empties the buffer and drops a held scan code.
+    assert_eq!(con_byte(&mut dos, &mut m, 0x07), 0x00, "Ctrl-2");
+    int21(&mut dos, &mut m, 0x0C00);
+    int21(&mut dos, &mut m, 0x0B00);
+    assert_eq!(m.al(), 0x00, "nothing left after the flush");
+    let _ = std::fs::remove_dir_all(&mount);
+}

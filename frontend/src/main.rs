@@ -19,6 +19,8 @@ mod press;
 mod run_cmd;
 mod savestate;
 mod session;
+mod spectrogram_cmd;
+mod spectrum;
 mod sst_cmd;
 mod sweep_cmd;
 mod trace_cmd;
@@ -75,6 +77,9 @@ enum Command {
     /// stepping, registers and memory (docs/debugger.md). `--protocol
     /// stdio|PORT` serves the JSON-lines control protocol.
     Debug(debug::DebugArgs),
+    /// Draw a WAV's spectrogram as a PNG and measure it (level, spectral
+    /// flatness, notes): what `--wav` recorded, at a glance.
+    Spectrogram(spectrogram_cmd::SpectrogramArgs),
 }
 
 impl Command {
@@ -90,7 +95,9 @@ impl Command {
             Command::Trace(a) => (&a.machine, GM_CPU),
             Command::Sweep(a) => (&a.golden.machine, GM_CPU),
             Command::Compare(a) => (&a.golden.machine, GM_CPU),
-            Command::Sst(_) | Command::Run(_) | Command::Corpus(_) => return None,
+            Command::Sst(_) | Command::Run(_) | Command::Corpus(_) | Command::Spectrogram(_) => {
+                return None
+            }
         };
         opts.fpu_error(opts.cpu.unwrap_or(default))
     }
@@ -134,5 +141,6 @@ fn main() -> ExitCode {
         Command::Run(args) => run_cmd::run(&args),
         Command::Corpus(args) => corpus::run(&args),
         Command::Debug(args) => debug::run(&args),
+        Command::Spectrogram(args) => spectrogram_cmd::run(&args),
     }
 }

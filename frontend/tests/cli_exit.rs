@@ -48,7 +48,16 @@ fn help_readme_and_architecture_state_the_same_codes() {
     let codes = help_codes(&help);
     assert_eq!(codes, [0, 1, 2, 124, 126], "{help}");
     for cmd in [
-        "run", "call", "sweep", "compare", "trace", "corpus", "bench", "debug", "sst",
+        "run",
+        "call",
+        "sweep",
+        "compare",
+        "trace",
+        "corpus",
+        "bench",
+        "debug",
+        "sst",
+        "spectrogram",
     ] {
         let h = text(&tandem(&[cmd, "--help"]).stdout);
         assert!(

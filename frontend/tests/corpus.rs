@@ -183,3 +183,59 @@ fn missing_corpus_data_is_a_loud_failure() {
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The corpus's AdLib programs (lgengine, cutedemo, adplay88) find the
+/// AdLib and play music: each run's WAV after its `music_from` second is
+/// loud, tonal (low spectral flatness) and changes notes; lgengine says
+/// "AdLib card detected".
+#[test]
+fn the_adlib_programs_play_music() {
+    let corpus = corpus();
+    let out = scratch("music");
+    let names = ["lgengine", "cutedemo", "adplay88"];
+    let m = manifest();
+    let mut a = vec![s(&m), "--corpus", s(&corpus), "--out", s(&out)];
+    for n in names {
+        a.extend(["--only", n]);
+    }
+    let o = tandem_corpus(&a);
+    let report = text(&o);
+    assert!(o.status.success(), "{report}");
+    for n in names {
+        assert!(
+            report.contains(&format!("sound {n}: RMS")),
+            "{n} has no sound check:\n{report}"
+        );
+        let wav = std::fs::metadata(out.join(format!("{n}.wav"))).expect("its WAV");
+        assert!(wav.len() > 44 * 1000, "{n}: {} bytes", wav.len());
+        assert!(out.join(format!("{n}.spectrogram.png")).is_file(), "{n}");
+    }
+    assert!(std::fs::read_to_string(out.join("lgengine.txt"))
+        .expect("lgengine's text")
+        .contains("AdLib card detected"));
+}
+
+/// The sound and text checks fail a program that is silent or does not say
+/// what the manifest expects.
+#[test]
+fn a_silent_program_fails_the_sound_check() {
+    let corpus = corpus();
+    let dir = scratch("silent");
+    let m = dir.join("corpus.toml");
+    std::fs::write(
+        &m,
+        "[[program]]\nname = \"pillman\"\nfolder = \"pillman\"\nprogram = \"PILLMAN.COM\"\n\
+         cpu = \"8086\"\nseconds = 2\noutcome = \"running\"\nmusic_from = 0.5\n\
+         text = [\"AdLib card detected\"]\n",
+    )
+    .expect("manifest");
+    let out = dir.join("out");
+    let o = tandem_corpus(&[s(&m), "--corpus", s(&corpus), "--out", s(&out)]);
+    fails_with(
+        &o,
+        "FAIL pillman: its sound from 0.5 s is not music: too quiet",
+    );
+    fails_with(&o, "FAIL pillman: it did not write \"AdLib card detected\"");
+    assert!(out.join("pillman.wav").is_file());
+    let _ = std::fs::remove_dir_all(&dir);
+}

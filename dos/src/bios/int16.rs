@@ -41,6 +41,12 @@ pub fn pop_key(m: &mut Machine) -> Option<u16> {
     Some(k)
 }
 
+/// Removes and returns the key at the head of the buffer as function 10h
+/// returns it (what MS-DOS's CON driver reads on an enhanced keyboard).
+pub fn pop_extended(m: &mut Machine) -> Option<u16> {
+    pop_key(m).map(extended)
+}
+
 /// Appends a key to the buffer; false when it is full.
 pub fn push_key(m: &mut Machine, key: u16) -> bool {
     let tail = rd16(m, 0x41C);

@@ -3,13 +3,56 @@
 //! function that must wait sends the CPU to an idle loop (`sti; hlt`) that
 //! re-enters the service after the next interrupt.
 
-use crate::bios::int16::{peek_key, pop_key};
+use crate::bios::int16::{peek_key, pop_extended, pop_key};
+use crate::dosdata::ALTAH_OFF;
 use crate::mem::{self, lin, rd8, wr8, Regs};
-use crate::{rom, Dos, Flow};
+use crate::{rom, Dos, Flow, DOS_SEG};
 use hw::Machine;
 
 /// Ctrl-C.
 const CTRL_C: u8 = 0x03;
+
+/// One byte from the keyboard as MS-DOS's CON driver reads it (CHRIN in
+/// MSCON.ASM, with INT 16h 10h on an enhanced keyboard): a key's ASCII
+/// code; for an extended key (ASCII 00h, or E0h with a scan code: the grey
+/// keys) 00h, holding its scan code for the next read; 10h for
+/// Ctrl-PrtSc (7200h). Empty words are skipped. None: no key yet.
+pub(crate) fn con_key(m: &mut Machine) -> Option<u8> {
+    let held = lin(DOS_SEG, ALTAH_OFF);
+    let scan = rd8(m, held);
+    if scan != 0 {
+        wr8(m, held, 0);
+        return Some(scan);
+    }
+    loop {
+        let k = pop_extended(m)?;
+        if k == 0 {
+            continue;
+        }
+        if k == 0x7200 {
+            return Some(0x10);
+        }
+        let (scan, ascii) = ((k >> 8) as u8, k as u8);
+        if ascii == 0 || (ascii == 0xE0 && scan != 0) {
+            wr8(m, held, scan);
+            return Some(0);
+        }
+        return Some(ascii);
+    }
+}
+
+/// Whether a read from the keyboard has a byte at once (a held scan code
+/// or a key in the BIOS buffer).
+pub(crate) fn con_ready(m: &mut Machine) -> bool {
+    rd8(m, lin(DOS_SEG, ALTAH_OFF)) != 0 || peek_key(m).is_some()
+}
+
+/// Empties the keyboard as the CON driver's input flush does: reads the
+/// BIOS buffer empty and drops the held scan code.
+fn con_flush(m: &mut Machine) {
+    while pop_key(m).is_some() {}
+    wr8(m, lin(DOS_SEG, ALTAH_OFF), 0);
+}
 
 /// How far a line being typed has come.
 enum Line {
@@ -85,11 +128,10 @@ impl Dos {
     /// Console functions 01h-0Ch.
     pub(crate) fn int21_console(&mut self, m: &mut Machine, ah: u8) -> Flow {
         match ah {
-            0x01 | 0x07 | 0x08 => match pop_key(m) {
+            0x01 | 0x07 | 0x08 => match con_key(m) {
                 // 01h and 08h check for Ctrl-C; 07h does not.
-                Some(k) if k as u8 == CTRL_C && ah != 0x07 => return self.ctrl_c(m),
-                Some(k) => {
-                    let c = k as u8;
+                Some(CTRL_C) if ah != 0x07 => return self.ctrl_c(m),
+                Some(c) => {
                     if ah == 0x01 {
                         self.con_out(m, c);
                     }
@@ -106,9 +148,9 @@ impl Dos {
             0x04 | 0x05 => {}
             0x06 => {
                 if m.dl() == 0xFF {
-                    match pop_key(m) {
-                        Some(k) => {
-                            m.set_al(k as u8);
+                    match con_key(m) {
+                        Some(c) => {
+                            m.set_al(c);
                             mem::set_zf(m, false);
                         }
                         None => {
@@ -135,11 +177,11 @@ impl Dos {
             }
             0x0A => return self.buffered_input(m),
             0x0B => {
-                let ready = peek_key(m).is_some();
+                let ready = con_ready(m);
                 m.set_al(if ready { 0xFF } else { 0 });
             }
             0x0C => {
-                while pop_key(m).is_some() {}
+                con_flush(m);
                 let f = m.al();
                 if matches!(f, 0x01 | 0x06 | 0x07 | 0x08 | 0x0A) {
                     m.set_ah(f);
@@ -155,8 +197,8 @@ impl Dos {
 
     /// Edits the line in `self.line` with the keys available.
     fn edit_line(&mut self, m: &mut Machine, max: usize) -> Line {
-        while let Some(k) = pop_key(m) {
-            match k as u8 {
+        while let Some(c) = con_key(m) {
+            match c {
                 b'\r' => {
                     self.con_out(m, b'\r');
                     return Line::Done;
@@ -167,7 +209,11 @@ impl Dos {
                         self.con_str(m, b"\x08 \x08");
                     }
                 }
-                0 => {}
+                // An extended key (an editing key of MS-DOS's line
+                // editor, not emulated): its held scan code goes too.
+                0 => {
+                    con_key(m);
+                }
                 c => {
                     if self.line.len() + 1 < max {
                         self.line.push(c);
@@ -231,13 +277,13 @@ impl Dos {
             mem::set_cf(m, false);
             return Flow::Continue;
         }
-        if peek_key(m).is_none() {
+        if !con_ready(m) {
             return self.wait(m, 0x21);
         }
         let mut k = 0u16;
         while k < n {
-            let Some(key) = pop_key(m) else { break };
-            wr8(m, lin(seg, off.wrapping_add(k)), key as u8);
+            let Some(c) = con_key(m) else { break };
+            wr8(m, lin(seg, off.wrapping_add(k)), c);
             k += 1;
         }
         m.set_ax(k);

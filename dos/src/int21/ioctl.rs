@@ -93,7 +93,7 @@ impl Dos {
                         Some(pos < len)
                     }
                 };
-                let ready = ready.unwrap_or_else(|| crate::bios::int16::peek_key(m).is_some());
+                let ready = ready.unwrap_or_else(|| crate::int21::console::con_ready(m));
                 Ok((ax & 0xFF00) | if ready { 0xFF } else { 0 })
             }
             0x07 => Ok((ax & 0xFF00) | 0xFF),

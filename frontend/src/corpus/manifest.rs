@@ -13,10 +13,13 @@
 //! seconds = 16               # emulated seconds
 //! presses = ["3:y", "4:1"]   # SECONDS:KEY, as `tandem run --press`
 //! outcome = "running"        # or "exited N" (DOS return code N), "stopped"
+//! install = "LGENGINE"       # optional: drive C:'s folder the copy goes in
+//! text = ["AdLib card"]      # optional: text the program must have written
+//! music_from = 12.0          # optional: from this second its sound is music
 //! ```
 
 use std::collections::HashSet;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
@@ -59,6 +62,20 @@ pub struct Entry {
     pub presses: Vec<String>,
     /// How the run must end.
     pub outcome: Expected,
+    /// The folder of drive C: the program is installed in, as on a PC's
+    /// hard disk: the copy goes to C:\INSTALL and the program starts
+    /// there (its current directory). Without it, the copy is drive C:
+    /// itself (whose root has no `.` and `..` entries, as MS-DOS's).
+    #[serde(default)]
+    pub install: Option<String>,
+    /// Text the program must have written (through DOS or the BIOS), each
+    /// string somewhere in it.
+    #[serde(default)]
+    pub text: Vec<String>,
+    /// From this emulated second on, the run's sound (every device mixed,
+    /// as `--wav` writes it) must be music: see `corpus::sound`.
+    #[serde(default)]
+    pub music_from: Option<f64>,
 }
 
 /// How a corpus run must end.
@@ -172,10 +189,26 @@ pub fn describe(outcome: &Outcome) -> String {
 }
 
 impl Entry {
-    /// The `tandem run` command line of this entry, `program` being the
-    /// path of the program file to run.
-    pub fn run_line(&self, program: &Path) -> Vec<String> {
+    /// Where the copy of the entry's folder goes when `drive` is drive C:.
+    pub fn install_dir(&self, drive: &Path) -> PathBuf {
+        match &self.install {
+            Some(d) => drive.join(d),
+            None => drive.to_path_buf(),
+        }
+    }
+
+    /// The `tandem run` command line of this entry, `drive` being the
+    /// folder that is drive C: (holding the copy of its folder as
+    /// [`Entry::install_dir`] says), writing its sound to `wav` if given.
+    pub fn run_line(&self, drive: &Path, wav: Option<&Path>) -> Vec<String> {
         let mut v: Vec<String> = vec!["--headless".into(), "--cpu".into(), self.cpu.clone()];
+        if self.install.is_some() {
+            v.extend(["--mount".into(), drive.display().to_string()]);
+        }
+        if let Some(w) = wav {
+            v.extend(["--wav".into(), w.display().to_string()]);
+        }
+        let program = self.install_dir(drive).join(&self.program);
         if let Some(m) = self.mhz {
             v.extend(["--mhz".into(), format!("{m}")]);
         }
@@ -224,6 +257,19 @@ pub fn parse(text: &str) -> Result<Manifest, String> {
             )));
         }
         crate::press::parse_all(&e.presses).map_err(at)?;
+        if let Some(from) = e.music_from {
+            if !(from >= 0.0 && from < e.seconds) {
+                return Err(at(format!(
+                    "music_from = {from} is not a time within the run's {} s",
+                    e.seconds
+                )));
+            }
+        }
+        if let Some(d) = &e.install {
+            if d.is_empty() || d.contains(['/', '\\', ':']) || d == "." || d == ".." {
+                return Err(at(format!("install '{d}' must be one folder name")));
+            }
+        }
         for (what, p) in [("folder", &e.folder), ("program", &e.program)] {
             if p.is_empty() || Path::new(p).is_absolute() || p.split(['/', '\\']).any(|c| c == "..")
             {
@@ -263,8 +309,18 @@ outcome = "exited 3"
         assert!(!e.outcome.matches(&Outcome::Ended(Exit::Exited(4))));
         assert!(!e.outcome.matches(&Outcome::Ended(Exit::Limit)));
         assert_eq!(
-            e.run_line(Path::new("/t/X.COM")).join(" "),
+            e.run_line(Path::new("/t"), None).join(" "),
             "--headless --cpu 286 --seconds 2.5 --press 1:space /t/X.COM"
+        );
+        // Installed in a folder of drive C:, with its sound written.
+        let m = parse(&ONE.replace("cpu =", "install = \"GAME\"\nmusic_from = 1.5\ncpu ="))
+            .expect("parses");
+        let e = &m.programs[0];
+        assert_eq!(e.install_dir(Path::new("/t")), Path::new("/t/GAME"));
+        assert_eq!(e.music_from, Some(1.5));
+        assert_eq!(
+            e.run_line(Path::new("/t"), Some(Path::new("/o/x.wav"))).join(" "),
+            "--headless --cpu 286 --mount /t --wav /o/x.wav --seconds 2.5 --press 1:space /t/GAME/X.COM"
         );
     }
 
@@ -277,6 +333,12 @@ outcome = "exited 3"
             ("seconds = 2.5", "seconds = 0", "not a positive time"),
             ("folder = \"x\"", "folder = \"../x\"", "relative path"),
             ("cpu", "cpux", "unknown field"),
+            (
+                "cpu =",
+                "music_from = 2.5\ncpu =",
+                "music_from = 2.5 is not a time",
+            ),
+            ("cpu =", "install = \"A/B\"\ncpu =", "one folder name"),
         ] {
             let text = ONE.replace(from, to);
             let e = parse(&text).expect_err(to);

@@ -16,6 +16,7 @@
 pub mod image;
 pub mod manifest;
 pub mod sheet;
+pub mod sound;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -128,8 +129,14 @@ fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
     std::fs::File::open(to)?.set_modified(when)
 }
 
-/// Runs one entry from a fresh copy of its folder.
-fn run_one(e: &Entry, corpus: &Path) -> Ran {
+/// The WAV an entry's run writes in `out` (for its sound check).
+fn wav_path(e: &Entry, out: &Path) -> Option<PathBuf> {
+    e.music_from.map(|_| out.join(format!("{}.wav", e.name)))
+}
+
+/// Runs one entry from a fresh copy of its folder (installed in drive C:
+/// as the entry says), its sound to `out` when it has a sound check.
+fn run_one(e: &Entry, corpus: &Path, out: &Path) -> Ran {
     let started = Instant::now();
     let copy =
         Copy(std::env::temp_dir().join(format!("tandem-corpus-{}-{}", std::process::id(), e.name)));
@@ -139,14 +146,20 @@ fn run_one(e: &Entry, corpus: &Path) -> Ran {
     let mut unimplemented = Vec::new();
     let outcome = (|| {
         let src = corpus.join(&e.folder);
-        copy_dir(&src, &copy.0).map_err(|err| format!("copying {}: {err}", src.display()))?;
+        copy_dir(&src, &e.install_dir(&copy.0))
+            .map_err(|err| format!("copying {}: {err}", src.display()))?;
         let mut argv = vec!["tandem run".to_string()];
-        argv.extend(e.run_line(&copy.0.join(&e.program)));
+        let wav = wav_path(e, out);
+        argv.extend(e.run_line(&copy.0, wav.as_deref()));
         let line = RunLine::try_parse_from(&argv).map_err(|err| err.to_string())?;
         let mut run =
             run_cmd::prepare(&line.run, true, Stdin::Ignore).map_err(|e| e.to_string())?;
         let o = headless::run(&mut run, &mut text, false);
         run.player.flush_output(&mut text);
+        if let (Some(w), Some(p)) = (run.wav.take(), &wav) {
+            w.finish(&mut run.player.session.m)
+                .map_err(|err| format!("{}: {err}", p.display()))?;
+        }
         frame = Some(run.player.session.m.render());
         unimplemented = run.player.session.dos.warnings.clone();
         Ok(o)
@@ -163,7 +176,7 @@ fn run_one(e: &Entry, corpus: &Path) -> Ran {
 /// Runs every entry on `jobs` threads; the results in the entries' order
 /// (each run is deterministic on its own, so the threads change nothing
 /// but the time).
-fn run_all(entries: &[Entry], corpus: &Path, jobs: usize) -> Vec<Ran> {
+fn run_all(entries: &[Entry], corpus: &Path, out: &Path, jobs: usize) -> Vec<Ran> {
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<Ran>>> = Mutex::new(entries.iter().map(|_| None).collect());
     std::thread::scope(|s| {
@@ -171,7 +184,7 @@ fn run_all(entries: &[Entry], corpus: &Path, jobs: usize) -> Vec<Ran> {
             s.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some(e) = entries.get(i) else { break };
-                let r = run_one(e, corpus);
+                let r = run_one(e, corpus, out);
                 eprintln!("tandem corpus: {} done ({:.1} s)", e.name, r.host);
                 if let Ok(mut v) = results.lock() {
                     v[i] = Some(r);
@@ -304,7 +317,7 @@ pub fn run(args: &CorpusArgs) -> ExitCode {
     let jobs = args
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let results = run_all(&entries, &args.corpus, jobs);
+    let results = run_all(&entries, &args.corpus, &args.out, jobs);
 
     let mut new_outcomes = Vec::new();
     let lines: Vec<Line> = entries
@@ -336,6 +349,8 @@ pub fn run(args: &CorpusArgs) -> ExitCode {
 struct Line {
     outcome: String,
     frame: String,
+    /// The sound check's measures, for an entry that has one.
+    sound: Option<String>,
     ok: bool,
     problems: Vec<String>,
 }
@@ -385,6 +400,7 @@ fn judge(
         ));
     }
     let _ = std::fs::write(args.out.join(format!("{}.txt", e.name)), &r.text);
+    let sound = judge_text_and_sound(args, e, r, &mut problems);
     let frame = match &r.frame {
         None => "-".to_string(),
         Some(f) => judge_saved_frame(args, golden_dir, e, f, &mut problems),
@@ -392,8 +408,50 @@ fn judge(
     Line {
         outcome,
         frame,
+        sound,
         ok: problems.is_empty(),
         problems,
+    }
+}
+
+/// Checks the text the program must have written and, for an entry with
+/// `music_from`, its sound (OUT/NAME.wav, its picture drawn to
+/// OUT/NAME.spectrogram.png): what is wrong joins `problems`; the sound's
+/// measures in words.
+fn judge_text_and_sound(
+    args: &CorpusArgs,
+    e: &Entry,
+    r: &Ran,
+    problems: &mut Vec<String>,
+) -> Option<String> {
+    let text = String::from_utf8_lossy(&r.text);
+    for t in &e.text {
+        if !text.contains(t.as_str()) {
+            problems.push(format!(
+                "it did not write \"{t}\" (its text is in {})",
+                args.out.join(format!("{}.txt", e.name)).display()
+            ));
+        }
+    }
+    let from = e.music_from?;
+    r.outcome.as_ref().ok()?;
+    let wav = wav_path(e, &args.out)?;
+    let png = args.out.join(format!("{}.spectrogram.png", e.name));
+    match sound::measure(&wav, &png, from) {
+        Ok(m) => {
+            for p in sound::problems(&m) {
+                problems.push(format!(
+                    "its sound from {from} s is not music: {p} (listen to {}, look at {})",
+                    wav.display(),
+                    png.display()
+                ));
+            }
+            Some(format!("{m} (from {from} s; {})", png.display()))
+        }
+        Err(err) => {
+            problems.push(format!("its sound cannot be judged: {err}"));
+            None
+        }
     }
 }
 
@@ -504,16 +562,27 @@ fn print_table(args: &CorpusArgs, entries: &[Entry], results: &[Ran], lines: &[L
             if l.ok { "pass" } else { "FAIL" }
         );
     }
+    for (e, l) in entries.iter().zip(lines) {
+        if let Some(s) = &l.sound {
+            println!("sound {}: {s}", e.name);
+        }
+    }
     let failed: Vec<(&Entry, &Line)> = entries.iter().zip(lines).filter(|(_, l)| !l.ok).collect();
     for (e, l) in &failed {
         for p in &l.problems {
             println!("FAIL {}: {p}", e.name);
         }
-        let copy = format!("/tmp/x-{}", e.name);
+        let copy = PathBuf::from(format!("/tmp/x-{}", e.name));
+        let mkdir = match &e.install {
+            Some(_) => format!("mkdir -p {} && ", copy.display()),
+            None => String::new(),
+        };
         println!(
-            "  to run it: cp -r {} {copy} && tandem run {}",
+            "  to run it: {mkdir}cp -r {} {} && tandem run {}",
             args.corpus.join(&e.folder).display(),
-            e.run_line(&Path::new(&copy).join(&e.program)).join(" ")
+            e.install_dir(&copy).display(),
+            e.run_line(&copy, wav_path(e, Path::new("/tmp")).as_deref())
+                .join(" ")
         );
     }
     failed.len()
