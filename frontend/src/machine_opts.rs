@@ -42,6 +42,15 @@ pub struct MachineOpts {
     #[arg(long, value_name = "LIST", value_parser = parse_sound)]
     pub sound: Option<SoundSet>,
 
+    /// Where the Sound Blaster 16 and the MPU-401 sit, written as DOS's
+    /// BLASTER variable: A (base, hex: 220/240/260/280), I (IRQ: 2, 5, 7,
+    /// 10), D (8-bit DMA: 0, 1, 3), H (16-bit DMA: 5, 6, 7), P (MPU-401
+    /// base, hex: 330 or 300), T6; what is left out keeps its default
+    /// [default: "A220 I5 D1 H5 P330 T6"]. The program sees the same
+    /// string in its BLASTER variable.
+    #[arg(long, value_name = "SETTINGS", value_parser = parse_blaster)]
+    pub blaster: Option<Blaster>,
+
     /// Same as listing `adlib` in `--sound` (which has it by default).
     #[arg(long, hide = true)]
     pub adlib: bool,
@@ -67,6 +76,48 @@ impl Default for SoundSet {
             mpu401: true,
         }
     }
+}
+
+/// The settings of `--blaster`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Blaster {
+    /// The Sound Blaster 16's base, IRQ and DMA channels.
+    pub sb16: hw::Sb16Config,
+    /// The MPU-401's data port.
+    pub mpu_base: Option<u16>,
+}
+
+/// Parses `--blaster`: BLASTER-style letters and values, blank-separated.
+pub fn parse_blaster(s: &str) -> Result<Blaster, String> {
+    let mut b = Blaster::default();
+    for word in s.split_whitespace() {
+        let (key, value) = word.split_at(word.chars().next().map_or(0, char::len_utf8));
+        let hex = || u16::from_str_radix(value, 16).map_err(|_| bad_blaster(word));
+        let dec = || value.parse::<u8>().map_err(|_| bad_blaster(word));
+        match key.to_ascii_uppercase().as_str() {
+            "A" => b.sb16.base = hex()?,
+            "I" => b.sb16.irq = dec()?,
+            "D" => b.sb16.dma8 = dec()?,
+            "H" => b.sb16.dma16 = dec()?,
+            "P" => b.mpu_base = Some(hex()?),
+            "T" if value == "6" => {}
+            "T" => {
+                return Err(format!(
+                    "'{word}': tandem's card is the Sound Blaster 16 (T6)"
+                ))
+            }
+            _ => return Err(bad_blaster(word)),
+        }
+    }
+    b.sb16.check()?;
+    if let Some(p) = b.mpu_base.filter(|p| ![0x300, 0x330].contains(p)) {
+        return Err(format!("MPU-401 base {p:X}h: 330 or 300"));
+    }
+    Ok(b)
+}
+
+fn bad_blaster(word: &str) -> String {
+    format!("'{word}' is not a BLASTER setting (A220 I5 D1 H5 P330 T6)")
 }
 
 /// Parses `--sound`: `none`, or names from adlib, sb16, mpu401.
@@ -131,8 +182,12 @@ impl MachineOpts {
         let sound = self.sound_set();
         // A Sound Blaster 16 decodes 388h-38Bh for its OPL3 too.
         config.adlib = sound.adlib || sound.sb16;
-        config.sb16 = sound.sb16.then(hw::Sb16Config::default);
-        config.mpu401 = sound.mpu401.then(hw::mpu401::Mpu401Config::default);
+        let blaster = self.blaster.unwrap_or_default();
+        config.sb16 = sound.sb16.then_some(blaster.sb16);
+        config.mpu401 = sound.mpu401.then(|| hw::mpu401::Mpu401Config {
+            base: blaster.mpu_base.unwrap_or(0x330),
+            ..Default::default()
+        });
         config
     }
 

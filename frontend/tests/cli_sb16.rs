@@ -142,3 +142,101 @@ fn the_block_is_in_the_wav_sample_exact_and_the_same_twice() {
     );
     let _ = std::fs::remove_dir_all(&d);
 }
+
+#[test]
+fn blaster_moves_the_card_and_the_program_finds_it_there() {
+    let prog = repo().join("roms/devices/sb16.com");
+    let run = |blaster: &str| {
+        let o = headless(&[
+            "--sound",
+            "sb16",
+            "--blaster",
+            blaster,
+            "--cpu",
+            "386",
+            "--seconds",
+            "3",
+            s(&prog),
+        ]);
+        (o.status.code(), text(&o.stdout), text(&o.stderr))
+    };
+    // Base 240h, IRQ 7, DMA 3: the block plays there and interrupts there.
+    let (code, out, _) = run("A240 I7 D3 H6");
+    assert_eq!(code, Some(0), "{out}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[..2],
+        ["BLASTER=A240 I7 D3 H6 T6", "DSP 4.05"],
+        "{out}"
+    );
+    assert!(out.contains("IRQ after "), "{out}");
+    // Settings the card does not offer are bad usage, named.
+    for bad in ["A230", "I4", "D2", "H4", "P310", "T4", "X1", "Azz"] {
+        let (code, _, err) = run(bad);
+        assert_eq!(code, Some(2), "{bad}: {err}");
+        assert!(err.contains("--blaster"), "{bad}: {err}");
+    }
+}
+
+#[test]
+fn a_record_names_its_cards_and_its_replay_fits_them() {
+    let d = temp_dir("sb16-record");
+    let prog = repo().join("roms/devices/sb16.com");
+    let rec = d.join("r.jsonl");
+    let cpu = ["--cpu", "386", "--seconds", "2"];
+    let o = headless(
+        &[
+            &cpu[..],
+            &["--blaster", "A260 I10 D0 H7", "--record", s(&rec), s(&prog)],
+        ]
+        .concat(),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let header = std::fs::read_to_string(&rec).expect("the record");
+    let first = header.lines().next().unwrap_or("");
+    for field in [
+        r#""adlib":true"#,
+        r#""sb16":{"base":608,"irq":10,"dma8":0,"dma16":7}"#,
+        r#""mpu401":{"base":816"#,
+    ] {
+        assert!(first.contains(field), "{field} in {first}");
+    }
+    // The replay rebuilds the cards without being told.
+    let o = headless(&[&cpu[..], &["--replay", s(&rec), s(&prog)]].concat());
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    assert!(
+        out.starts_with("BLASTER=A260 I10 D0 H7 P330 T6\nDSP 4.05\n"),
+        "{out}"
+    );
+    // Asking for other cards would change the run: refused.
+    let o = headless(
+        &[
+            &cpu[..],
+            &["--replay", s(&rec), "--sound", "none", s(&prog)],
+        ]
+        .concat(),
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("sb16 (A260 I10 D0 H7 T6)"),
+        "{}",
+        text(&o.stderr)
+    );
+    // A record made without cards replays without them.
+    let plain = d.join("plain.jsonl");
+    let o = headless(
+        &[
+            &cpu[..],
+            &["--sound", "none", "--record", s(&plain), s(&prog)],
+        ]
+        .concat(),
+    );
+    assert_eq!(o.status.code(), Some(1), "no BLASTER: {}", text(&o.stdout));
+    let o = headless(&[&cpu[..], &["--replay", s(&plain), s(&prog)]].concat());
+    assert_eq!(
+        (o.status.code(), text(&o.stdout).trim()),
+        (Some(1), "no BLASTER")
+    );
+    let _ = std::fs::remove_dir_all(&d);
+}

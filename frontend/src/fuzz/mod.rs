@@ -85,6 +85,8 @@ fn a_record() -> Vec<u8> {
         cpu_hz: 25_000_000,
         fpu: Some("387".into()),
         adlib: true,
+        sb16: Some(hw::Sb16Config::default()),
+        mpu401: Some(Default::default()),
     };
     let out = std::fs::File::create(&file).expect("a record file");
     let mut r = Recorder::new(Box::new(out), &header).expect("a recorder");

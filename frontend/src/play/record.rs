@@ -22,8 +22,10 @@
 //! [`hw::Fpu::name`]), so that a replay rebuilds the machine's x87 too.
 //! Version 1 records, from before it, still load: they name no FPU and were
 //! made when tandem fitted none unless asked, so they replay without one.
-//! `"adlib":true` in the header says the run had an AdLib (`--adlib`), which
-//! the replay fits too.
+//! The header names the sound cards (`--sound`, `--blaster`): `"adlib":true`
+//! for an OPL3 at 388h, `sb16` and `mpu401` with their settings. Each is
+//! written only when fitted, so a record without them (all those from
+//! before the cards existed) replays on a machine without them.
 
 use std::io::{BufRead, Write};
 
@@ -49,6 +51,29 @@ pub struct Header {
     /// without one reads as before.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub adlib: bool,
+    /// The Sound Blaster 16's settings, when one was fitted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sb16: Option<hw::Sb16Config>,
+    /// The MPU-401's settings, when one was fitted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mpu401: Option<hw::mpu401::Mpu401Config>,
+}
+
+impl Header {
+    /// The header of a record of a run on `config`, of `program`.
+    pub fn of(config: &hw::MachineConfig, program: &str) -> Header {
+        Header {
+            tandem: "record".into(),
+            version: VERSION,
+            program: program.to_string(),
+            cpu: config.cpu_model.name().into(),
+            cpu_hz: config.cpu_hz,
+            fpu: Some(config.fpu.name().into()),
+            adlib: config.adlib,
+            sb16: config.sb16,
+            mpu401: config.mpu401,
+        }
+    }
 }
 
 /// The record format this build writes.
@@ -223,6 +248,8 @@ mod tests {
             cpu_hz: 33_000_000,
             fpu: Some("387".into()),
             adlib: false,
+            sb16: None,
+            mpu401: None,
         };
         let evs = [
             Event {

@@ -51,7 +51,7 @@ pub fn prepare(args: &RunArgs, headless: bool, stdin: Stdin) -> Result<Run, Erro
     let (mount, temp) = mount(args)?;
     let (mut session, origin) = start(args, config, &mount, &name, &image)?;
     // A resumed run goes on with the saved machine's CPU and clock.
-    let (cpu, cpu_hz) = (session.m.config().cpu_model, session.m.config().cpu_hz);
+    let cpu_hz = session.m.config().cpu_hz;
     // Headless: the host's stdin (when it is not a terminal) is typed on
     // the keyboard, read on a thread so that it never blocks the run.
     let stdin_keys = if headless && stdin == Stdin::Type && !std::io::stdin().is_terminal() {
@@ -93,9 +93,8 @@ pub fn prepare(args: &RunArgs, headless: bool, stdin: Stdin) -> Result<Run, Erro
         })
     }));
     if let Some(p) = &args.record {
-        let config = player.session.m.config();
-        let (fpu, adlib) = (config.fpu, config.adlib);
-        player.set_recorder(recorder(p, &name, (cpu, cpu_hz, fpu, adlib))?);
+        let header = Header::of(player.session.m.config(), &name);
+        player.set_recorder(recorder(p, &header)?);
     }
     let seconds = seconds(args, headless, replay_has_end)?;
     let cycle_limit = seconds.map_or(u64::MAX, |s| {
@@ -166,6 +165,7 @@ fn machine_config(
         mhz: args.machine.mhz.or(header.map(|h| h.0.cpu_hz)),
         fpu: args.machine.fpu,
         sound: args.machine.sound,
+        blaster: args.machine.blaster,
         adlib: args.machine.adlib,
     };
     let mut config = opts.config(default_cpu);
@@ -185,21 +185,20 @@ fn machine_config(
         }
         // The replay fits the recorded sound cards; asking for others
         // would change the run.
-        let explicit = args.machine.sound.is_some() || args.machine.adlib;
-        if explicit && config.adlib != h.adlib {
-            let (had, asked) = if h.adlib {
-                ("with", "without")
-            } else {
-                ("without", "with")
-            };
+        let m = &args.machine;
+        let explicit = m.sound.is_some() || m.blaster.is_some() || m.adlib;
+        let recorded_cards = (h.adlib, h.sb16, h.mpu401);
+        if explicit && (config.adlib, config.sb16, config.mpu401) != recorded_cards {
             return Err(Error::bad(
                 p.display(),
                 format!(
-                    "recorded {had} an AdLib, but --sound/--adlib asks for a machine {asked} one"
+                    "recorded with the sound cards {}, but --sound/--blaster ask for {}",
+                    cards_named(h.adlib, h.sb16, h.mpu401),
+                    cards_named(config.adlib, config.sb16, config.mpu401)
                 ),
             ));
         }
-        config.adlib = h.adlib;
+        (config.adlib, config.sb16, config.mpu401) = recorded_cards;
         let fpu_differs = recorded != config.fpu;
         if h.cpu != config.cpu_model.name() || h.cpu_hz != config.cpu_hz || fpu_differs {
             return Err(Error::bad(
@@ -261,6 +260,7 @@ fn start(
             mhz: None,
             fpu: args.machine.fpu,
             sound: None,
+            blaster: None,
             adlib: saved.adlib,
         };
         let asked_fpu = args
@@ -292,23 +292,34 @@ fn start(
     Ok((session, 0))
 }
 
-/// The recorder of `--record FILE`, its header naming the machine.
-fn recorder(
-    p: &Path,
-    name: &str,
-    (cpu, cpu_hz, fpu, adlib): (CpuModel, u64, hw::Fpu, bool),
-) -> Result<Recorder, Error> {
+/// Sound cards for a message: "adlib, sb16 (A220 I5 D1 H5 T6), mpu401
+/// (330h)" or "none".
+fn cards_named(
+    adlib: bool,
+    sb16: Option<hw::Sb16Config>,
+    mpu: Option<hw::mpu401::Mpu401Config>,
+) -> String {
+    let mut names = Vec::new();
+    if adlib {
+        names.push("adlib".to_string());
+    }
+    if let Some(c) = sb16 {
+        names.push(format!("sb16 ({})", c.blaster(None)));
+    }
+    if let Some(c) = mpu {
+        names.push(format!("mpu401 ({:X}h)", c.base));
+    }
+    if names.is_empty() {
+        "none".into()
+    } else {
+        names.join(", ")
+    }
+}
+
+/// The recorder of `--record FILE` with its header.
+fn recorder(p: &Path, header: &Header) -> Result<Recorder, Error> {
     let f = std::fs::File::create(p).map_err(|e| Error::file(p, e))?;
-    let header = Header {
-        tandem: "record".into(),
-        version: record::VERSION,
-        program: name.to_string(),
-        cpu: cpu.name().into(),
-        cpu_hz,
-        fpu: Some(fpu.name().into()),
-        adlib,
-    };
-    Recorder::new(Box::new(std::io::BufWriter::new(f)), &header).map_err(|e| Error::file(p, e))
+    Recorder::new(Box::new(std::io::BufWriter::new(f)), header).map_err(|e| Error::file(p, e))
 }
 
 /// The run's time limit in emulated seconds: `--seconds`, or a minute for
