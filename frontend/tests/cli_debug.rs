@@ -113,3 +113,25 @@ fn console_paths_may_hold_spaces() {
     assert_eq!(lines.lines().count(), 2, "{lines}");
     let _ = std::fs::remove_dir_all(&d);
 }
+
+#[test]
+fn port_breakpoints_stop_at_the_sound_cards() {
+    // (program, breakpoint, what the first stop shows): the AdLib's index
+    // port, the SB16 DSP's command port (E1h: the version), the MPU-401's
+    // command port (FFh: reset).
+    let devices = common::repo().join("roms/devices");
+    for (prog, port, stop) in [
+        ("opl.com", "388", "port write 0388h <- 4h"),
+        ("sb16.com", "22c", "port write 022Ch <- E1h"),
+        ("mpu.com", "330-331", "port write 0331h <- FFh"),
+    ] {
+        let script = format!("port w {port}\nc\nquit\n");
+        let (code, out) = debug(&devices.join(prog), &["--cpu", "386"], &script);
+        assert_eq!(code, Some(0), "{prog}: {out}");
+        assert!(
+            out.contains(&format!("stopped: #0 {stop}")),
+            "{prog}: {out}"
+        );
+        assert!(out.contains("out dx,al"), "{prog}: {out}");
+    }
+}
