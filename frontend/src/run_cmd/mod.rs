@@ -73,8 +73,8 @@ pub struct RunArgs {
     #[arg(long, value_name = "FILE.png")]
     screenshot: Option<PathBuf>,
 
-    /// Write what the run would have sounded like (the OPL3 of `--adlib`
-    /// and the PC speaker, mixed) to FILE as a 16-bit stereo WAV, computed
+    /// Write what the run would have sounded like (every sound card of
+    /// `--sound` and the PC speaker, mixed) to FILE as a 16-bit stereo WAV, computed
     /// from emulated time: the same run gives the same bytes. Headless.
     #[arg(long, value_name = "FILE.wav")]
     wav: Option<PathBuf>,
