@@ -62,8 +62,9 @@ def main():
                        SDL_DISKAUDIOFILE=os.path.join(work, "audio.raw"))
             t0 = time.monotonic()
             r = subprocess.run(["xvfb-run", "-a"] + cmd, env=env, cwd=work,
-                               stdin=subprocess.DEVNULL, capture_output=True,
-                               text=True, timeout=a.seconds * 3 + 60)
+                               stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE, encoding="utf-8",
+                               errors="replace", timeout=a.seconds * 3 + 60)
             wall = time.monotonic() - t0
             m = re.search(r"sound: ([\d.]+) s, (\d+) underruns", r.stderr)
             if m is None:
