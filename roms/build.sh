@@ -3,9 +3,10 @@
 # roms/devices/NAME.asm -> roms/devices/NAME.com (flat binary, org 100h),
 # roms/devices/NAME.rom.asm -> roms/devices/NAME.rom (an option ROM whose
 # checksum byte, the last of its declared length, is fixed here),
-# roms/dos/NAME.asm -> roms/dos/NAME.com (DOS programs for the dos crate).
+# roms/dos/NAME.asm -> roms/dos/NAME.com (DOS programs for the dos crate),
+# roms/bench/NAME.asm -> roms/bench/NAME.com (CPU-bound speed benchmarks).
 # Usage: roms/build.sh [OUTDIR]   (default: next to the sources; with
-# OUTDIR the DOS programs go to OUTDIR/dos/)
+# OUTDIR the DOS programs go to OUTDIR/dos/, the benchmarks to OUTDIR/bench/)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 out=${1:-}
@@ -34,6 +35,13 @@ for src in "$here"/dos/*.asm; do
     dir=${dir:-$here/dos}
     mkdir -p "$dir"
     nasm -f bin -I "$here/dos/" -o "$dir/$name.com" "$src"
+done
+for src in "$here"/bench/*.asm; do
+    name=$(basename "$src" .asm)
+    dir=${out:+$out/bench}
+    dir=${dir:-$here/bench}
+    mkdir -p "$dir"
+    nasm -f bin -I "$here/bench/" -o "$dir/$name.com" "$src"
 done
 # The replica (its own script: two layouts of one source).
 sh "$here/replica/build.sh" ${out:+"$out/replica"}
