@@ -16,6 +16,14 @@ mod common;
 use common::{cpu_at, TestBus};
 use emu::{Cpu, CpuModel};
 
+/// The models the machine runs.
+const MODELS: [CpuModel; 4] = [
+    CpuModel::I8086,
+    CpuModel::I286,
+    CpuModel::I386,
+    CpuModel::I486,
+];
+
 /// A CPU at 1000:0100 with `code` there (NOPs after it), DS = ES = 1000h,
 /// in cycle-exact mode when `exact`, CX = `cx`; steps until IP passes the
 /// code (at most 100 steps).
@@ -61,12 +69,7 @@ fn rep_stosb_over_itself(model: CpuModel, exact: bool) -> (u16, u16) {
 fn a_store_into_the_next_instruction_is_seen_on_every_model() {
     // The 8086 also in cycle-exact mode: the queue holds the old 11h.
     assert_eq!(store_into_next(CpuModel::I8086, true), (0x22, 0x22));
-    for model in [
-        CpuModel::I8086,
-        CpuModel::I286,
-        CpuModel::I386,
-        CpuModel::I486,
-    ] {
+    for model in MODELS {
         assert_eq!(store_into_next(model, false), (0x22, 0x22), "{model:?}");
     }
 }
@@ -76,12 +79,7 @@ fn rep_stosb_over_itself_runs_its_stores_and_not_the_overwritten_bytes() {
     // CX = 0: all four stores ran; BX = 0: the two INC BX, overwritten
     // with NOPs, did not run.
     assert_eq!(rep_stosb_over_itself(CpuModel::I8086, true), (0, 0));
-    for model in [
-        CpuModel::I8086,
-        CpuModel::I286,
-        CpuModel::I386,
-        CpuModel::I486,
-    ] {
+    for model in MODELS {
         assert_eq!(rep_stosb_over_itself(model, false), (0, 0), "{model:?}");
     }
 }
