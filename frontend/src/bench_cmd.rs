@@ -3,7 +3,8 @@
 //! Runs a program headless on the machine (by default the built-in
 //! benchmark, `roms/devices/bench.com`: a CPU-bound loop with IRQ0 at about
 //! 1 kHz and video-memory writes) until it halts with interrupts off or the
-//! emulated time limit passes, and reports emulated clocks per host second.
+//! emulated time limit passes, and reports emulated clocks per host second
+//! and guest instructions per host second (guest MIPS).
 //! The host clock is read only around the run, to measure the host.
 
 use std::path::PathBuf;
@@ -66,6 +67,8 @@ pub fn run(args: &BenchArgs) -> ExitCode {
     let emulated = cycles as f64 / cpu_hz as f64;
     let mhz = cycles as f64 / host / 1e6;
     let realtime = emulated / host;
+    let instructions = m.instructions();
+    let mips = instructions as f64 / host / 1e6;
     let how = match exit {
         RunExit::Halted => "halted",
         RunExit::CyclesElapsed => "time limit",
@@ -91,6 +94,8 @@ pub fn run(args: &BenchArgs) -> ExitCode {
             "emulated_seconds": emulated,
             "host_seconds": host,
             "emulated_mhz": mhz,
+            "instructions": instructions,
+            "guest_mips": mips,
             "times_real_time": realtime,
         });
         println!("{v}");
@@ -104,6 +109,7 @@ pub fn run(args: &BenchArgs) -> ExitCode {
         );
         println!("emulated: {cycles} clocks = {emulated:.3} s; host: {host:.3} s");
         println!("{mhz:.1} emulated MHz, {realtime:.1}x real time");
+        println!("guest: {instructions} instructions, {mips:.1} MIPS");
     }
     ExitCode::SUCCESS
 }

@@ -48,3 +48,23 @@ fn bad_input_exits_2() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent/program.com"));
 }
+
+#[test]
+fn the_guest_instructions_are_counted() {
+    // CLI; MOV CX, 100; LOOP $ (100 times): 102 instructions, then HLT
+    // (a halt is not counted: the CPU reports it as halted, not executed).
+    let dir = std::env::temp_dir().join(format!("tandem-bench-count-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let prog = dir.join("count.com");
+    std::fs::write(&prog, [0xFA, 0xB9, 100, 0, 0xE2, 0xFE, 0xF4]).expect("write");
+    let p = prog.to_str().expect("utf-8 path");
+    let out = tandem(&["bench", "--cpu", "386", "--json", p]);
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(json_field(&text, "instructions"), 102.0, "{text}");
+    assert!(json_field(&text, "guest_mips") > 0.0, "{text}");
+    let out = tandem(&["bench", "--cpu", "386", p]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("guest: 102 instructions"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -201,6 +201,10 @@ pub struct Machine {
     trap: Option<(u32, u32)>,
     /// The trap just reported: executing it is the next step.
     trap_resume: Option<u32>,
+    /// Instructions the run loop executed (for `tandem bench`'s guest MIPS;
+    /// host-side bookkeeping, not machine state: not saved or hashed).
+    #[serde(skip)]
+    instructions: u64,
 }
 
 impl Machine {
@@ -235,6 +239,7 @@ impl Machine {
             config,
             trap: None,
             trap_resume: None,
+            instructions: 0,
         }
     }
 
@@ -246,6 +251,14 @@ impl Machine {
     /// CPU cycles since reset (emulated time).
     pub fn cycles(&self) -> u64 {
         self.cpu.cycles
+    }
+
+    /// Instructions executed by [`Machine::run_for`] and
+    /// [`Machine::run_frame`] since this machine was made (a REP string
+    /// instruction counts once; HLT and idle halted clocks do not). Not part
+    /// of the saved state.
+    pub fn instructions(&self) -> u64 {
+        self.instructions
     }
 
     /// Keeps (true) or drops (false, the default) the samples the OPL
@@ -460,7 +473,8 @@ impl Machine {
             match self.cpu.step(&mut self.bus).event {
                 StepEvent::Unsupported(msg) => return RunExit::Unsupported(msg),
                 StepEvent::HookStop => return RunExit::HookStop,
-                _ => {}
+                StepEvent::Halted => {}
+                _ => self.instructions += 1,
             }
         }
     }
