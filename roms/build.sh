@@ -29,19 +29,18 @@ for src in "$here"/devices/*.asm; do
         ;;
     esac
 done
-for src in "$here"/dos/*.asm; do
-    name=$(basename "$src" .asm)
-    dir=${out:+$out/dos}
-    dir=${dir:-$here/dos}
-    mkdir -p "$dir"
-    nasm -f bin -I "$here/dos/" -o "$dir/$name.com" "$src"
-done
-for src in "$here"/bench/*.asm; do
-    name=$(basename "$src" .asm)
-    dir=${out:+$out/bench}
-    dir=${dir:-$here/bench}
-    mkdir -p "$dir"
-    nasm -f bin -I "$here/bench/" -o "$dir/$name.com" "$src"
-done
+# build_com SUBDIR: roms/SUBDIR/NAME.asm -> NAME.com beside it (or in
+# OUTDIR/SUBDIR/)
+build_com() {
+    for src in "$here/$1"/*.asm; do
+        name=$(basename "$src" .asm)
+        dir=${out:+$out/$1}
+        dir=${dir:-$here/$1}
+        mkdir -p "$dir"
+        nasm -f bin -I "$here/$1/" -o "$dir/$name.com" "$src"
+    done
+}
+build_com dos
+build_com bench
 # The replica (its own script: two layouts of one source).
 sh "$here/replica/build.sh" ${out:+"$out/replica"}

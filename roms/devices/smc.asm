@@ -71,14 +71,9 @@ nextins: mov al, 11h
         sti
         PRINT " next="
         call print_hex8
-        mov al, 10
-        call putc
-        cmp byte [dos], 0
-        je .halt
-        mov ax, 4C00h
+        PRINT {10}
+        mov ax, 4C00h           ; smc runs under DOS (tandem run)
         int 21h
-.halt:  cli
-        hlt
 
 ; the ADD of (a): its immediate word is rewritten before each call
 patched: add ax, strict word 0     ; 05 iw
