@@ -7,7 +7,9 @@ tandem:  target/release/tandem run --headless --cpu 386 PROG
          (headless tandem runs as fast as the host allows)
 DOSBox:  a generated conf with core=normal, cputype=386, cycles=fixed 2000000
          (more cycles per millisecond than the host can give, so DOSBox too
-         runs as fast as it can), SDL's dummy video and audio drivers, the
+         runs as fast as it can; 0.74's cputype values are auto, 386,
+         386_slow, 486_slow, pentium_slow and 386_prefetch), SDL's dummy
+         video and audio drivers, the
          program's folder mounted as C:, its output redirected to a file, exit.
 
 Both must print the same line "NAME checksum XXXXXXXX": a mismatch (or a
