@@ -27,7 +27,9 @@ fn patched_code_runs_exactly_on_every_cpu_model() {
     // sees the new one. rep=0000,0000: REP STOSB overwriting itself runs
     // its four stores (CX = 0) and the two INC BX it overwrote with NOPs do
     // not run. next=22: the store into the next instruction is seen.
-    let want = "add=000F self=08 rep=0000,0000 next=22\n";
+    // irq=000A: the IRQ0 handler's ADD immediate, patched to 4, 3, 2, 1
+    // before each tick, is seen by every tick.
+    let want = "add=000F self=08 rep=0000,0000 next=22 irq=000A\n";
     for cpu in ["8086", "286", "386", "486"] {
         assert_eq!(smc(cpu), want, "--cpu {cpu}");
     }

@@ -1,5 +1,6 @@
 ; smc: self-modifying code, the cases a decoded-instruction cache must keep
-; exact (issue 17). Prints one line "add=XXXX self=XX rep=XXXX,XXXX next=XX"
+; exact (issue 17). Prints one line
+; "add=XXXX self=XX rep=XXXX,XXXX next=XX irq=XXXX"
 ; (hex; what each part shows is below). The results differ between CPU
 ; models where the prefetch queue holds old bytes; cli_smc.rs pins the
 ; output of each model as the core gives it.
@@ -71,6 +72,29 @@ nextins: mov al, 11h
         sti
         PRINT " next="
         call print_hex8
+        ; (e) the game's case: the main program patches the immediate of
+        ; the ADD in its own IRQ0 handler before each tick (4, 3, 2, 1),
+        ; and HLT waits for the tick: irq=000A when each patch is seen.
+        mov ax, 3508h
+        int 21h
+        mov [old8], bx
+        mov [old8+2], es
+        mov ax, 2508h
+        mov dx, irq0
+        int 21h
+        mov cx, 4
+.e:     mov [irqadd+1], cx
+        sti
+        hlt
+        loop .e
+        push ds
+        mov ax, 2508h
+        lds dx, [old8]
+        int 21h
+        pop ds
+        PRINT " irq="
+        mov ax, [ticks]
+        call print_hex16
         PRINT {10}
         mov ax, 4C00h           ; smc runs under DOS (tandem run)
         int 21h
@@ -78,6 +102,18 @@ nextins: mov al, 11h
 ; the ADD of (a): its immediate word is rewritten before each call
 patched: add ax, strict word 0     ; 05 iw
         ret
+
+; the IRQ0 handler of (e): its ADD's immediate word is rewritten between ticks
+irq0:   push ax
+        mov ax, [cs:ticks]
+irqadd: add ax, strict word 0     ; 05 iw
+        mov [cs:ticks], ax
+        mov al, 20h             ; non-specific EOI to the 8259A
+        out 20h, al
+        pop ax
+        iret
+ticks:  dw 0
+old8:   dd 0
 
 ; print_hex16: AX as four hex digits
 print_hex16:
