@@ -14,6 +14,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use hw::vga::render::Frame;
+use hw::Machine;
 use sdl2::event::{Event, WindowEvent};
 use sdl2::keyboard::{Mod, Scancode};
 use sdl2::mouse::MouseButton;
@@ -185,8 +186,10 @@ struct Screen<'a> {
     /// One streaming texture of the mode's size, in the 32-bit format the
     /// renderers take without converting (XRGB8888).
     texture: Option<(Texture<'a>, usize, usize)>,
-    /// The RGB bytes and size of the frame on screen.
+    /// The frame on screen.
     shown: Frame,
+    /// The machine's latest frame, rendered into a reused buffer.
+    next: Frame,
     /// The picture must be presented again (the host lost it).
     stale: bool,
 }
@@ -196,17 +199,16 @@ impl<'a> Screen<'a> {
         Screen {
             creator,
             texture: None,
-            shown: Frame {
-                width: 0,
-                height: 0,
-                rgb: Vec::new(),
-            },
+            shown: Frame::default(),
+            next: Frame::default(),
             stale: true,
         }
     }
 
-    /// Shows `frame` unless it is the one on screen already.
-    fn show(&mut self, canvas: &mut WindowCanvas, frame: &Frame) -> Result<(), String> {
+    /// Shows the machine's display unless it is on screen already.
+    fn show(&mut self, canvas: &mut WindowCanvas, m: &Machine) -> Result<(), String> {
+        m.render_into(&mut self.next);
+        let frame = &self.next;
         let (w, h) = (frame.width, frame.height);
         if w == 0 || h == 0 {
             return Ok(());
@@ -225,7 +227,7 @@ impl<'a> Screen<'a> {
         if let Some((t, _, _)) = self.texture.as_mut() {
             t.with_lock(None, |pixels, pitch| to_xrgb(frame, pixels, pitch))?;
         }
-        self.shown.clone_from(frame);
+        std::mem::swap(&mut self.shown, &mut self.next);
         self.present(canvas)
     }
 
@@ -298,7 +300,7 @@ pub fn run(run: &mut Run, fullscreen: bool, mute: bool) -> Result<Outcome, Strin
     let mut stdout = std::io::stdout();
     let mut base = (Instant::now(), run.player.session.m.cycles());
     let mut inputs = Vec::new();
-    screen.show(&mut canvas, &run.player.session.m.render())?;
+    screen.show(&mut canvas, &run.player.session.m)?;
     let outcome = loop {
         // Host events.
         let was_paused = ui.paused;
@@ -371,7 +373,7 @@ pub fn run(run: &mut Run, fullscreen: bool, mute: bool) -> Result<Outcome, Strin
         }
         let step = run.player.run_frame(run.cycle_limit);
         run.player.flush_output(&mut stdout);
-        screen.show(&mut canvas, &run.player.session.m.render())?;
+        screen.show(&mut canvas, &run.player.session.m)?;
         if let Some(s) = sound.as_mut() {
             s.frame(&mut run.player.session.m);
         }
