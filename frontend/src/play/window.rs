@@ -255,24 +255,23 @@ fn to_xrgb(frame: &Frame, pixels: &mut [u8], pitch: usize) {
     }
 }
 
-/// Runs the session in a window until the program ends, a limit, or the
-/// user closes the window.
-pub fn run(run: &mut Run, fullscreen: bool, mute: bool) -> Result<Outcome, String> {
-    sdl2::hint::set("SDL_RENDER_SCALE_QUALITY", "nearest");
-    let sdl = sdl2::init()?;
-    let video = sdl.video()?;
+/// Opens the window and its renderer, scaled to the 4:3 logical size.
+fn open_canvas(
+    video: &sdl2::VideoSubsystem,
+    title: &str,
+    fullscreen: bool,
+) -> Result<WindowCanvas, String> {
     if video.current_video_driver() == "x11" {
         // SDL's software renderer into an XShm image: scaling a 320x200
         // frame by nearest neighbour costs about 4% of a core at 70 Hz,
-        // where OpenGL through a software rasterizer (Mesa's llvmpipe,
-        // e.g. under Xvfb or without a GPU driver) costs over 100%; see
+        // a fifth of what OpenGL through a software rasterizer (Mesa's
+        // llvmpipe, e.g. under Xvfb or without a GPU driver) costs; see
         // docs/speed.md, "Window". SDL's environment variables of the
         // same names still choose otherwise.
         sdl2::hint::set("SDL_RENDER_DRIVER", "software");
         sdl2::hint::set("SDL_FRAMEBUFFER_ACCELERATION", "0");
     }
-    let title = format!("tandem: {}", run.name);
-    let mut builder = video.window(&title, INITIAL.0, INITIAL.1);
+    let mut builder = video.window(title, INITIAL.0, INITIAL.1);
     builder.position_centered().resizable();
     if fullscreen {
         builder.fullscreen_desktop();
@@ -287,6 +286,17 @@ pub fn run(run: &mut Run, fullscreen: bool, mute: bool) -> Result<Outcome, Strin
         video.current_video_driver(),
         canvas.info().name
     );
+    Ok(canvas)
+}
+
+/// Runs the session in a window until the program ends, a limit, or the
+/// user closes the window.
+pub fn run(run: &mut Run, fullscreen: bool, mute: bool) -> Result<Outcome, String> {
+    sdl2::hint::set("SDL_RENDER_SCALE_QUALITY", "nearest");
+    let sdl = sdl2::init()?;
+    let video = sdl.video()?;
+    let title = format!("tandem: {}", run.name);
+    let mut canvas = open_canvas(&video, &title, fullscreen)?;
     let creator = canvas.texture_creator();
     let mut screen = Screen::new(&creator);
     let mut sound = if mute {
