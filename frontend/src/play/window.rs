@@ -432,3 +432,24 @@ fn paused_line(run: &Run) -> String {
         run.player.session.m.cycles()
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each RGB pixel lands as B, G, R, X at its row's pitch; the padding
+    /// at the end of a row is left alone.
+    #[test]
+    fn xrgb_rows_follow_the_pitch() {
+        let frame = Frame {
+            width: 2,
+            height: 2,
+            rgb: vec![1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12],
+        };
+        let mut pixels = vec![0xEE; 2 * 12];
+        to_xrgb(&frame, &mut pixels, 12);
+        assert_eq!(&pixels[0..8], &[3, 2, 1, 0xFF, 6, 5, 4, 0xFF]);
+        assert_eq!(&pixels[8..12], &[0xEE; 4]);
+        assert_eq!(&pixels[12..20], &[9, 8, 7, 0xFF, 12, 11, 10, 0xFF]);
+    }
+}
