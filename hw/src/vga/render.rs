@@ -41,11 +41,14 @@ impl Frame {
         [self.rgb[i], self.rgb[i + 1], self.rgb[i + 2]]
     }
 
-    #[inline]
-    fn put(&mut self, x: usize, y: usize, c: [u8; 3]) {
-        let i = (y * self.width + x) * 3;
-        if let Some(p) = self.rgb.get_mut(i..i + 3) {
-            p.copy_from_slice(&c);
+    /// Writes scan line `y` from `line` (one colour per pixel, at most
+    /// `width` of them).
+    fn put_line(&mut self, y: usize, line: &[[u8; 3]]) {
+        let row = self.width * 3;
+        if let Some(dst) = self.rgb.get_mut(y * row..(y + 1) * row) {
+            for (d, c) in dst.chunks_exact_mut(3).zip(line) {
+                d.copy_from_slice(c);
+            }
         }
     }
 }
@@ -150,9 +153,7 @@ pub fn render_into(vga: &Vga, f: &mut Frame) {
         } else {
             pan
         };
-        for (x, px) in line[shift..shift + width].iter().enumerate() {
-            f.put(x, y, *px);
-        }
+        f.put_line(y, &line[shift..shift + width]);
         if !cga_lines || sl == ch - 1 {
             row_start = row_start.wrapping_add(step);
         }
@@ -240,9 +241,7 @@ fn render_text(vga: &Vga, f: &mut Frame) {
         } else {
             pan
         };
-        for (x, px) in line[shift..shift + cols * cw].iter().enumerate() {
-            f.put(x, y, *px);
-        }
+        f.put_line(y, &line[shift..shift + cols * cw]);
         sl += 1;
         if sl >= ch {
             sl = 0;
