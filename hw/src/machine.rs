@@ -515,6 +515,12 @@ impl Machine {
         self.bus.dev.vga.render()
     }
 
+    /// Renders the display into `frame`, reusing its buffer (a window's
+    /// frame after frame).
+    pub fn render_into(&self, frame: &mut Frame) {
+        self.bus.dev.vga.render_into(frame)
+    }
+
     /// Places a ROM image at `addr` (e.g. C0000h for a video BIOS).
     pub fn load_rom(&mut self, addr: u32, image: &[u8]) {
         self.bus.mem.load_rom(addr, image);

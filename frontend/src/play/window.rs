@@ -14,11 +14,12 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use hw::vga::render::Frame;
+use hw::Machine;
 use sdl2::event::{Event, WindowEvent};
 use sdl2::keyboard::{Mod, Scancode};
 use sdl2::mouse::MouseButton;
 use sdl2::pixels::PixelFormatEnum;
-use sdl2::render::{Texture, TextureCreator, WindowCanvas};
+use sdl2::render::{BlendMode, Texture, TextureCreator, WindowCanvas};
 use sdl2::video::{FullscreenType, WindowContext};
 
 use super::keymap;
@@ -49,6 +50,8 @@ struct Ui {
     guest_down: BTreeSet<i32>,
     /// Mouse captured (relative mode).
     captured: bool,
+    /// The host lost the picture (expose, resize): present it again.
+    redraw: bool,
     capture_change: Option<bool>,
     mouse: (i32, i32),
     buttons: u16,
@@ -133,6 +136,15 @@ impl Ui {
                 win_event: WindowEvent::FocusLost,
                 ..
             } if self.captured => self.capture_change = Some(false),
+            Event::Window {
+                win_event:
+                    WindowEvent::Exposed
+                    | WindowEvent::Shown
+                    | WindowEvent::Restored
+                    | WindowEvent::Resized(..)
+                    | WindowEvent::SizeChanged(..),
+                ..
+            } => self.redraw = true,
             _ => {}
         }
     }
@@ -164,31 +176,62 @@ fn button_bit(b: MouseButton) -> u16 {
 }
 
 /// The frame on screen.
+///
+/// Presenting is what a window costs (under a software OpenGL it is most
+/// of the process's time), so a frame equal to the one on screen is
+/// neither uploaded nor presented again; the picture is redrawn only when
+/// the host asks (an expose or resize) or the frame changes.
 struct Screen<'a> {
     creator: &'a TextureCreator<WindowContext>,
+    /// One streaming texture of the mode's size, in the 32-bit format the
+    /// renderers take without converting (XRGB8888).
     texture: Option<(Texture<'a>, usize, usize)>,
+    /// The frame on screen.
+    shown: Frame,
+    /// The machine's latest frame, rendered into a reused buffer.
+    next: Frame,
+    /// The picture must be presented again (the host lost it).
+    stale: bool,
 }
 
 impl<'a> Screen<'a> {
-    fn show(&mut self, canvas: &mut WindowCanvas, frame: &Frame) -> Result<(), String> {
+    fn new(creator: &'a TextureCreator<WindowContext>) -> Self {
+        Screen {
+            creator,
+            texture: None,
+            shown: Frame::default(),
+            next: Frame::default(),
+            stale: true,
+        }
+    }
+
+    /// Shows the machine's display unless it is on screen already.
+    fn show(&mut self, canvas: &mut WindowCanvas, m: &Machine) -> Result<(), String> {
+        m.render_into(&mut self.next);
+        let frame = &self.next;
         let (w, h) = (frame.width, frame.height);
         if w == 0 || h == 0 {
             return Ok(());
         }
+        if !self.stale && self.texture.is_some() && *frame == self.shown {
+            return Ok(());
+        }
         if !matches!(&self.texture, Some((_, tw, th)) if *tw == w && *th == h) {
-            let t = self
+            let mut t = self
                 .creator
-                .create_texture_streaming(PixelFormatEnum::RGB24, w as u32, h as u32)
+                .create_texture_streaming(PixelFormatEnum::RGB888, w as u32, h as u32)
                 .map_err(|e| e.to_string())?;
+            t.set_blend_mode(BlendMode::None);
             self.texture = Some((t, w, h));
         }
         if let Some((t, _, _)) = self.texture.as_mut() {
-            t.update(None, &frame.rgb, w * 3)
-                .map_err(|e| e.to_string())?;
+            t.with_lock(None, |pixels, pitch| to_xrgb(frame, pixels, pitch))?;
         }
+        std::mem::swap(&mut self.shown, &mut self.next);
         self.present(canvas)
     }
 
+    /// Presents the texture again (after an expose, or while paused).
     fn present(&mut self, canvas: &mut WindowCanvas) -> Result<(), String> {
         canvas.set_draw_color(sdl2::pixels::Color::RGB(0, 0, 0));
         canvas.clear();
@@ -196,18 +239,39 @@ impl<'a> Screen<'a> {
             canvas.copy(t, None, None)?;
         }
         canvas.present();
+        self.stale = false;
         Ok(())
     }
 }
 
-/// Runs the session in a window until the program ends, a limit, or the
-/// user closes the window.
-pub fn run(run: &mut Run, fullscreen: bool, mute: bool) -> Result<Outcome, String> {
-    sdl2::hint::set("SDL_RENDER_SCALE_QUALITY", "nearest");
-    let sdl = sdl2::init()?;
-    let video = sdl.video()?;
-    let title = format!("tandem: {}", run.name);
-    let mut builder = video.window(&title, INITIAL.0, INITIAL.1);
+/// Writes `frame`'s pixels as XRGB8888 (B, G, R, X in memory) into a
+/// locked texture of the same size with rows `pitch` bytes apart.
+fn to_xrgb(frame: &Frame, pixels: &mut [u8], pitch: usize) {
+    let row = frame.width * 3;
+    for (src, dst) in frame.rgb.chunks_exact(row).zip(pixels.chunks_mut(pitch)) {
+        for (s, d) in src.chunks_exact(3).zip(dst.chunks_exact_mut(4)) {
+            d.copy_from_slice(&[s[2], s[1], s[0], 0xFF]);
+        }
+    }
+}
+
+/// Opens the window and its renderer, scaled to the 4:3 logical size.
+fn open_canvas(
+    video: &sdl2::VideoSubsystem,
+    title: &str,
+    fullscreen: bool,
+) -> Result<WindowCanvas, String> {
+    if video.current_video_driver() == "x11" {
+        // SDL's software renderer into an XShm image: scaling a 320x200
+        // frame by nearest neighbour costs about 4% of a core at 70 Hz,
+        // a fifth of what OpenGL through a software rasterizer (Mesa's
+        // llvmpipe, e.g. under Xvfb or without a GPU driver) costs; see
+        // docs/speed.md, "Window". SDL's environment variables of the
+        // same names still choose otherwise.
+        sdl2::hint::set("SDL_RENDER_DRIVER", "software");
+        sdl2::hint::set("SDL_FRAMEBUFFER_ACCELERATION", "0");
+    }
+    let mut builder = video.window(title, INITIAL.0, INITIAL.1);
     builder.position_centered().resizable();
     if fullscreen {
         builder.fullscreen_desktop();
@@ -222,11 +286,19 @@ pub fn run(run: &mut Run, fullscreen: bool, mute: bool) -> Result<Outcome, Strin
         video.current_video_driver(),
         canvas.info().name
     );
+    Ok(canvas)
+}
+
+/// Runs the session in a window until the program ends, a limit, or the
+/// user closes the window.
+pub fn run(run: &mut Run, fullscreen: bool, mute: bool) -> Result<Outcome, String> {
+    sdl2::hint::set("SDL_RENDER_SCALE_QUALITY", "nearest");
+    let sdl = sdl2::init()?;
+    let video = sdl.video()?;
+    let title = format!("tandem: {}", run.name);
+    let mut canvas = open_canvas(&video, &title, fullscreen)?;
     let creator = canvas.texture_creator();
-    let mut screen = Screen {
-        creator: &creator,
-        texture: None,
-    };
+    let mut screen = Screen::new(&creator);
     let mut sound = if mute {
         None
     } else {
@@ -238,7 +310,7 @@ pub fn run(run: &mut Run, fullscreen: bool, mute: bool) -> Result<Outcome, Strin
     let mut stdout = std::io::stdout();
     let mut base = (Instant::now(), run.player.session.m.cycles());
     let mut inputs = Vec::new();
-    screen.show(&mut canvas, &run.player.session.m.render())?;
+    screen.show(&mut canvas, &run.player.session.m)?;
     let outcome = loop {
         // Host events.
         let was_paused = ui.paused;
@@ -251,6 +323,7 @@ pub fn run(run: &mut Run, fullscreen: bool, mute: bool) -> Result<Outcome, Strin
                 ui.event(ev, is_fs, &mut inputs);
             }
         }
+        screen.stale |= std::mem::take(&mut ui.redraw);
         for i in inputs.drain(..) {
             run.player.input(i);
         }
@@ -310,7 +383,7 @@ pub fn run(run: &mut Run, fullscreen: bool, mute: bool) -> Result<Outcome, Strin
         }
         let step = run.player.run_frame(run.cycle_limit);
         run.player.flush_output(&mut stdout);
-        screen.show(&mut canvas, &run.player.session.m.render())?;
+        screen.show(&mut canvas, &run.player.session.m)?;
         if let Some(s) = sound.as_mut() {
             s.frame(&mut run.player.session.m);
         }
@@ -358,4 +431,25 @@ fn paused_line(run: &Run) -> String {
         run.player.session.frames,
         run.player.session.m.cycles()
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each RGB pixel lands as B, G, R, X at its row's pitch; the padding
+    /// at the end of a row is left alone.
+    #[test]
+    fn xrgb_rows_follow_the_pitch() {
+        let frame = Frame {
+            width: 2,
+            height: 2,
+            rgb: vec![1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12],
+        };
+        let mut pixels = vec![0xEE; 2 * 12];
+        to_xrgb(&frame, &mut pixels, 12);
+        assert_eq!(&pixels[0..8], &[3, 2, 1, 0xFF, 6, 5, 4, 0xFF]);
+        assert_eq!(&pixels[8..12], &[0xEE; 4]);
+        assert_eq!(&pixels[12..20], &[9, 8, 7, 0xFF, 12, 11, 10, 0xFF]);
+    }
 }

@@ -517,6 +517,11 @@ impl Vga {
     pub fn render(&self) -> Frame {
         render::render(self)
     }
+
+    /// Renders the current display into `frame`, reusing its buffer.
+    pub fn render_into(&self, frame: &mut Frame) {
+        render::render_into(self, frame)
+    }
 }
 
 pub mod tables;

@@ -16,7 +16,7 @@ use super::Vga;
 use super::PLANE_SIZE;
 
 /// An RGB frame, 3 bytes per pixel, rows top to bottom.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Frame {
     /// Width in pixels.
     pub width: usize,
@@ -27,12 +27,12 @@ pub struct Frame {
 }
 
 impl Frame {
-    fn new(width: usize, height: usize) -> Self {
-        Frame {
-            width,
-            height,
-            rgb: vec![0; width * height * 3],
-        }
+    /// Makes this a black frame of `width` x `height`, keeping the buffer.
+    fn reset(&mut self, width: usize, height: usize) {
+        self.width = width;
+        self.height = height;
+        self.rgb.clear();
+        self.rgb.resize(width * height * 3, 0);
     }
 
     /// The colour at (x, y).
@@ -41,22 +41,44 @@ impl Frame {
         [self.rgb[i], self.rgb[i + 1], self.rgb[i + 2]]
     }
 
-    #[inline]
-    fn put(&mut self, x: usize, y: usize, c: [u8; 3]) {
-        let i = (y * self.width + x) * 3;
-        if let Some(p) = self.rgb.get_mut(i..i + 3) {
-            p.copy_from_slice(&c);
+    /// Writes scan line `y` from `line` (one colour per pixel, at most
+    /// `width` of them).
+    fn put_line(&mut self, y: usize, line: &[[u8; 3]]) {
+        let row = self.width * 3;
+        if let Some(dst) = self.rgb.get_mut(y * row..(y + 1) * row) {
+            for (d, c) in dst.chunks_exact_mut(3).zip(line) {
+                d.copy_from_slice(c);
+            }
         }
     }
 }
 
 /// Renders `vga` (see the module doc).
 pub fn render(vga: &Vga) -> Frame {
+    let mut f = Frame::default();
+    render_into(vga, &mut f);
+    f
+}
+
+/// The DAC's colour of each pixel value, the PEL mask applied: looked up
+/// once per frame instead of once per pixel.
+fn dac_colours(vga: &Vga) -> [[u8; 3]; 256] {
+    std::array::from_fn(|v| vga.dac.rgb(v as u8))
+}
+
+/// The colour of each 4-bit attribute (palette registers, then the DAC).
+fn attribute_colours(vga: &Vga, dac: &[[u8; 3]; 256]) -> [[u8; 3]; 16] {
+    std::array::from_fn(|v| dac[vga.attr.lookup(v as u8) as usize])
+}
+
+/// Renders `vga` into `f`, reusing its buffer (a window renders every
+/// frame without allocating one).
+pub fn render_into(vga: &Vga, f: &mut Frame) {
     let c = &vga.crtc;
     let cols = c.h_display() as usize;
     let graphics = vga.gc.graphics();
     if !graphics {
-        return render_text(vga);
+        return render_text(vga, f);
     }
     // CR17 bits 0/1 clear (CGA/Hercules compatibility): row scan counter
     // bits 0/1 replace address bits 13/14, so each scan line of a
@@ -69,10 +91,12 @@ pub fn render(vga: &Vga) -> Frame {
     // Pixels per character clock.
     let ppc = if shift256 { 4 } else { 8 };
     let width = cols * ppc;
-    let mut f = Frame::new(width, rows);
+    f.reset(width, rows);
     if vga.seq.screen_off() || !vga.attr.video_enabled() {
-        return f;
+        return;
     }
+    let dac = dac_colours(vga);
+    let colour = attribute_colours(vga, &dac);
     let line_compare = c.line_compare() as usize;
     // Byte panning moves the start by whole characters; the pel panner
     // then shifts each line left by up to a character, so one more
@@ -102,7 +126,7 @@ pub fn render(vga: &Vga) -> Frame {
             let px = &mut line[col * ppc..(col + 1) * ppc];
             if shift256 {
                 for (p, o) in px.iter_mut().enumerate() {
-                    *o = vga.dac.rgb(plane(p, a));
+                    *o = dac[plane(p, a) as usize];
                 }
             } else if vga.gc.shift_interleave() {
                 // CGA 4-colour: planes 0 and 1 give 2 bits per pixel.
@@ -110,7 +134,7 @@ pub fn render(vga: &Vga) -> Frame {
                 for (i, o) in px.iter_mut().enumerate() {
                     let src = if i < 4 { b0 } else { b1 };
                     let v = src >> (6 - 2 * (i % 4)) & 3;
-                    *o = vga.dac.rgb(vga.attr.lookup(v));
+                    *o = colour[v as usize];
                 }
             } else {
                 let b = [plane(0, a), plane(1, a), plane(2, a), plane(3, a)];
@@ -120,7 +144,7 @@ pub fn render(vga: &Vga) -> Frame {
                         | (b[1] >> bit & 1) << 1
                         | (b[2] >> bit & 1) << 2
                         | (b[3] >> bit & 1) << 3;
-                    *o = vga.dac.rgb(vga.attr.lookup(v));
+                    *o = colour[v as usize];
                 }
             }
         }
@@ -129,30 +153,28 @@ pub fn render(vga: &Vga) -> Frame {
         } else {
             pan
         };
-        for (x, px) in line[shift..shift + width].iter().enumerate() {
-            f.put(x, y, *px);
-        }
+        f.put_line(y, &line[shift..shift + width]);
         if !cga_lines || sl == ch - 1 {
             row_start = row_start.wrapping_add(step);
         }
     }
-    f
 }
 
 /// Renders a text mode one scan line at a time: the row scan counter starts
 /// at the preset row scan (CR08) on the first character row and at 0 after
 /// a line compare match, where memory restarts at address 0.
-fn render_text(vga: &Vga) -> Frame {
+fn render_text(vga: &Vga, f: &mut Frame) {
     let c = &vga.crtc;
     let cols = c.h_display() as usize;
     let cw = if vga.seq.dot8() { 8 } else { 9 };
     let ch = c.char_height() as usize;
     let dbl = if c.double_scan() { 2 } else { 1 };
     let lines = c.v_display() as usize / dbl;
-    let mut f = Frame::new(cols * cw, lines.max(1));
+    f.reset(cols * cw, lines.max(1));
     if vga.seq.screen_off() || !vga.attr.video_enabled() {
-        return f;
+        return;
     }
+    let colour = attribute_colours(vga, &dac_colours(vga));
     let (map_a, map_b) = vga.seq.char_maps();
     let (cursor, cur_start, cur_end, cur_on) = c.cursor();
     // Blink phases from the frame counter (cursor every 16 frames,
@@ -188,8 +210,8 @@ fn render_text(vga: &Vga) -> Frame {
                     fg = bg;
                 }
             }
-            let fgc = vga.dac.rgb(vga.attr.lookup(fg));
-            let bgc = vga.dac.rgb(vga.attr.lookup(bg));
+            let fgc = colour[fg as usize];
+            let bgc = colour[bg as usize];
             // Scan lines past the 32 a font holds show blank.
             let mut bits = if sl < 32 {
                 vga.planes[2 * PLANE_SIZE + (font_base + code as usize * 32 + sl) % PLANE_SIZE]
@@ -219,14 +241,11 @@ fn render_text(vga: &Vga) -> Frame {
         } else {
             pan
         };
-        for (x, px) in line[shift..shift + cols * cw].iter().enumerate() {
-            f.put(x, y, *px);
-        }
+        f.put_line(y, &line[shift..shift + cols * cw]);
         sl += 1;
         if sl >= ch {
             sl = 0;
             row_start = row_start.wrapping_add(step);
         }
     }
-    f
 }

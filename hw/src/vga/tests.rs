@@ -370,3 +370,26 @@ fn text_line_compare_restarts_at_address_zero() {
         }
     }
 }
+
+/// A frame reused across modes and palette changes (as the window reuses
+/// one) equals a fresh rendering each time, and the PEL mask applies
+/// through the colours looked up once per frame.
+#[test]
+fn render_into_a_reused_frame_equals_a_fresh_one() {
+    let mut f = Frame::default();
+    let text = text_ab();
+    text.render_into(&mut f);
+    assert_eq!((f.width, f.height), (720, 400));
+    assert_eq!(f, text.render());
+    let mut v = mode13_ramp();
+    v.render_into(&mut f);
+    assert_eq!((f.width, f.height), (320, 200));
+    assert_eq!(f, v.render());
+    // Pixel (16, 0) holds 17; with the PEL mask at 0Fh it shows DAC 1.
+    let unmasked = f.pixel(16, 0);
+    out(&mut v, 0x3C6, 0x0F);
+    v.render_into(&mut f);
+    assert_eq!(f.pixel(16, 0), v.dac.rgb(1));
+    assert_ne!(f.pixel(16, 0), unmasked);
+    assert_eq!(f, v.render());
+}
