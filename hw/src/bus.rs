@@ -185,6 +185,11 @@ impl Bus for PcBus {
     }
 
     #[inline]
+    fn code_window(&self, addr: u32) -> Option<&[u8]> {
+        self.mem.code_window(self.mem.gate(addr))
+    }
+
+    #[inline]
     fn mem_write8(&mut self, addr: u32, value: u8) {
         let a = self.mem.gate(addr);
         match self.mem.decode(a) {

@@ -52,7 +52,14 @@ impl Cpu {
         }
         self.fetch_fault = false;
         let model = self.model;
-        let decoded = decode_for(model, || self.fetch8(bus), usize::MAX);
+        // Plain RAM/ROM code decodes from the bus's window; cycle-exact
+        // mode and hooks see every fetch on the bus.
+        let windowed = if self.slow_mem {
+            None
+        } else {
+            self.decode_from_window(bus)
+        };
+        let decoded = windowed.or_else(|| decode_for(model, || self.fetch8(bus), usize::MAX));
         let Some(ins) = decoded else {
             // Unreachable: decoding from the bus has no length limit.
             return StepEvent::Executed;
