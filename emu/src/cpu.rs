@@ -296,6 +296,7 @@ impl Cpu {
 
     /// After an instruction (or while halted): NMI first, then INTR when IF
     /// is set. Returns the vector taken; a taken interrupt ends HLT.
+    #[inline]
     fn service_interrupts<B: Bus>(&mut self, bus: &mut B) -> Option<u8> {
         if self.nmi_latch {
             self.nmi_latch = false;

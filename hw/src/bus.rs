@@ -210,6 +210,7 @@ impl Bus for PcBus {
         self.step_half += 8;
     }
 
+    #[inline]
     fn intr(&mut self) -> bool {
         let now = self.now();
         if self.sched.next() <= now {
