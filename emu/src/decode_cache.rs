@@ -6,11 +6,15 @@
 //! now in memory at its address are the ones it was decoded from: code that
 //! patches itself (a game rewriting its IRQ0 handler's immediate, a write to
 //! the next instruction) is decoded afresh exactly as without the cache, with
-//! no invalidation to get wrong. The cache holds no machine state: a clone
+//! no invalidation to get wrong. A slot also keeps the instruction's
+//! documented clock counts (`crate::timing::clocks`, likewise a pure function
+//! of the model and the instruction), not taken and taken. The cache holds
+//! no machine state: a clone
 //! starts empty, and save states, hashes and replays never see it.
 
 use crate::decode::{decode_for, Instruction};
 use crate::model::CpuModel;
+use crate::timing;
 
 /// Slots, direct-mapped by the low bits of the address.
 const SLOTS: usize = 1024;
@@ -26,7 +30,27 @@ struct Slot {
     bytes: u128,
     /// Ones over the instruction's bytes.
     mask: u128,
-    ins: Instruction,
+    ins: Decoded,
+}
+
+/// A decoded instruction with its documented clocks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Decoded {
+    /// The instruction.
+    pub(crate) ins: Instruction,
+    /// Its clocks (`timing::clocks`) when a conditional transfer is not
+    /// taken (index 0) and when it is (index 1).
+    pub(crate) clocks: [u32; 2],
+}
+
+impl Decoded {
+    fn new(model: CpuModel, ins: Instruction) -> Self {
+        let mem = crate::exec::in_memory(&ins);
+        Decoded {
+            ins,
+            clocks: [false, true].map(|taken| timing::clocks(model, &ins, mem, taken)),
+        }
+    }
 }
 
 /// The cache (see the module notes).
@@ -66,9 +90,9 @@ impl DecodeCache {
         addr: u32,
         window: &[u8],
         max_len: usize,
-    ) -> Option<Instruction> {
+    ) -> Option<Decoded> {
         let Some(key) = window.first_chunk::<KEY>() else {
-            return decode_window(model, window, max_len);
+            return decode_window(model, window, max_len).map(|i| Decoded::new(model, i));
         };
         let key = u128::from_le_bytes(*key);
         let slot = &mut self.slots[addr as usize % SLOTS];
@@ -76,14 +100,15 @@ impl DecodeCache {
             if s.addr == addr
                 && s.model == model
                 && (key ^ s.bytes) & s.mask == 0
-                && s.ins.len as usize <= max_len
+                && s.ins.ins.len as usize <= max_len
             {
                 return Some(s.ins);
             }
         }
-        let ins = decode_window(model, window, max_len)?;
-        if (ins.len as usize) <= KEY {
-            let mask = u128::MAX >> (8 * (KEY - ins.len as usize));
+        let ins = Decoded::new(model, decode_window(model, window, max_len)?);
+        let len = ins.ins.len;
+        if (len as usize) <= KEY {
+            let mask = u128::MAX >> (8 * (KEY - len as usize));
             *slot = Some(Slot {
                 addr,
                 model,
@@ -121,9 +146,9 @@ mod tests {
         let mut c = DecodeCache::default();
         // ADD AX, 1234h, then the same address patched to ADD AX, 5678h.
         let a = c.decode(CpuModel::I386, 0x100, &window(&[0x05, 0x34, 0x12]), 64);
-        assert_eq!(a.map(|i| i.imm), Some(0x1234));
+        assert_eq!(a.map(|d| d.ins.imm), Some(0x1234));
         let b = c.decode(CpuModel::I386, 0x100, &window(&[0x05, 0x78, 0x56]), 64);
-        assert_eq!(b.map(|i| i.imm), Some(0x5678));
+        assert_eq!(b.map(|d| d.ins.imm), Some(0x5678));
         // Bytes past the instruction do not matter; its length bound does.
         let w = window(&[0x05, 0x78, 0x56, 0xCC]);
         assert_eq!(c.decode(CpuModel::I386, 0x100, &w, 64), b);
@@ -138,7 +163,7 @@ mod tests {
             for len in 0..code.len() + 20 {
                 let w = window(&code);
                 let w = &w[..len.min(w.len())];
-                let want = decode_window(model, w, 64);
+                let want = decode_window(model, w, 64).map(|i| Decoded::new(model, i));
                 assert_eq!(c.decode(model, 7, w, 64), want);
                 assert_eq!(c.decode(model, 7, w, 64), want);
             }

@@ -29,7 +29,7 @@ pub mod queue;
 use crate::alu::Size;
 use crate::bus::Bus;
 use crate::cpu::{Cpu, Fault};
-use crate::decode::Instruction;
+use crate::decode_cache::Decoded;
 use crate::regs::SegReg;
 use cycle::{BusStatus, BusUnit, CycleRecord, QueueOp, Transfer};
 
@@ -219,7 +219,7 @@ impl Cpu {
     /// or IP could reach the 64 KiB wrap (the 8086's wrap and the 286/386
     /// limit fault stay on the byte path).
     #[inline]
-    pub(crate) fn decode_from_window<B: Bus>(&mut self, bus: &B) -> Option<Instruction> {
+    pub(crate) fn decode_from_window<B: Bus>(&mut self, bus: &B) -> Option<Decoded> {
         let ip = self.regs.ip;
         // At most FFFFh - IP bytes: IP never reaches the wrap or the limit.
         let room = 0xFFFFu32.checked_sub(ip)? as usize;
@@ -227,7 +227,7 @@ impl Cpu {
         let addr = cs.wrapping_add(ip) & self.model.address_mask();
         let window = bus.code_window(addr)?;
         let ins = self.decode_cache.decode(self.model, addr, window, room)?;
-        self.regs.ip = ip + ins.len as u32;
+        self.regs.ip = ip + ins.ins.len as u32;
         Some(ins)
     }
 

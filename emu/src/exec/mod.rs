@@ -39,7 +39,7 @@ type Exec = Result<(), Fault>;
 
 /// True when the instruction's r/m operand is in memory.
 #[inline(always)]
-fn in_memory(ins: &Instruction) -> bool {
+pub(crate) fn in_memory(ins: &Instruction) -> bool {
     matches!(ins.modrm, Some(m) if !m.is_reg())
 }
 
@@ -59,7 +59,10 @@ impl Cpu {
         } else {
             self.decode_from_window(bus)
         };
-        let decoded = windowed.or_else(|| decode_for(model, || self.fetch8(bus), usize::MAX));
+        let (decoded, clocks) = match windowed {
+            Some(d) => (Some(d.ins), Some(d.clocks)),
+            None => (decode_for(model, || self.fetch8(bus), usize::MAX), None),
+        };
         let Some(ins) = decoded else {
             // Unreachable: decoding from the bus has no length limit.
             return StepEvent::Executed;
@@ -76,7 +79,7 @@ impl Cpu {
         if self.x.is_some() {
             self.x_begin(bus, &ins);
         }
-        let ev = match self.execute(bus, &ins) {
+        let ev = match self.execute(bus, &ins, clocks) {
             Ok(ev) => ev,
             Err(f) => {
                 self.step_cycles += timing::clocks(model, &ins, false, false);
@@ -91,8 +94,14 @@ impl Cpu {
 
     /// Carries out a decoded instruction: its family's semantics, then
     /// (unless the family scripted its own clocks in exact mode) its
-    /// documented clock count.
-    fn execute<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) -> Result<StepEvent, Fault> {
+    /// documented clock count (`clocks`, not taken and taken, when the
+    /// decode cache already has it).
+    fn execute<B: Bus>(
+        &mut self,
+        bus: &mut B,
+        ins: &Instruction,
+        clocks: Option<[u32; 2]>,
+    ) -> Result<StepEvent, Fault> {
         let mut taken = false;
         let mut event = StepEvent::Executed;
         match ins.op {
@@ -175,7 +184,10 @@ impl Cpu {
         if !self.x_scripted {
             // (A scripted instruction in exact mode counts its clocks on
             // the bus; the documented count is only its pad otherwise.)
-            self.step_cycles += timing::clocks(self.model, ins, in_memory(ins), taken);
+            self.step_cycles += match clocks {
+                Some(c) => c[taken as usize],
+                None => timing::clocks(self.model, ins, in_memory(ins), taken),
+            };
         }
         Ok(event)
     }
