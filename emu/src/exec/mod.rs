@@ -51,22 +51,32 @@ impl Cpu {
             self.saved = self.regs.clone();
         }
         self.fetch_fault = false;
-        let model = self.model;
         // Plain RAM/ROM code decodes from the bus's window; cycle-exact
         // mode and hooks see every fetch on the bus.
-        let windowed = if self.slow_mem {
-            None
-        } else {
-            self.decode_from_window(bus)
-        };
-        let (decoded, clocks) = match windowed {
-            Some(d) => (Some(d.ins), Some(d.clocks)),
-            None => (decode_for(model, || self.fetch8(bus), usize::MAX), None),
-        };
-        let Some(ins) = decoded else {
+        if !self.slow_mem {
+            if let Some(d) = self.decode_from_window(bus) {
+                return self.execute_decoded(bus, &d.ins, Some(d.clocks));
+            }
+        }
+        let model = self.model;
+        let Some(ins) = decode_for(model, || self.fetch8(bus), usize::MAX) else {
             // Unreachable: decoding from the bus has no length limit.
             return StepEvent::Executed;
         };
+        self.execute_decoded(bus, &ins, None)
+    }
+
+    /// Executes the instruction just decoded (IP past it): the length and
+    /// limit checks, its prefixes' clocks, then [`Cpu::execute`] (with the
+    /// decode cache's `clocks` when it has them), delivering a fault.
+    #[inline(always)]
+    fn execute_decoded<B: Bus>(
+        &mut self,
+        bus: &mut B,
+        ins: &Instruction,
+        clocks: Option<[u32; 2]>,
+    ) -> StepEvent {
+        let model = self.model;
         // The 286 rejects an instruction longer than 10 bytes, the 386 one
         // longer than 15 (prefixes included), with #GP.
         let too_long = ins.len as u32 > model.caps().max_instruction_bytes;
@@ -77,17 +87,17 @@ impl Cpu {
         let next_ip = self.regs.ip;
         let cs = self.regs.sreg(SegReg::CS);
         if self.x.is_some() {
-            self.x_begin(bus, &ins);
+            self.x_begin(bus, ins);
         }
-        let ev = match self.execute(bus, &ins, clocks) {
+        let ev = match self.execute(bus, ins, clocks) {
             Ok(ev) => ev,
             Err(f) => {
-                self.step_cycles += timing::clocks(model, &ins, false, false);
+                self.step_cycles += timing::clocks(model, ins, false, false);
                 self.fault(bus, f)
             }
         };
         if self.x.is_some() {
-            self.x_end(bus, &ins, next_ip, cs);
+            self.x_end(bus, ins, next_ip, cs);
         }
         ev
     }
