@@ -122,6 +122,12 @@ impl Bus for FlatBus {
     fn mem_write8(&mut self, addr: u32, value: u8) {
         self.mem[(addr & self.mask) as usize] = value;
     }
+    /// All of memory is plain RAM: the window runs to its end, where
+    /// addresses wrap.
+    #[inline]
+    fn code_window(&self, addr: u32) -> Option<&[u8]> {
+        self.mem.get((addr & self.mask) as usize..)
+    }
     fn io_read8(&mut self, _port: u16) -> u8 {
         0xFF
     }
