@@ -19,6 +19,16 @@ pub trait Bus {
     fn code_read8(&mut self, addr: u32) -> u8 {
         self.mem_read8(addr)
     }
+    /// The bytes from physical `addr` (already masked) to the end of the
+    /// memory page that holds it, when that page is plain RAM or ROM, whose
+    /// reads have no side effects and cost no wait states here: the CPU
+    /// then decodes an instruction from the slice instead of a bus call per
+    /// byte, reading the same bytes. `None` (the default) sends every fetch
+    /// through [`Bus::mem_read8`].
+    #[inline]
+    fn code_window(&self, _addr: u32) -> Option<&[u8]> {
+        None
+    }
     /// Reads one byte from an I/O port.
     fn io_read8(&mut self, port: u16) -> u8;
     /// Writes one byte to an I/O port.
@@ -111,6 +121,12 @@ impl Bus for FlatBus {
     #[inline]
     fn mem_write8(&mut self, addr: u32, value: u8) {
         self.mem[(addr & self.mask) as usize] = value;
+    }
+    /// All of memory is plain RAM: the window runs to its end, where
+    /// addresses wrap.
+    #[inline]
+    fn code_window(&self, addr: u32) -> Option<&[u8]> {
+        self.mem.get((addr & self.mask) as usize..)
     }
     fn io_read8(&mut self, _port: u16) -> u8 {
         0xFF

@@ -126,6 +126,10 @@ pub struct Cpu {
     /// ([`Cpu::set_cycle_exact`]); `None` runs the register-level timing.
     #[serde(skip)]
     pub(crate) x: Option<Box<crate::biu::cycle::BusUnit>>,
+    /// Instructions already decoded from plain RAM/ROM (a memo of the
+    /// decoder; not machine state).
+    #[serde(skip)]
+    pub(crate) decode_cache: crate::decode_cache::DecodeCache,
     /// Exact mode: bytes of the current instruction taken from the queue.
     pub(crate) x_taken: u32,
     /// Exact mode: the current instruction flushed the queue.
@@ -155,6 +159,7 @@ impl Cpu {
             hooks: None,
             slow_mem: false,
             x: None,
+            decode_cache: Default::default(),
             x_taken: 0,
             x_flushed: false,
             x_scripted: false,
@@ -291,6 +296,7 @@ impl Cpu {
 
     /// After an instruction (or while halted): NMI first, then INTR when IF
     /// is set. Returns the vector taken; a taken interrupt ends HLT.
+    #[inline]
     fn service_interrupts<B: Bus>(&mut self, bus: &mut B) -> Option<u8> {
         if self.nmi_latch {
             self.nmi_latch = false;

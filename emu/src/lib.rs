@@ -30,6 +30,7 @@ pub mod x87;
 mod alu;
 mod bcd;
 pub mod biu;
+mod decode_cache;
 mod eu_timing;
 mod exec;
 mod interrupt;

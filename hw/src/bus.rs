@@ -185,6 +185,11 @@ impl Bus for PcBus {
     }
 
     #[inline]
+    fn code_window(&self, addr: u32) -> Option<&[u8]> {
+        self.mem.code_window(self.mem.gate(addr))
+    }
+
+    #[inline]
     fn mem_write8(&mut self, addr: u32, value: u8) {
         let a = self.mem.gate(addr);
         match self.mem.decode(a) {
@@ -205,6 +210,7 @@ impl Bus for PcBus {
         self.step_half += 8;
     }
 
+    #[inline]
     fn intr(&mut self) -> bool {
         let now = self.now();
         if self.sched.next() <= now {

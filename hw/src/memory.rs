@@ -134,6 +134,22 @@ impl Memory {
         }
     }
 
+    /// The backing bytes from (gated) `addr` to the end of its 2 KiB page
+    /// when the page is RAM or ROM: the CPU's code fetches read them
+    /// directly (`emu::Bus::code_window`). `None` for the VGA window and
+    /// open bus, whose reads go through the bus.
+    #[inline]
+    pub fn code_window(&self, addr: u32) -> Option<&[u8]> {
+        match self.decode(addr) {
+            Region::Ram | Region::Rom => {
+                let start = addr as usize;
+                let end = (start | ((1 << PAGE_SHIFT) - 1)) + 1;
+                self.bytes.get(start..end.min(self.bytes.len()))
+            }
+            Region::Vga | Region::Open => None,
+        }
+    }
+
     /// Places a ROM image at `addr` (below 1 MiB, rounded to 2 KiB pages):
     /// the pages it covers read as the image and ignore writes. Bytes past
     /// 1 MiB are dropped. Returns the number of bytes placed.
@@ -233,6 +249,19 @@ mod tests {
         assert_eq!(m.peek(0x10_0010), 0x22);
         m.set_port92_a20(false);
         assert_eq!(m.peek(0x10_0010), 0x11);
+    }
+
+    #[test]
+    fn code_window_ends_at_the_page_and_skips_devices() {
+        let mut m = Memory::new(640, 64);
+        m.poke(0x17FE, 0x90);
+        let w = m.code_window(0x17FE).expect("RAM page");
+        assert_eq!(w, &[0x90, 0x00]);
+        assert_eq!(m.code_window(0xA0000), None);
+        assert_eq!(m.code_window(0xC0000), None);
+        assert_eq!(m.code_window(0xFFFFF).map(<[u8]>::len), Some(1));
+        assert_eq!(m.code_window(MIB + 64 * 1024), None);
+        assert_eq!(m.code_window(MIB + 64 * 1024 - 1).map(<[u8]>::len), Some(1));
     }
 
     #[test]

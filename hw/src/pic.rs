@@ -154,9 +154,11 @@ impl Pic8259 {
         None
     }
 
-    /// The INT output.
+    /// The INT output. Sampled after every instruction, so the usual case
+    /// (no unmasked request) is answered without the priority scan.
+    #[inline]
     pub fn int_output(&self) -> bool {
-        self.init_step == 0 && self.pending().is_some()
+        self.init_step == 0 && self.irr & !self.imr != 0 && self.pending().is_some()
     }
 
     /// Whether IR `ir` is a cascade input of this (master) chip.
@@ -350,6 +352,7 @@ impl Pics {
     }
 
     /// The CPU's INTR input.
+    #[inline]
     pub fn intr(&self) -> bool {
         self.master.int_output()
     }

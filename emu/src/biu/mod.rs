@@ -29,6 +29,7 @@ pub mod queue;
 use crate::alu::Size;
 use crate::bus::Bus;
 use crate::cpu::{Cpu, Fault};
+use crate::decode_cache::Decoded;
 use crate::regs::SegReg;
 use cycle::{BusStatus, BusUnit, CycleRecord, QueueOp, Transfer};
 
@@ -208,6 +209,26 @@ impl Cpu {
             self.regs.ip = (ip + 1) & 0xFFFF;
         }
         bus.mem_read8(cs.wrapping_add(ip) & self.model.address_mask())
+    }
+
+    /// Decodes the instruction at CS:IP straight from the bus's code window
+    /// (see [`Bus::code_window`]), through the decode cache, and advances IP
+    /// past it: the same bytes
+    /// [`Cpu::fetch8`] would read, without a bus call per byte. `None`, with
+    /// nothing changed, when the window does not hold the whole instruction
+    /// or IP could reach the 64 KiB wrap (the 8086's wrap and the 286/386
+    /// limit fault stay on the byte path).
+    #[inline]
+    pub(crate) fn decode_from_window<B: Bus>(&mut self, bus: &B) -> Option<Decoded> {
+        let ip = self.regs.ip;
+        // At most FFFFh - IP bytes: IP never reaches the wrap or the limit.
+        let room = 0xFFFFu32.checked_sub(ip)? as usize;
+        let cs = (self.regs.sreg(SegReg::CS) as u32) << 4;
+        let addr = cs.wrapping_add(ip) & self.model.address_mask();
+        let window = bus.code_window(addr)?;
+        let ins = self.decode_cache.decode(self.model, addr, window, room)?;
+        self.regs.ip = ip + ins.ins.len as u32;
+        Some(ins)
     }
 
     /// Pushes a word or doubleword: SP -= size, then the write at SS:SP. The

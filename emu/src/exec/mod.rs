@@ -39,7 +39,7 @@ type Exec = Result<(), Fault>;
 
 /// True when the instruction's r/m operand is in memory.
 #[inline(always)]
-fn in_memory(ins: &Instruction) -> bool {
+pub(crate) fn in_memory(ins: &Instruction) -> bool {
     matches!(ins.modrm, Some(m) if !m.is_reg())
 }
 
@@ -51,12 +51,32 @@ impl Cpu {
             self.saved = self.regs.clone();
         }
         self.fetch_fault = false;
+        // Plain RAM/ROM code decodes from the bus's window; cycle-exact
+        // mode and hooks see every fetch on the bus.
+        if !self.slow_mem {
+            if let Some(d) = self.decode_from_window(bus) {
+                return self.execute_decoded(bus, &d.ins, Some(d.clocks));
+            }
+        }
         let model = self.model;
-        let decoded = decode_for(model, || self.fetch8(bus), usize::MAX);
-        let Some(ins) = decoded else {
+        let Some(ins) = decode_for(model, || self.fetch8(bus), usize::MAX) else {
             // Unreachable: decoding from the bus has no length limit.
             return StepEvent::Executed;
         };
+        self.execute_decoded(bus, &ins, None)
+    }
+
+    /// Executes the instruction just decoded (IP past it): the length and
+    /// limit checks, its prefixes' clocks, then [`Cpu::execute`] (with the
+    /// decode cache's `clocks` when it has them), delivering a fault.
+    #[inline(always)]
+    fn execute_decoded<B: Bus>(
+        &mut self,
+        bus: &mut B,
+        ins: &Instruction,
+        clocks: Option<[u32; 2]>,
+    ) -> StepEvent {
+        let model = self.model;
         // The 286 rejects an instruction longer than 10 bytes, the 386 one
         // longer than 15 (prefixes included), with #GP.
         let too_long = ins.len as u32 > model.caps().max_instruction_bytes;
@@ -67,25 +87,31 @@ impl Cpu {
         let next_ip = self.regs.ip;
         let cs = self.regs.sreg(SegReg::CS);
         if self.x.is_some() {
-            self.x_begin(bus, &ins);
+            self.x_begin(bus, ins);
         }
-        let ev = match self.execute(bus, &ins) {
+        let ev = match self.execute(bus, ins, clocks) {
             Ok(ev) => ev,
             Err(f) => {
-                self.step_cycles += timing::clocks(model, &ins, false, false);
+                self.step_cycles += timing::clocks(model, ins, false, false);
                 self.fault(bus, f)
             }
         };
         if self.x.is_some() {
-            self.x_end(bus, &ins, next_ip, cs);
+            self.x_end(bus, ins, next_ip, cs);
         }
         ev
     }
 
     /// Carries out a decoded instruction: its family's semantics, then
     /// (unless the family scripted its own clocks in exact mode) its
-    /// documented clock count.
-    fn execute<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) -> Result<StepEvent, Fault> {
+    /// documented clock count (`clocks`, not taken and taken, when the
+    /// decode cache already has it).
+    fn execute<B: Bus>(
+        &mut self,
+        bus: &mut B,
+        ins: &Instruction,
+        clocks: Option<[u32; 2]>,
+    ) -> Result<StepEvent, Fault> {
         let mut taken = false;
         let mut event = StepEvent::Executed;
         match ins.op {
@@ -168,7 +194,10 @@ impl Cpu {
         if !self.x_scripted {
             // (A scripted instruction in exact mode counts its clocks on
             // the bus; the documented count is only its pad otherwise.)
-            self.step_cycles += timing::clocks(self.model, ins, in_memory(ins), taken);
+            self.step_cycles += match clocks {
+                Some(c) => c[taken as usize],
+                None => timing::clocks(self.model, ins, in_memory(ins), taken),
+            };
         }
         Ok(event)
     }
