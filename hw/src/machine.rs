@@ -454,6 +454,12 @@ impl Machine {
                     continue;
                 }
             }
+            if self.cpu.plain_path() {
+                if let Some(exit) = self.run_plain(end) {
+                    return exit;
+                }
+                continue;
+            }
             if let Some(lin) = self.trap_hit() {
                 return RunExit::Trap(lin);
             }
@@ -464,11 +470,6 @@ impl Machine {
                 StepEvent::HookStop => return RunExit::HookStop,
                 StepEvent::Halted => {}
                 _ => self.instructions += 1,
-            }
-            if self.cpu.plain_path() {
-                if let Some(exit) = self.run_plain(end, stop_on_frame) {
-                    return exit;
-                }
             }
         }
     }
@@ -495,8 +496,9 @@ impl Machine {
     }
 
     /// Steps a CPU on the plain path ([`Cpu::plain_path`]) back to back,
-    /// doing per instruction what [`Machine::run_until`]'s loop would: it
-    /// returns to that loop (`None`) as soon as one of the loop's other
+    /// from a point where [`Machine::run_until`]'s loop has made all its
+    /// checks but the trap's, doing per instruction what that loop would:
+    /// it returns to the loop (`None`) as soon as one of the loop's other
     /// checks might answer differently, or with the loop's exit (a trap, an
     /// unsupported instruction).
     ///
@@ -506,16 +508,7 @@ impl Machine {
     /// or an event run, and both set [`PcBus::batch_end`] to 0), and HLT.
     /// So one compare with `batch_end` stands for the loop's checks.
     #[inline(never)]
-    fn run_plain(&mut self, end: u64, stop_on_frame: bool) -> Option<RunExit> {
-        let now = self.cpu.cycles;
-        if self.bus.reset_requested
-            || (stop_on_frame && self.bus.frame_ready)
-            || now >= end
-            || self.bus.sched.next() <= now
-            || self.cpu.halted
-        {
-            return None;
-        }
+    fn run_plain(&mut self, end: u64) -> Option<RunExit> {
         self.bus.batch_end = end.min(self.bus.sched.next());
         // The trap range as a start and a length (empty without one), and
         // the address mask: what `trap_hit` computes, with the range's
@@ -526,10 +519,6 @@ impl Machine {
         };
         let mask = self.cpu.model.address_mask();
         loop {
-            let now = self.cpu.cycles;
-            if now >= self.bus.batch_end {
-                return None;
-            }
             let r = &self.cpu.regs;
             let lin = (((r.sreg(SegReg::CS) as u32) << 4) + (r.ip as u16) as u32) & mask;
             if lin.wrapping_sub(lo) < len {
@@ -540,13 +529,16 @@ impl Machine {
                 // Out of the range (or no range, when it is None already).
                 self.trap_resume = None;
             }
-            self.bus.step_start = now;
+            self.bus.step_start = self.cpu.cycles;
             self.bus.step_half = 0;
             match self.cpu.step_plain(&mut self.bus) {
                 StepEvent::Executed => self.instructions += 1,
                 StepEvent::Unsupported(msg) => return Some(RunExit::Unsupported(msg)),
                 StepEvent::Halted => return None,
                 _ => self.instructions += 1,
+            }
+            if self.cpu.cycles >= self.bus.batch_end {
+                return None;
             }
         }
     }
