@@ -253,7 +253,7 @@ impl Cpu {
         } else if HOOKED && self.hook_exec() {
             StepEvent::HookStop
         } else {
-            self.run_instruction(bus)
+            self.run_instruction::<false, B>(bus)
         };
         if let Some(x) = self.x.as_mut() {
             // Exact mode: the clocks are the CLK periods that passed.
@@ -272,10 +272,11 @@ impl Cpu {
     }
 
     /// True when [`Cpu::step_plain`] may run the next step: the CPU is not
-    /// halted, has no hooks and runs the register-level timing.
+    /// halted, has no NMI latched, has no hooks and runs the register-level
+    /// timing. Only HLT changes the answer during a step.
     #[inline]
     pub fn plain_path(&self) -> bool {
-        !self.halted && self.hooks.is_none() && self.x.is_none()
+        !self.halted && !self.nmi_latch && self.hooks.is_none() && self.x.is_none()
     }
 
     /// [`Cpu::step`] for a CPU on the plain path ([`Cpu::plain_path`]):
@@ -287,19 +288,22 @@ impl Cpu {
         debug_assert!(self.plain_path());
         self.step_cycles = 0;
         self.slow_mem = false;
-        let event = self.run_instruction(bus);
+        let event = self.run_instruction::<true, B>(bus);
         self.cycles += self.step_cycles as u64;
         event
     }
 
     /// One instruction of a CPU that is not halted, then what is
-    /// recognised after it (single step, NMI, INTR).
+    /// recognised after it (single step, NMI, INTR). `PLAIN`: on the plain
+    /// path, where no NMI is latched (only [`Cpu::raise_nmi`] latches one,
+    /// between steps).
     #[inline(always)]
-    fn run_instruction<B: Bus>(&mut self, bus: &mut B) -> StepEvent {
+    fn run_instruction<const PLAIN: bool, B: Bus>(&mut self, bus: &mut B) -> StepEvent {
         let trap = self.regs.flags & flags::TF != 0;
         self.irq_shadow = false;
         let ev = self.execute_one(bus);
-        if ev == StepEvent::Executed && !trap && !self.irq_shadow && !self.nmi_latch {
+        let nmi = !PLAIN && self.nmi_latch;
+        if ev == StepEvent::Executed && !trap && !self.irq_shadow && !nmi {
             // The common case, as `after_instruction` decides it: only
             // INTR to sample.
             if self.regs.flags & flags::IF != 0 && bus.intr() {
