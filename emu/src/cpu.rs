@@ -253,30 +253,7 @@ impl Cpu {
         } else if HOOKED && self.hook_exec() {
             StepEvent::HookStop
         } else {
-            let trap = self.regs.flags & flags::TF != 0;
-            self.irq_shadow = false;
-            let ev = self.execute_one(bus);
-            if self.irq_shadow || matches!(ev, StepEvent::Unsupported(_)) {
-                // MOV SS / POP SS / STI: nothing is recognised until after
-                // the next instruction.
-                ev
-            } else if trap && matches!(ev, StepEvent::Executed | StepEvent::Halted) {
-                // Single step (type 1) after an instruction that began with
-                // TF set (8086 Family User's Manual p. 2-29).
-                self.halted = false;
-                self.step_cycles += crate::timing::NMI_ENTRY;
-                self.interrupt(bus, 1);
-                StepEvent::Interrupt(1)
-            } else if self.stop_on_fault && matches!(ev, StepEvent::Exception(_)) {
-                ev
-            } else {
-                match self.service_interrupts(bus) {
-                    Some(v) if ev == StepEvent::Executed || ev == StepEvent::Halted => {
-                        StepEvent::Interrupt(v)
-                    }
-                    _ => ev,
-                }
-            }
+            self.run_instruction::<false, B>(bus)
         };
         if let Some(x) = self.x.as_mut() {
             // Exact mode: the clocks are the CLK periods that passed.
@@ -291,6 +268,80 @@ impl Cpu {
         StepInfo {
             cycles: self.step_cycles,
             event,
+        }
+    }
+
+    /// True when [`Cpu::step_plain`] may run the next step: the CPU is not
+    /// halted, has no NMI latched, has no hooks and runs the register-level
+    /// timing. Only HLT changes the answer during a step.
+    #[inline]
+    pub fn plain_path(&self) -> bool {
+        !self.halted && !self.nmi_latch && self.hooks.is_none() && self.x.is_none()
+    }
+
+    /// [`Cpu::step`] for a CPU on the plain path ([`Cpu::plain_path`]):
+    /// the same instruction, interrupt sampling and clocks, without the
+    /// checks for the halted, hooked and cycle-exact cases. Returns the
+    /// step's event; its clocks are in [`Cpu::cycles`].
+    #[inline(always)]
+    pub fn step_plain<B: Bus>(&mut self, bus: &mut B) -> StepEvent {
+        debug_assert!(self.plain_path());
+        self.step_cycles = 0;
+        self.slow_mem = false;
+        let event = self.run_instruction::<true, B>(bus);
+        self.cycles += self.step_cycles as u64;
+        event
+    }
+
+    /// One instruction of a CPU that is not halted, then what is
+    /// recognised after it (single step, NMI, INTR). `PLAIN`: on the plain
+    /// path, where no NMI is latched (only [`Cpu::raise_nmi`] latches one,
+    /// between steps).
+    #[inline(always)]
+    fn run_instruction<const PLAIN: bool, B: Bus>(&mut self, bus: &mut B) -> StepEvent {
+        let trap = self.regs.flags & flags::TF != 0;
+        self.irq_shadow = false;
+        let ev = self.execute_one(bus);
+        let nmi = !PLAIN && self.nmi_latch;
+        if ev == StepEvent::Executed && !trap && !self.irq_shadow && !nmi {
+            // The common case, as `after_instruction` decides it: only
+            // INTR to sample.
+            if self.regs.flags & flags::IF != 0 && bus.intr() {
+                self.halted = false;
+                let v = self.inta(bus);
+                self.interrupt(bus, v);
+                return StepEvent::Interrupt(v);
+            }
+            return StepEvent::Executed;
+        }
+        self.after_instruction(bus, trap, ev)
+    }
+
+    /// What is recognised after an instruction that ended with `ev` (it
+    /// began with TF set when `trap`): nothing in an interrupt shadow, else
+    /// the single-step trap, else NMI and INTR.
+    #[inline(never)]
+    fn after_instruction<B: Bus>(&mut self, bus: &mut B, trap: bool, ev: StepEvent) -> StepEvent {
+        if self.irq_shadow || matches!(ev, StepEvent::Unsupported(_)) {
+            // MOV SS / POP SS / STI: nothing is recognised until after
+            // the next instruction.
+            ev
+        } else if trap && matches!(ev, StepEvent::Executed | StepEvent::Halted) {
+            // Single step (type 1) after an instruction that began with
+            // TF set (8086 Family User's Manual p. 2-29).
+            self.halted = false;
+            self.step_cycles += crate::timing::NMI_ENTRY;
+            self.interrupt(bus, 1);
+            StepEvent::Interrupt(1)
+        } else if self.stop_on_fault && matches!(ev, StepEvent::Exception(_)) {
+            ev
+        } else {
+            match self.service_interrupts(bus) {
+                Some(v) if ev == StepEvent::Executed || ev == StepEvent::Halted => {
+                    StepEvent::Interrupt(v)
+                }
+                _ => ev,
+            }
         }
     }
 

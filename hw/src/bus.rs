@@ -53,6 +53,11 @@ pub struct PcBus {
     pub(crate) frame_ready: bool,
     /// The 8042 or port 92h pulsed the CPU reset line.
     pub(crate) reset_requested: bool,
+    /// The machine's run loop steps the CPU back to back while the cycle
+    /// count is below this; a port access and an event run (which may set
+    /// a flag above or move an event) set it to 0 (host-side, not saved).
+    #[serde(skip)]
+    pub(crate) batch_end: u64,
     /// Ports accessed that no device answers (first 64, for diagnostics).
     pub unhandled_ports: Vec<u16>,
 }
@@ -92,6 +97,7 @@ impl PcBus {
             now_max: 0,
             frame_ready: false,
             reset_requested: false,
+            batch_end: 0,
             unhandled_ports: Vec::new(),
         };
         for d in crate::registry::REGISTRY {
@@ -109,6 +115,7 @@ impl PcBus {
     /// Runs every scheduled event due at or before `now`, each through the
     /// device that owns it.
     pub fn run_events(&mut self, now: u64) {
+        self.batch_end = 0;
         while let Some((ev, t)) = self.sched.due(now) {
             if let Some(d) = self.ports.event_owner(ev) {
                 (d.fire)(self, ev, t);
@@ -124,6 +131,7 @@ impl PcBus {
     }
 
     fn catch_up(&mut self) -> u64 {
+        self.batch_end = 0;
         let now = self.now();
         if self.sched.next() <= now {
             self.run_events(now);

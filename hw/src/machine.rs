@@ -454,19 +454,14 @@ impl Machine {
                     continue;
                 }
             }
-            if let Some((lo, hi)) = self.trap {
-                let r = &self.cpu.regs;
-                let lin = self.cpu.linear(r.sreg(SegReg::CS), r.ip as u16);
-                if (lo..hi).contains(&lin) {
-                    if self.trap_resume == Some(lin) {
-                        self.trap_resume = None;
-                    } else {
-                        self.trap_resume = Some(lin);
-                        return RunExit::Trap(lin);
-                    }
-                } else {
-                    self.trap_resume = None;
+            if self.cpu.plain_path() {
+                if let Some(exit) = self.run_plain(end) {
+                    return exit;
                 }
+                continue;
+            }
+            if let Some(lin) = self.trap_hit() {
+                return RunExit::Trap(lin);
             }
             self.bus.step_start = now;
             self.bus.step_half = 0;
@@ -475,6 +470,75 @@ impl Machine {
                 StepEvent::HookStop => return RunExit::HookStop,
                 StepEvent::Halted => {}
                 _ => self.instructions += 1,
+            }
+        }
+    }
+
+    /// The trap check before an instruction: `Some(linear address)` when
+    /// CS:IP is in the trap range and this is not the resumption of the
+    /// trap just reported.
+    #[inline(always)]
+    fn trap_hit(&mut self) -> Option<u32> {
+        let (lo, hi) = self.trap?;
+        let r = &self.cpu.regs;
+        let lin = self.cpu.linear(r.sreg(SegReg::CS), r.ip as u16);
+        if (lo..hi).contains(&lin) {
+            if self.trap_resume == Some(lin) {
+                self.trap_resume = None;
+            } else {
+                self.trap_resume = Some(lin);
+                return Some(lin);
+            }
+        } else {
+            self.trap_resume = None;
+        }
+        None
+    }
+
+    /// Steps a CPU on the plain path ([`Cpu::plain_path`]) back to back,
+    /// from a point where [`Machine::run_until`]'s loop has made all its
+    /// checks but the trap's, doing per instruction what that loop would:
+    /// it returns to the loop (`None`) as soon as one of the loop's other
+    /// checks might answer differently, or with the loop's exit (a trap, an
+    /// unsupported instruction).
+    ///
+    /// Between two instructions only three things can change what that
+    /// loop does: the cycle count reaching `end` or the next event, a
+    /// flag or event set by a device (which happens only in a port access
+    /// or an event run, and both set [`PcBus::batch_end`] to 0), and HLT.
+    /// So one compare with `batch_end` stands for the loop's checks.
+    #[inline(never)]
+    fn run_plain(&mut self, end: u64) -> Option<RunExit> {
+        self.bus.batch_end = end.min(self.bus.sched.next());
+        // The trap range as a start and a length (empty without one), and
+        // the address mask: what `trap_hit` computes, with the range's
+        // bounds and the model's mask loaded once.
+        let (lo, len) = match self.trap {
+            Some((lo, hi)) => (lo, hi.saturating_sub(lo)),
+            None => (0, 0),
+        };
+        let mask = self.cpu.model.address_mask();
+        loop {
+            let r = &self.cpu.regs;
+            let lin = (((r.sreg(SegReg::CS) as u32) << 4) + (r.ip as u16) as u32) & mask;
+            if lin.wrapping_sub(lo) < len {
+                if let Some(lin) = self.trap_hit() {
+                    return Some(RunExit::Trap(lin));
+                }
+            } else {
+                // Out of the range (or no range, when it is None already).
+                self.trap_resume = None;
+            }
+            self.bus.step_start = self.cpu.cycles;
+            self.bus.step_half = 0;
+            match self.cpu.step_plain(&mut self.bus) {
+                StepEvent::Executed => self.instructions += 1,
+                StepEvent::Unsupported(msg) => return Some(RunExit::Unsupported(msg)),
+                StepEvent::Halted => return None,
+                _ => self.instructions += 1,
+            }
+            if self.cpu.cycles >= self.bus.batch_end {
+                return None;
             }
         }
     }

@@ -158,7 +158,7 @@ impl Pic8259 {
     /// (no unmasked request) is answered without the priority scan.
     #[inline]
     pub fn int_output(&self) -> bool {
-        self.init_step == 0 && self.irr & !self.imr != 0 && self.pending().is_some()
+        self.irr & !self.imr != 0 && self.init_step == 0 && self.pending().is_some()
     }
 
     /// Whether IR `ir` is a cascade input of this (master) chip.
