@@ -27,7 +27,7 @@ pub mod cycle;
 pub mod queue;
 
 use crate::alu::Size;
-use crate::bus::Bus;
+use crate::bus::{Bus, DIRECT_BLOCK};
 use crate::cpu::{Cpu, Fault};
 use crate::decode_cache::Decoded;
 use crate::regs::SegReg;
@@ -35,6 +35,12 @@ use cycle::{BusStatus, BusUnit, CycleRecord, QueueOp, Transfer};
 
 /// Clocks of one extra bus cycle (T1-T4).
 pub(crate) const BUS_CYCLE: u32 = 4;
+
+/// The bytes of an operand of `size`: 1, 2 or 4.
+#[inline(always)]
+fn operand_bytes(size: Size) -> u32 {
+    1 << size as u32
+}
 
 impl Cpu {
     /// Checks that `size` bytes at `off` fit in the 64 KiB real-mode limit
@@ -77,22 +83,58 @@ impl Cpu {
         off: u32,
         size: Size,
     ) -> Result<u32, Fault> {
-        let n = size.bits() / 8;
+        let n = operand_bytes(size);
         self.check_limit(seg, off, n)?;
         let base = (self.regs.sreg(seg) as u32) << 4;
-        if self.slow_mem {
-            return Ok(self.read_mem_slow(bus, base, off, n));
+        // The common case: one direct read of plain RAM/ROM, with the same
+        // clocks as the byte path (no wait states there).
+        if !self.slow_mem {
+            if let Some(a) = self.direct_addr(base, off, n) {
+                if let Some(v) = bus.mem_read_direct(a, n) {
+                    self.odd_word_cycle(off, n);
+                    return Ok(v);
+                }
+            }
         }
-        Ok(self.read_bytes(bus, base, off, n))
+        Ok(self.read_mem_bytes(bus, base, off, n))
+    }
+
+    /// A read that the bus does not take directly: byte by byte, or
+    /// through the slow path (`slow_mem`).
+    #[inline(never)]
+    fn read_mem_bytes<B: Bus>(&mut self, bus: &mut B, base: u32, off: u32, n: u32) -> u32 {
+        if self.slow_mem {
+            return self.read_mem_slow(bus, base, off, n);
+        }
+        self.read_bytes(bus, base, off, n)
+    }
+
+    /// The physical address of the first of `n` bytes at `base + off` when
+    /// the `n` bytes are consecutive physical addresses (as
+    /// [`Cpu::byte_addr`] gives them) inside one [`DIRECT_BLOCK`]: no 64 KiB
+    /// offset wrap (8086) and, the block being aligned, no wrap at the end
+    /// of the address bus. Called after [`Cpu::check_limit`], so that on
+    /// the 286 and 386 `off + n - 1` is at most FFFFh.
+    #[inline(always)]
+    fn direct_addr(&self, base: u32, off: u32, n: u32) -> Option<u32> {
+        let o = off & 0xFFFF;
+        let a = base.wrapping_add(o) & self.model.address_mask();
+        (o + n - 1 <= 0xFFFF && (a & (DIRECT_BLOCK - 1)) + n - 1 < DIRECT_BLOCK).then_some(a)
+    }
+
+    /// A word or doubleword at an odd address costs another bus cycle.
+    #[inline(always)]
+    fn odd_word_cycle(&mut self, off: u32, n: u32) {
+        if n > 1 && off & 1 != 0 {
+            self.step_cycles += BUS_CYCLE;
+        }
     }
 
     /// The register-level read of `n` bytes at `base + off`: a word at an
     /// odd address costs another bus cycle, and each byte its wait states.
     #[inline(always)]
     fn read_bytes<B: Bus>(&mut self, bus: &mut B, base: u32, off: u32, n: u32) -> u32 {
-        if n > 1 && off & 1 != 0 {
-            self.step_cycles += BUS_CYCLE;
-        }
+        self.odd_word_cycle(off, n);
         let mut v = 0u32;
         for i in 0..n {
             let a = self.byte_addr(base, off, i);
@@ -126,24 +168,38 @@ impl Cpu {
         size: Size,
         v: u32,
     ) -> Result<(), Fault> {
-        let n = size.bits() / 8;
+        let n = operand_bytes(size);
         self.check_limit(seg, off, n)?;
         let base = (self.regs.sreg(seg) as u32) << 4;
+        // The common case: one direct write of plain RAM (see read_mem).
+        if !self.slow_mem {
+            if let Some(a) = self.direct_addr(base, off, n) {
+                if bus.mem_write_direct(a, n, v) {
+                    self.odd_word_cycle(off, n);
+                    return Ok(());
+                }
+            }
+        }
+        self.write_mem_bytes(bus, base, off, n, v);
+        Ok(())
+    }
+
+    /// A write that the bus does not take directly: byte by byte, or
+    /// through the slow path (`slow_mem`).
+    #[inline(never)]
+    fn write_mem_bytes<B: Bus>(&mut self, bus: &mut B, base: u32, off: u32, n: u32, v: u32) {
         if self.slow_mem {
             self.write_mem_slow(bus, base, off, n, v);
-            return Ok(());
+        } else {
+            self.write_bytes(bus, base, off, n, v);
         }
-        self.write_bytes(bus, base, off, n, v);
-        Ok(())
     }
 
     /// The register-level write of `n` bytes of `v` at `base + off` (low
     /// byte first), with the clocks of [`Cpu::read_bytes`].
     #[inline(always)]
     fn write_bytes<B: Bus>(&mut self, bus: &mut B, base: u32, off: u32, n: u32, v: u32) {
-        if n > 1 && off & 1 != 0 {
-            self.step_cycles += BUS_CYCLE;
-        }
+        self.odd_word_cycle(off, n);
         for i in 0..n {
             let a = self.byte_addr(base, off, i);
             self.step_cycles += bus.mem_wait_states(a);
@@ -531,5 +587,17 @@ impl Cpu {
         x.run_until_eu_done(bus);
         x.eu_done = false;
         x.read_data
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn operand_bytes_match_the_sizes() {
+        for size in [Size::Byte, Size::Word, Size::Dword] {
+            assert_eq!(operand_bytes(size), size.bits() / 8);
+        }
     }
 }
