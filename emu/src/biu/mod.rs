@@ -75,7 +75,7 @@ impl Cpu {
     }
 
     /// Reads an operand of `size` at `seg:off`.
-    #[inline]
+    #[inline(never)]
     pub(crate) fn read_mem<B: Bus>(
         &mut self,
         bus: &mut B,
@@ -83,43 +83,69 @@ impl Cpu {
         off: u32,
         size: Size,
     ) -> Result<u32, Fault> {
+        self.read_mem_inline(bus, seg, off, size)
+    }
+
+    /// [`Cpu::read_mem`], always inlined: for the stack (pop), whose
+    /// callers have little else to do.
+    #[inline(always)]
+    fn read_mem_inline<B: Bus>(
+        &mut self,
+        bus: &mut B,
+        seg: SegReg,
+        off: u32,
+        size: Size,
+    ) -> Result<u32, Fault> {
         let n = operand_bytes(size);
-        self.check_limit(seg, off, n)?;
-        let base = (self.regs.sreg(seg) as u32) << 4;
         // The common case: one direct read of plain RAM/ROM, with the same
         // clocks as the byte path (no wait states there).
-        if !self.slow_mem {
-            if let Some(a) = self.direct_addr(base, off, n) {
-                if let Some(v) = bus.mem_read_direct(a, n) {
-                    self.odd_word_cycle(off, n);
-                    return Ok(v);
-                }
+        if let Some(a) = self.direct_addr(seg, off, n) {
+            if let Some(v) = bus.mem_read_direct(a, n) {
+                self.odd_word_cycle(off, n);
+                return Ok(v);
             }
         }
-        Ok(self.read_mem_bytes(bus, base, off, n))
+        self.read_mem_bytes(bus, seg, off, n)
     }
 
-    /// A read that the bus does not take directly: byte by byte, or
-    /// through the slow path (`slow_mem`).
+    /// A read that the bus does not take directly: the limit check, then
+    /// byte by byte, or through the slow path (`slow_mem`).
     #[inline(never)]
-    fn read_mem_bytes<B: Bus>(&mut self, bus: &mut B, base: u32, off: u32, n: u32) -> u32 {
+    fn read_mem_bytes<B: Bus>(
+        &mut self,
+        bus: &mut B,
+        seg: SegReg,
+        off: u32,
+        n: u32,
+    ) -> Result<u32, Fault> {
+        self.check_limit(seg, off, n)?;
+        let base = (self.regs.sreg(seg) as u32) << 4;
         if self.slow_mem {
-            return self.read_mem_slow(bus, base, off, n);
+            return Ok(self.read_mem_slow(bus, base, off, n));
         }
-        self.read_bytes(bus, base, off, n)
+        Ok(self.read_bytes(bus, base, off, n))
     }
 
-    /// The physical address of the first of `n` bytes at `base + off` when
-    /// the `n` bytes are consecutive physical addresses (as
-    /// [`Cpu::byte_addr`] gives them) inside one [`DIRECT_BLOCK`]: no 64 KiB
-    /// offset wrap (8086) and, the block being aligned, no wrap at the end
-    /// of the address bus. Called after [`Cpu::check_limit`], so that on
-    /// the 286 and 386 `off + n - 1` is at most FFFFh.
+    /// The physical address of the first of the `n` bytes at `seg:off` for
+    /// a direct access: off the slow path (`slow_mem`), the offsets inside
+    /// 64 KiB (so no limit fault on the 286 and 386, and no offset wrap on
+    /// the 8086: [`Cpu::byte_addr`] gives consecutive addresses), and the
+    /// bytes inside one [`DIRECT_BLOCK`] (aligned, so no wrap at the end of
+    /// the address bus either). `None` sends the access to the limit check
+    /// and the byte path.
     #[inline(always)]
-    fn direct_addr(&self, base: u32, off: u32, n: u32) -> Option<u32> {
-        let o = off & 0xFFFF;
-        let a = base.wrapping_add(o) & self.model.address_mask();
-        (o + n - 1 <= 0xFFFF && (a & (DIRECT_BLOCK - 1)) + n - 1 < DIRECT_BLOCK).then_some(a)
+    fn direct_addr(&self, seg: SegReg, off: u32, n: u32) -> Option<u32> {
+        if self.slow_mem || off > 0x1_0000 - n {
+            return None;
+        }
+        let lin = ((self.regs.sreg(seg) as u32) << 4) + off;
+        // Every model's address bus is at least 20 bits wide.
+        let a = if lin > 0xF_FFFF {
+            lin & self.model.address_mask()
+        } else {
+            lin
+        };
+        ((a & (DIRECT_BLOCK - 1)) + n <= DIRECT_BLOCK).then_some(a)
     }
 
     /// A word or doubleword at an odd address costs another bus cycle.
@@ -159,7 +185,7 @@ impl Cpu {
     }
 
     /// Writes an operand of `size` at `seg:off` (low byte first).
-    #[inline]
+    #[inline(never)]
     pub(crate) fn write_mem<B: Bus>(
         &mut self,
         bus: &mut B,
@@ -168,31 +194,49 @@ impl Cpu {
         size: Size,
         v: u32,
     ) -> Result<(), Fault> {
-        let n = operand_bytes(size);
-        self.check_limit(seg, off, n)?;
-        let base = (self.regs.sreg(seg) as u32) << 4;
-        // The common case: one direct write of plain RAM (see read_mem).
-        if !self.slow_mem {
-            if let Some(a) = self.direct_addr(base, off, n) {
-                if bus.mem_write_direct(a, n, v) {
-                    self.odd_word_cycle(off, n);
-                    return Ok(());
-                }
-            }
-        }
-        self.write_mem_bytes(bus, base, off, n, v);
-        Ok(())
+        self.write_mem_inline(bus, seg, off, size, v)
     }
 
-    /// A write that the bus does not take directly: byte by byte, or
-    /// through the slow path (`slow_mem`).
+    /// [`Cpu::write_mem`], always inlined: for the stack (push).
+    #[inline(always)]
+    fn write_mem_inline<B: Bus>(
+        &mut self,
+        bus: &mut B,
+        seg: SegReg,
+        off: u32,
+        size: Size,
+        v: u32,
+    ) -> Result<(), Fault> {
+        let n = operand_bytes(size);
+        // The common case: one direct write of plain RAM (see read_mem).
+        if let Some(a) = self.direct_addr(seg, off, n) {
+            if bus.mem_write_direct(a, n, v) {
+                self.odd_word_cycle(off, n);
+                return Ok(());
+            }
+        }
+        self.write_mem_bytes(bus, seg, off, n, v)
+    }
+
+    /// A write that the bus does not take directly: the limit check, then
+    /// byte by byte, or through the slow path (`slow_mem`).
     #[inline(never)]
-    fn write_mem_bytes<B: Bus>(&mut self, bus: &mut B, base: u32, off: u32, n: u32, v: u32) {
+    fn write_mem_bytes<B: Bus>(
+        &mut self,
+        bus: &mut B,
+        seg: SegReg,
+        off: u32,
+        n: u32,
+        v: u32,
+    ) -> Result<(), Fault> {
+        self.check_limit(seg, off, n)?;
+        let base = (self.regs.sreg(seg) as u32) << 4;
         if self.slow_mem {
             self.write_mem_slow(bus, base, off, n, v);
         } else {
             self.write_bytes(bus, base, off, n, v);
         }
+        Ok(())
     }
 
     /// The register-level write of `n` bytes of `v` at `base + off` (low
@@ -289,20 +333,20 @@ impl Cpu {
 
     /// Pushes a word or doubleword: SP -= size, then the write at SS:SP. The
     /// real-mode stack is 16-bit (SP, not ESP).
-    #[inline]
+    #[inline(never)]
     pub(crate) fn push<B: Bus>(&mut self, bus: &mut B, size: Size, v: u32) -> Result<(), Fault> {
         let n = size.bits() / 8;
         let sp = self.regs.get16(4).wrapping_sub(n as u16);
-        self.write_mem(bus, SegReg::SS, sp as u32, size, v)?;
+        self.write_mem_inline(bus, SegReg::SS, sp as u32, size, v)?;
         self.regs.put16(4, sp);
         Ok(())
     }
 
     /// Pops a word or doubleword: the read at SS:SP, then SP += size.
-    #[inline]
+    #[inline(never)]
     pub(crate) fn pop<B: Bus>(&mut self, bus: &mut B, size: Size) -> Result<u32, Fault> {
         let sp = self.regs.get16(4);
-        let v = self.read_mem(bus, SegReg::SS, sp as u32, size)?;
+        let v = self.read_mem_inline(bus, SegReg::SS, sp as u32, size)?;
         self.regs
             .put16(4, sp.wrapping_add((size.bits() / 8) as u16));
         Ok(v)
