@@ -29,8 +29,9 @@ pub trait Bus {
     /// memory page that holds it, when that page is plain RAM or ROM, whose
     /// reads have no side effects and cost no wait states here: the CPU
     /// then decodes an instruction from the slice instead of a bus call per
-    /// byte, reading the same bytes. `None` (the default) sends every fetch
-    /// through [`Bus::mem_read8`].
+    /// byte, reading the same bytes (and reads an interrupt vector from
+    /// it). `None` (the default) sends every fetch through
+    /// [`Bus::mem_read8`].
     #[inline]
     fn code_window(&self, _addr: u32) -> Option<&[u8]> {
         None

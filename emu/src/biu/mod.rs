@@ -280,14 +280,21 @@ impl Cpu {
         self.read_mem(bus, seg, off, Size::Word).map(|v| v as u16)
     }
 
-    /// Reads a byte from a physical address with no segment (the interrupt
-    /// vector table).
+    /// Reads a word from a physical address with no segment (the interrupt
+    /// vector table), with no wait states counted.
     #[inline]
     pub(crate) fn read_phys16<B: Bus>(&mut self, bus: &mut B, addr: u32) -> u16 {
         if self.x.is_some() {
             return self.x_mem(bus, BusStatus::Memr, addr & !0xF, addr & 0xF, 2, 0) as u16;
         }
         let m = self.model.address_mask();
+        // Plain RAM or ROM (the vectors' usual place): the two bytes
+        // straight from the bus's window, when both are in it.
+        if !self.slow_mem {
+            if let Some(&[lo, hi, ..]) = bus.code_window(addr & m) {
+                return u16::from_le_bytes([lo, hi]);
+            }
+        }
         let lo = bus.mem_read8(addr & m) as u16;
         let hi = bus.mem_read8(addr.wrapping_add(1) & m) as u16;
         lo | hi << 8
