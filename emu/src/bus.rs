@@ -6,6 +6,12 @@
 //! ([`FlatBus`]) serves the single-step suites; the PC machine implements the
 //! same trait with its memory map and devices.
 
+/// The CPU sends [`Bus::mem_read_direct`] and [`Bus::mem_write_direct`]
+/// only bytes inside one aligned block of this size (2 KiB, the PC memory
+/// map's page): a bus whose memory map has pages at least this large
+/// decodes the first byte only.
+pub const DIRECT_BLOCK: u32 = 2048;
+
 /// Memory, I/O and interrupt-acknowledge transfers, as the CPU's pins see them.
 pub trait Bus {
     /// Reads one byte of memory at a physical address (already masked to the
@@ -23,11 +29,34 @@ pub trait Bus {
     /// memory page that holds it, when that page is plain RAM or ROM, whose
     /// reads have no side effects and cost no wait states here: the CPU
     /// then decodes an instruction from the slice instead of a bus call per
-    /// byte, reading the same bytes. `None` (the default) sends every fetch
-    /// through [`Bus::mem_read8`].
+    /// byte, reading the same bytes (and reads an interrupt vector from
+    /// it). `None` (the default) sends every fetch through
+    /// [`Bus::mem_read8`].
     #[inline]
     fn code_window(&self, _addr: u32) -> Option<&[u8]> {
         None
+    }
+    /// Reads `n` (1, 2 or 4) bytes at physical `addr` to `addr + n - 1`
+    /// (already masked; the caller keeps them inside one aligned block of
+    /// [`DIRECT_BLOCK`] bytes, so they never wrap) as one little-endian
+    /// value, when all of them lie in RAM or ROM: reads with no side
+    /// effects and no wait states. The bus does the accounting of
+    /// [`Bus::mem_wait_states`] for the `n` bytes in one go. `None` (the
+    /// default), with nothing changed, when the caller must read byte by
+    /// byte through [`Bus::mem_wait_states`] and [`Bus::mem_read8`].
+    #[inline]
+    fn mem_read_direct(&mut self, _addr: u32, _n: u32) -> Option<u32> {
+        None
+    }
+    /// Writes the low `n` (1, 2 or 4) bytes of `v` at physical `addr` to
+    /// `addr + n - 1` (already masked, inside one [`DIRECT_BLOCK`]),
+    /// little-endian, when all of them lie in plain RAM, with the
+    /// accounting of [`Bus::mem_wait_states`] for the `n` bytes. False (the
+    /// default), with nothing changed, when the caller must write byte by
+    /// byte through [`Bus::mem_wait_states`] and [`Bus::mem_write8`].
+    #[inline]
+    fn mem_write_direct(&mut self, _addr: u32, _n: u32, _v: u32) -> bool {
+        false
     }
     /// Reads one byte from an I/O port.
     fn io_read8(&mut self, port: u16) -> u8;
@@ -128,8 +157,92 @@ impl Bus for FlatBus {
     fn code_window(&self, addr: u32) -> Option<&[u8]> {
         self.mem.get((addr & self.mask) as usize..)
     }
+    /// All of memory is plain RAM; only an operand that wraps at its end
+    /// goes byte by byte.
+    #[inline]
+    fn mem_read_direct(&mut self, addr: u32, n: u32) -> Option<u32> {
+        let a = (addr & self.mask) as usize;
+        let b = self.mem.get(a..a.checked_add(n as usize)?)?;
+        Some(le_value(b))
+    }
+    #[inline]
+    fn mem_write_direct(&mut self, addr: u32, n: u32, v: u32) -> bool {
+        let a = (addr & self.mask) as usize;
+        let Some(end) = a.checked_add(n as usize) else {
+            return false;
+        };
+        match self.mem.get_mut(a..end) {
+            Some(b) => {
+                put_le_value(b, v);
+                true
+            }
+            None => false,
+        }
+    }
     fn io_read8(&mut self, _port: u16) -> u8 {
         0xFF
     }
     fn io_write8(&mut self, _port: u16, _value: u8) {}
+}
+
+/// The little-endian value of 1, 2 or 4 bytes (a bus's direct read, see
+/// [`Bus::mem_read_direct`]).
+#[inline(always)]
+pub fn le_value(b: &[u8]) -> u32 {
+    match *b {
+        [b0] => b0 as u32,
+        [b0, b1] => u16::from_le_bytes([b0, b1]) as u32,
+        [b0, b1, b2, b3] => u32::from_le_bytes([b0, b1, b2, b3]),
+        _ => b.iter().rev().fold(0, |v, &x| v << 8 | x as u32),
+    }
+}
+
+/// Stores the low `b.len()` (1, 2 or 4) bytes of `v` into `b`,
+/// little-endian (a bus's direct write, see [`Bus::mem_write_direct`]).
+#[inline(always)]
+pub fn put_le_value(b: &mut [u8], v: u32) {
+    match b.len() {
+        1 => b[0] = v as u8,
+        2 => b.copy_from_slice(&(v as u16).to_le_bytes()),
+        4 => b.copy_from_slice(&v.to_le_bytes()),
+        _ => {
+            for (i, x) in b.iter_mut().enumerate() {
+                *x = (v >> (8 * i)) as u8;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flat_bus_direct_access_matches_the_bytes() {
+        let mut b = FlatBus::new(4096);
+        assert!(b.mem_write_direct(0x100, 4, 0x4433_2211));
+        assert_eq!(&b.mem[0x100..0x104], &[0x11, 0x22, 0x33, 0x44]);
+        assert!(b.mem_write_direct(0x104, 2, 0x6655));
+        assert!(b.mem_write_direct(0x106, 1, 0x77));
+        assert_eq!(b.mem_read_direct(0x101, 4), Some(0x5544_3322));
+        assert_eq!(b.mem_read_direct(0x105, 2), Some(0x7766));
+        assert_eq!(b.mem_read_direct(0x106, 1), Some(0x77));
+        // Addresses wrap at the memory's size; an operand across the end
+        // goes byte by byte.
+        assert_eq!(b.mem_read_direct(0x1100, 1), b.mem_read_direct(0x100, 1));
+        assert_eq!(b.mem_read_direct(0xFFF, 2), None);
+        assert!(!b.mem_write_direct(0xFFE, 4, 0));
+    }
+
+    #[test]
+    fn le_values() {
+        let mut b = [0u8; 4];
+        put_le_value(&mut b[..2], 0xAABB_CCDD);
+        assert_eq!(b, [0xDD, 0xCC, 0, 0]);
+        assert_eq!(le_value(&b[..1]), 0xDD);
+        assert_eq!(le_value(&b[..2]), 0xCCDD);
+        put_le_value(&mut b, 0x0102_0304);
+        assert_eq!(le_value(&b), 0x0102_0304);
+        assert_eq!(le_value(&b[..3]), 0x02_0304);
+    }
 }

@@ -207,6 +207,26 @@ impl Bus for PcBus {
         }
     }
 
+    /// Plain RAM and ROM of one 2 KiB page ([`Memory::read_direct`]), with
+    /// the half-clocks [`Bus::mem_wait_states`] counts per byte.
+    #[inline]
+    fn mem_read_direct(&mut self, addr: u32, n: u32) -> Option<u32> {
+        let v = self.mem.read_direct(addr, n)?;
+        self.step_half += n as u64 * self.half_per_byte;
+        Some(v)
+    }
+
+    /// Plain RAM of one 2 KiB page ([`Memory::write_direct`]), with the
+    /// half-clocks of [`Bus::mem_wait_states`].
+    #[inline]
+    fn mem_write_direct(&mut self, addr: u32, n: u32, v: u32) -> bool {
+        if !self.mem.write_direct(addr, n, v) {
+            return false;
+        }
+        self.step_half += n as u64 * self.half_per_byte;
+        true
+    }
+
     fn io_read8(&mut self, port: u16) -> u8 {
         let v = self.port_read(port);
         self.step_half += 8;

@@ -29,6 +29,7 @@ pub enum Region {
 
 /// Granularity of the first-megabyte map.
 const PAGE_SHIFT: u32 = 11; // 2 KiB, the option-ROM scan step
+const _: () = assert!(1 << PAGE_SHIFT == emu::bus::DIRECT_BLOCK);
 const PAGES: usize = 1 << (20 - PAGE_SHIFT);
 
 /// RAM, ROM images and the map of the first megabyte plus extended memory.
@@ -150,6 +151,56 @@ impl Memory {
         }
     }
 
+    /// The backing range of `n` bytes at (ungated) `addr`, which the CPU
+    /// keeps inside one 2 KiB page (`emu::bus::DIRECT_BLOCK`, the map's
+    /// page), when the page is RAM, or RAM or ROM for a read (`write`
+    /// false): the CPU's direct operand accesses
+    /// (`emu::Bus::mem_read_direct`). `None` for the VGA window, open bus,
+    /// a write to ROM, and bytes that straddle a page after all.
+    #[inline(always)]
+    fn direct_range(&self, addr: u32, n: u32, write: bool) -> Option<std::ops::Range<usize>> {
+        if (addr & ((1 << PAGE_SHIFT) - 1)) + n > 1 << PAGE_SHIFT {
+            return None;
+        }
+        // One page: the gate moves all of its bytes alike.
+        let a = self.gate(addr);
+        match self.decode(a) {
+            Region::Ram => {}
+            Region::Rom if !write => {}
+            _ => return None,
+        }
+        let start = a as usize;
+        Some(start..start + n as usize)
+    }
+
+    /// Reads `n` (1, 2 or 4) bytes at (ungated) `addr`, little-endian, when
+    /// they lie in RAM or ROM (see [`Memory::write_direct`]);
+    /// `None` sends the read byte by byte through the bus.
+    #[inline]
+    pub fn read_direct(&self, addr: u32, n: u32) -> Option<u32> {
+        let r = self.direct_range(addr, n, false)?;
+        self.bytes.get(r).map(emu::bus::le_value)
+    }
+
+    /// Writes the low `n` (1, 2 or 4) bytes of `v` at (ungated) `addr`,
+    /// little-endian, when they lie in RAM of one page (the caller keeps
+    /// them in one); false (nothing
+    /// written) sends the write byte by byte through the bus, where ROM
+    /// ignores it and the VGA takes it.
+    #[inline]
+    pub fn write_direct(&mut self, addr: u32, n: u32, v: u32) -> bool {
+        let Some(r) = self.direct_range(addr, n, true) else {
+            return false;
+        };
+        match self.bytes.get_mut(r) {
+            Some(b) => {
+                emu::bus::put_le_value(b, v);
+                true
+            }
+            None => false,
+        }
+    }
+
     /// Places a ROM image at `addr` (below 1 MiB, rounded to 2 KiB pages):
     /// the pages it covers read as the image and ignore writes. Bytes past
     /// 1 MiB are dropped. Returns the number of bytes placed.
@@ -262,6 +313,41 @@ mod tests {
         assert_eq!(m.code_window(0xFFFFF).map(<[u8]>::len), Some(1));
         assert_eq!(m.code_window(MIB + 64 * 1024), None);
         assert_eq!(m.code_window(MIB + 64 * 1024 - 1).map(<[u8]>::len), Some(1));
+    }
+
+    #[test]
+    fn direct_access_takes_ram_and_rom_of_one_page_only() {
+        let mut m = Memory::new(640, 65);
+        assert!(m.write_direct(0x1234, 4, 0x4433_2211));
+        assert_eq!(
+            (0x1234..0x1238).map(|a| m.peek(a)).collect::<Vec<_>>(),
+            [0x11, 0x22, 0x33, 0x44]
+        );
+        assert_eq!(m.read_direct(0x1235, 2), Some(0x3322));
+        assert_eq!(m.read_direct(0x1236, 1), Some(0x33));
+        // Straddling a page: byte by byte.
+        assert!(!m.write_direct(0x17FF, 2, 0xBEEF));
+        assert_eq!(m.read_direct(0x17FE, 4), None);
+        assert!(m.write_direct(0x17FC, 4, 0xBEEF));
+        // The VGA window, open bus and ROM.
+        assert_eq!(m.read_direct(0xA0000, 1), None);
+        assert!(!m.write_direct(0xA0000, 1, 0));
+        assert_eq!(m.read_direct(0xC0000, 2), None);
+        assert_eq!(m.read_direct(0xFFFF0, 4), Some(0xFFFF_FFFF));
+        assert!(!m.write_direct(0xFFFF0, 4, 0));
+        // A20 off: the HMA is the first 64 KiB; the wrap at 1 MiB straddles.
+        assert_eq!(m.read_direct(MIB + 0x1234, 1), Some(0x11));
+        assert_eq!(m.read_direct(0xFFFFF, 2), None);
+        m.set_kbc_a20(true);
+        assert_eq!(m.read_direct(MIB + 0x1234, 1), Some(0));
+        assert!(m.write_direct(MIB + 0x1234, 2, 0x5566));
+        assert_eq!(m.peek(MIB + 0x1235), 0x55);
+        // The end of extended memory (65 KiB: inside a page).
+        let end = MIB + 65 * 1024;
+        assert_eq!(m.read_direct(end - 2, 2), Some(0));
+        assert_eq!(m.read_direct(end - 2, 4), None);
+        assert!(!m.write_direct(end - 1, 2, 0));
+        assert_eq!(m.read_direct(end, 1), None);
     }
 
     #[test]

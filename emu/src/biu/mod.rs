@@ -27,7 +27,7 @@ pub mod cycle;
 pub mod queue;
 
 use crate::alu::Size;
-use crate::bus::Bus;
+use crate::bus::{Bus, DIRECT_BLOCK};
 use crate::cpu::{Cpu, Fault};
 use crate::decode_cache::Decoded;
 use crate::regs::SegReg;
@@ -35,6 +35,12 @@ use cycle::{BusStatus, BusUnit, CycleRecord, QueueOp, Transfer};
 
 /// Clocks of one extra bus cycle (T1-T4).
 pub(crate) const BUS_CYCLE: u32 = 4;
+
+/// The bytes of an operand of `size`: 1, 2 or 4.
+#[inline(always)]
+fn operand_bytes(size: Size) -> u32 {
+    1 << size as u32
+}
 
 impl Cpu {
     /// Checks that `size` bytes at `off` fit in the 64 KiB real-mode limit
@@ -69,7 +75,7 @@ impl Cpu {
     }
 
     /// Reads an operand of `size` at `seg:off`.
-    #[inline]
+    #[inline(never)]
     pub(crate) fn read_mem<B: Bus>(
         &mut self,
         bus: &mut B,
@@ -77,7 +83,41 @@ impl Cpu {
         off: u32,
         size: Size,
     ) -> Result<u32, Fault> {
-        let n = size.bits() / 8;
+        self.read_mem_inline(bus, seg, off, size)
+    }
+
+    /// [`Cpu::read_mem`], always inlined: for the stack (pop), whose
+    /// callers have little else to do.
+    #[inline(always)]
+    fn read_mem_inline<B: Bus>(
+        &mut self,
+        bus: &mut B,
+        seg: SegReg,
+        off: u32,
+        size: Size,
+    ) -> Result<u32, Fault> {
+        let n = operand_bytes(size);
+        // The common case: one direct read of plain RAM/ROM, with the same
+        // clocks as the byte path (no wait states there).
+        if let Some(a) = self.direct_addr(seg, off, n) {
+            if let Some(v) = bus.mem_read_direct(a, n) {
+                self.odd_word_cycle(off, n);
+                return Ok(v);
+            }
+        }
+        self.read_mem_bytes(bus, seg, off, n)
+    }
+
+    /// A read that the bus does not take directly: the limit check, then
+    /// byte by byte, or through the slow path (`slow_mem`).
+    #[inline(never)]
+    fn read_mem_bytes<B: Bus>(
+        &mut self,
+        bus: &mut B,
+        seg: SegReg,
+        off: u32,
+        n: u32,
+    ) -> Result<u32, Fault> {
         self.check_limit(seg, off, n)?;
         let base = (self.regs.sreg(seg) as u32) << 4;
         if self.slow_mem {
@@ -86,13 +126,41 @@ impl Cpu {
         Ok(self.read_bytes(bus, base, off, n))
     }
 
+    /// The physical address of the first of the `n` bytes at `seg:off` for
+    /// a direct access: off the slow path (`slow_mem`), the offsets inside
+    /// 64 KiB (so no limit fault on the 286 and 386, and no offset wrap on
+    /// the 8086: [`Cpu::byte_addr`] gives consecutive addresses), and the
+    /// bytes inside one [`DIRECT_BLOCK`] (aligned, so no wrap at the end of
+    /// the address bus either). `None` sends the access to the limit check
+    /// and the byte path.
+    #[inline(always)]
+    fn direct_addr(&self, seg: SegReg, off: u32, n: u32) -> Option<u32> {
+        if self.slow_mem || off > 0x1_0000 - n {
+            return None;
+        }
+        let lin = ((self.regs.sreg(seg) as u32) << 4) + off;
+        // Every model's address bus is at least 20 bits wide.
+        let a = if lin > 0xF_FFFF {
+            lin & self.model.address_mask()
+        } else {
+            lin
+        };
+        ((a & (DIRECT_BLOCK - 1)) + n <= DIRECT_BLOCK).then_some(a)
+    }
+
+    /// A word or doubleword at an odd address costs another bus cycle.
+    #[inline(always)]
+    fn odd_word_cycle(&mut self, off: u32, n: u32) {
+        if n > 1 && off & 1 != 0 {
+            self.step_cycles += BUS_CYCLE;
+        }
+    }
+
     /// The register-level read of `n` bytes at `base + off`: a word at an
     /// odd address costs another bus cycle, and each byte its wait states.
     #[inline(always)]
     fn read_bytes<B: Bus>(&mut self, bus: &mut B, base: u32, off: u32, n: u32) -> u32 {
-        if n > 1 && off & 1 != 0 {
-            self.step_cycles += BUS_CYCLE;
-        }
+        self.odd_word_cycle(off, n);
         let mut v = 0u32;
         for i in 0..n {
             let a = self.byte_addr(base, off, i);
@@ -117,7 +185,7 @@ impl Cpu {
     }
 
     /// Writes an operand of `size` at `seg:off` (low byte first).
-    #[inline]
+    #[inline(never)]
     pub(crate) fn write_mem<B: Bus>(
         &mut self,
         bus: &mut B,
@@ -126,14 +194,48 @@ impl Cpu {
         size: Size,
         v: u32,
     ) -> Result<(), Fault> {
-        let n = size.bits() / 8;
+        self.write_mem_inline(bus, seg, off, size, v)
+    }
+
+    /// [`Cpu::write_mem`], always inlined: for the stack (push).
+    #[inline(always)]
+    fn write_mem_inline<B: Bus>(
+        &mut self,
+        bus: &mut B,
+        seg: SegReg,
+        off: u32,
+        size: Size,
+        v: u32,
+    ) -> Result<(), Fault> {
+        let n = operand_bytes(size);
+        // The common case: one direct write of plain RAM (see read_mem).
+        if let Some(a) = self.direct_addr(seg, off, n) {
+            if bus.mem_write_direct(a, n, v) {
+                self.odd_word_cycle(off, n);
+                return Ok(());
+            }
+        }
+        self.write_mem_bytes(bus, seg, off, n, v)
+    }
+
+    /// A write that the bus does not take directly: the limit check, then
+    /// byte by byte, or through the slow path (`slow_mem`).
+    #[inline(never)]
+    fn write_mem_bytes<B: Bus>(
+        &mut self,
+        bus: &mut B,
+        seg: SegReg,
+        off: u32,
+        n: u32,
+        v: u32,
+    ) -> Result<(), Fault> {
         self.check_limit(seg, off, n)?;
         let base = (self.regs.sreg(seg) as u32) << 4;
         if self.slow_mem {
             self.write_mem_slow(bus, base, off, n, v);
-            return Ok(());
+        } else {
+            self.write_bytes(bus, base, off, n, v);
         }
-        self.write_bytes(bus, base, off, n, v);
         Ok(())
     }
 
@@ -141,9 +243,7 @@ impl Cpu {
     /// byte first), with the clocks of [`Cpu::read_bytes`].
     #[inline(always)]
     fn write_bytes<B: Bus>(&mut self, bus: &mut B, base: u32, off: u32, n: u32, v: u32) {
-        if n > 1 && off & 1 != 0 {
-            self.step_cycles += BUS_CYCLE;
-        }
+        self.odd_word_cycle(off, n);
         for i in 0..n {
             let a = self.byte_addr(base, off, i);
             self.step_cycles += bus.mem_wait_states(a);
@@ -180,14 +280,21 @@ impl Cpu {
         self.read_mem(bus, seg, off, Size::Word).map(|v| v as u16)
     }
 
-    /// Reads a byte from a physical address with no segment (the interrupt
-    /// vector table).
+    /// Reads a word from a physical address with no segment (the interrupt
+    /// vector table), with no wait states counted.
     #[inline]
     pub(crate) fn read_phys16<B: Bus>(&mut self, bus: &mut B, addr: u32) -> u16 {
         if self.x.is_some() {
             return self.x_mem(bus, BusStatus::Memr, addr & !0xF, addr & 0xF, 2, 0) as u16;
         }
         let m = self.model.address_mask();
+        // Plain RAM or ROM (the vectors' usual place): the two bytes
+        // straight from the bus's window, when both are in it.
+        if !self.slow_mem {
+            if let Some(&[lo, hi, ..]) = bus.code_window(addr & m) {
+                return u16::from_le_bytes([lo, hi]);
+            }
+        }
         let lo = bus.mem_read8(addr & m) as u16;
         let hi = bus.mem_read8(addr.wrapping_add(1) & m) as u16;
         lo | hi << 8
@@ -233,20 +340,20 @@ impl Cpu {
 
     /// Pushes a word or doubleword: SP -= size, then the write at SS:SP. The
     /// real-mode stack is 16-bit (SP, not ESP).
-    #[inline]
+    #[inline(never)]
     pub(crate) fn push<B: Bus>(&mut self, bus: &mut B, size: Size, v: u32) -> Result<(), Fault> {
         let n = size.bits() / 8;
         let sp = self.regs.get16(4).wrapping_sub(n as u16);
-        self.write_mem(bus, SegReg::SS, sp as u32, size, v)?;
+        self.write_mem_inline(bus, SegReg::SS, sp as u32, size, v)?;
         self.regs.put16(4, sp);
         Ok(())
     }
 
     /// Pops a word or doubleword: the read at SS:SP, then SP += size.
-    #[inline]
+    #[inline(never)]
     pub(crate) fn pop<B: Bus>(&mut self, bus: &mut B, size: Size) -> Result<u32, Fault> {
         let sp = self.regs.get16(4);
-        let v = self.read_mem(bus, SegReg::SS, sp as u32, size)?;
+        let v = self.read_mem_inline(bus, SegReg::SS, sp as u32, size)?;
         self.regs
             .put16(4, sp.wrapping_add((size.bits() / 8) as u16));
         Ok(v)
@@ -531,5 +638,17 @@ impl Cpu {
         x.run_until_eu_done(bus);
         x.eu_done = false;
         x.read_data
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn operand_bytes_match_the_sizes() {
+        for size in [Size::Byte, Size::Word, Size::Dword] {
+            assert_eq!(operand_bytes(size), size.bits() / 8);
+        }
     }
 }
