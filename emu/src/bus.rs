@@ -79,6 +79,16 @@ pub trait Bus {
     fn intr(&mut self) -> bool {
         false
     }
+    /// How many more bytes of memory operands the CPU may transfer in the
+    /// current instruction (each through [`Bus::mem_read_direct`],
+    /// [`Bus::mem_write_direct`] or [`Bus::mem_wait_states`], with no I/O
+    /// in between) while [`Bus::intr`] is certain to keep answering false,
+    /// as it just did: a REP string instruction then skips its samples
+    /// between iterations. 0 (the default) asks [`Bus::intr`] every time.
+    #[inline]
+    fn intr_quiet_bytes(&mut self) -> u64 {
+        0
+    }
     /// The interrupt-acknowledge cycle pair: returns the vector number that
     /// the interrupt controller puts on the data bus.
     fn inta(&mut self) -> u8 {

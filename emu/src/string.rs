@@ -120,9 +120,28 @@ impl Cpu {
         }
         let (setup, per) = timing::rep_clocks(self.model, ins.op);
         self.step_cycles += setup;
-        let compares = matches!(ins.op, Op::Cmps | Op::Scas);
         let restarts = self.model.caps().faults_restart_instruction;
+        // Data bytes of one iteration; 0 samples INTR after every one:
+        // INS/OUTS access ports, and a CPU with hooks steps one by one
+        // (the reference the bursts are tested against).
+        let n = sz.bits() / 8;
+        let per_bytes = match ins.op {
+            _ if self.slow_mem => 0,
+            Op::Movs | Op::Cmps => 2 * n,
+            Op::Stos | Op::Scas | Op::Lods => n,
+            _ => 0,
+        } as u64;
+        // Bytes the bus guarantees no interrupt for (`intr_quiet_bytes`).
+        let mut quiet = 0u64;
         loop {
+            if per_bytes != 0 && !self.nmi_latch {
+                let budget = if self.flag(IF) { quiet } else { u64::MAX };
+                let done = self.rep_burst(bus, ins, sz, src_seg, per, budget / per_bytes)?;
+                quiet = quiet.saturating_sub(done * per_bytes);
+                if done != 0 && self.rep_ended(ins, a32) {
+                    break;
+                }
+            }
             let cx = self.index_reg(1, a32);
             if cx == 0 {
                 break;
@@ -136,23 +155,101 @@ impl Cpu {
             self.string_once(bus, ins, sz, src_seg)?;
             self.step_cycles += per;
             self.set_index_reg(1, a32, cx.wrapping_sub(1));
-            if compares {
-                let zf = self.flag(ZF);
-                match ins.rep {
-                    Rep::Rep if !zf => break,
-                    Rep::Repne if zf => break,
-                    _ => {}
-                }
-            }
-            if self.index_reg(1, a32) == 0 {
+            if self.rep_ended(ins, a32) {
                 break;
             }
-            if self.nmi_latch || (self.flag(IF) && bus.intr()) {
+            if self.nmi_latch {
                 self.regs.ip = self.string_restart_ip(ins);
                 break;
             }
+            if self.flag(IF) {
+                if per_bytes != 0 && quiet >= per_bytes {
+                    quiet -= per_bytes;
+                } else if bus.intr() {
+                    self.regs.ip = self.string_restart_ip(ins);
+                    break;
+                } else if per_bytes != 0 {
+                    quiet = bus.intr_quiet_bytes();
+                }
+            }
         }
         Ok(())
+    }
+
+    /// True when a REP loop stops after an iteration: CX reached 0, or
+    /// REPE/REPNE CMPS/SCAS found ZF the other way.
+    #[inline(always)]
+    fn rep_ended(&self, ins: &Instruction, a32: bool) -> bool {
+        if matches!(ins.op, Op::Cmps | Op::Scas) {
+            let zf = self.flag(ZF);
+            match ins.rep {
+                Rep::Rep if !zf => return true,
+                Rep::Repne if zf => return true,
+                _ => {}
+            }
+        }
+        self.index_reg(1, a32) == 0
+    }
+
+    /// Up to `checks` iterations of REP MOVS/STOS/LODS/CMPS/SCAS back to
+    /// back on the plain path, stopping early where the loop itself would
+    /// (CX = 0, the CMPS/SCAS condition), with the clocks and results of
+    /// the iteration-by-iteration loop. After each iteration that does not
+    /// end it, that loop samples INTR: `checks` is how many samples are
+    /// known to answer no (no NMI latched, IF clear or the bus's
+    /// `intr_quiet_bytes`). Only iterations whose operands lie inside
+    /// 64 KiB without wrapping run here, so none can fault and no register
+    /// copy is needed. Returns the iterations run.
+    fn rep_burst<B: Bus>(
+        &mut self,
+        bus: &mut B,
+        ins: &Instruction,
+        sz: Size,
+        src_seg: SegReg,
+        per: u32,
+        checks: u64,
+    ) -> Result<u64, Fault> {
+        let a32 = ins.addrsize32;
+        let n = sz.bits() / 8;
+        let down = self.flag(DF);
+        let uses_si = matches!(ins.op, Op::Movs | Op::Cmps | Op::Lods);
+        let uses_di = !matches!(ins.op, Op::Lods);
+        // Iterations whose offsets stay in [0, 10000h - n].
+        let room = |off: u32| -> u64 {
+            if off > 0x1_0000 - n {
+                0
+            } else if down {
+                (off / n) as u64 + 1
+            } else {
+                ((0x1_0000 - n - off) / n) as u64 + 1
+            }
+        };
+        let mut k = self.index_reg(1, a32) as u64;
+        if uses_si {
+            k = k.min(room(self.index_reg(6, a32)));
+        }
+        if uses_di {
+            k = k.min(room(self.index_reg(7, a32)));
+        }
+        k = k.min(checks);
+        if matches!(ins.op, Op::Movs | Op::Stos) {
+            // Neither can end the loop early: all k run.
+            self.move_burst(bus, ins, sz, src_seg, k as u32)?;
+            self.step_cycles += per * k as u32;
+            return Ok(k);
+        }
+        let mut done = 0u64;
+        while done < k {
+            self.string_once(bus, ins, sz, src_seg)?;
+            self.step_cycles += per;
+            let cx = self.index_reg(1, a32).wrapping_sub(1);
+            self.set_index_reg(1, a32, cx);
+            done += 1;
+            if self.rep_ended(ins, a32) {
+                break;
+            }
+        }
+        Ok(done)
     }
 
     /// The 8086 in cycle-exact mode: one iteration per pass of the string
@@ -255,6 +352,44 @@ impl Cpu {
             // conditional jumps.
             _ => unreachable!("not an 8086 string operation: {:?}", op),
         }
+        Ok(())
+    }
+
+    /// `k` iterations of MOVS or STOS (no more than CX, none past the
+    /// 64 KiB offset range: see [`Cpu::rep_burst`]) with SI, DI and CX in
+    /// locals, the clocks of each transfer counted as one by one.
+    #[inline(always)]
+    fn move_burst<B: Bus>(
+        &mut self,
+        bus: &mut B,
+        ins: &Instruction,
+        sz: Size,
+        src_seg: SegReg,
+        k: u32,
+    ) -> Result<(), Fault> {
+        let a32 = ins.addrsize32;
+        let n = sz.bits() / 8;
+        let step = if self.flag(DF) { n.wrapping_neg() } else { n };
+        let mut di = self.index_reg(7, a32);
+        if ins.op == Op::Stos {
+            let acc = self.regs.gpr[0] & sz.mask();
+            for _ in 0..k {
+                self.write_mem_inline(bus, SegReg::ES, di, sz, acc)?;
+                di = di.wrapping_add(step);
+            }
+        } else {
+            let mut si = self.index_reg(6, a32);
+            for _ in 0..k {
+                let v = self.read_mem_inline(bus, src_seg, si, sz)?;
+                self.write_mem_inline(bus, SegReg::ES, di, sz, v)?;
+                si = si.wrapping_add(step);
+                di = di.wrapping_add(step);
+            }
+            self.set_index_reg(6, a32, si);
+        }
+        self.set_index_reg(7, a32, di);
+        let cx = self.index_reg(1, a32).wrapping_sub(k);
+        self.set_index_reg(1, a32, cx);
         Ok(())
     }
 

@@ -247,6 +247,25 @@ impl Bus for PcBus {
         self.dev.pics.intr()
     }
 
+    /// The PICs' output changes only through an event or a port access;
+    /// memory bytes move "now" ([`PcBus::now`]) by `half_per_byte` half
+    /// clocks each, so INTR stays low until now reaches the next event.
+    #[inline]
+    fn intr_quiet_bytes(&mut self) -> u64 {
+        let next = self.sched.next();
+        if self.dev.pics.intr() || self.now_max >= next {
+            return 0;
+        }
+        // now() < next while step_start + step_half / 2 < next, i.e. while
+        // step_half < 2 * (next - step_start).
+        let limit = next.saturating_sub(self.step_start).saturating_mul(2);
+        match (limit.checked_sub(self.step_half + 1), self.half_per_byte) {
+            (None, _) => 0,
+            (Some(_), 0) => u64::MAX,
+            (Some(room), h) => room / h,
+        }
+    }
+
     fn inta(&mut self) -> u8 {
         self.dev.pics.inta()
     }

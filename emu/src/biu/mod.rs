@@ -89,7 +89,7 @@ impl Cpu {
     /// [`Cpu::read_mem`], always inlined: for the stack (pop), whose
     /// callers have little else to do.
     #[inline(always)]
-    fn read_mem_inline<B: Bus>(
+    pub(crate) fn read_mem_inline<B: Bus>(
         &mut self,
         bus: &mut B,
         seg: SegReg,
@@ -199,7 +199,7 @@ impl Cpu {
 
     /// [`Cpu::write_mem`], always inlined: for the stack (push).
     #[inline(always)]
-    fn write_mem_inline<B: Bus>(
+    pub(crate) fn write_mem_inline<B: Bus>(
         &mut self,
         bus: &mut B,
         seg: SegReg,

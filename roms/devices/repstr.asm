@@ -1,0 +1,144 @@
+; repstr: REP string instructions interrupted by a fast IRQ0, on every
+; CPU model. PIT channel 0 at divisor 200 (about 6 kHz) makes IRQ0 land
+; inside the REP loops; the handler counts ticks and scribbles on the
+; destination buffer's first byte, so where each interrupt landed shows
+; in the data. Runs REP MOVSB/MOVSW (forward and backward, overlapping),
+; REP STOSB/STOSW, REPE CMPSB (with ZF clear before it), REPNE SCASB, REP
+; LODSB, near the 64 KiB offset end, then prints a checksum of buffer B,
+; SI, DI, CX and the tick count on port E9h. A test runs it with and
+; without hooks (the step-by-step and the burst paths) and compares
+; everything (hw/tests/rep_string.rs).
+        cpu 8086
+        org 100h
+%include "macros.inc"
+
+start:  cli
+        call pic_init
+        SETVEC 08h, irq0
+        mov al, 34h             ; channel 0, lo/hi, mode 2
+        out 43h, al
+        mov al, 200
+        out 40h, al
+        xor al, al
+        out 40h, al
+        mov al, 0FEh            ; IRQ0 only
+        out 21h, al
+        mov ax, cs
+        add ax, 1000h
+        mov [bufa], ax
+        add ax, 1000h
+        mov [bufb], ax
+        xor bp, bp              ; checksum of the registers
+        mov byte [pass], 2
+.pass:  cmp byte [pass], 1
+        jne .ints
+        cli                     ; the second pass with IF clear
+        jmp .go
+.ints:  sti
+.go:    ; A := 0, 1, 2, ... by STOSB from AL counting in a loop of REPs
+        mov es, [bufa]
+        xor di, di
+        mov ax, 0
+        mov bx, 64
+.fill:  mov cx, 1000
+        rep stosb
+        inc ax
+        dec bx
+        jnz .fill
+        ; STOSW up to the very end of the segment
+        mov di, 0FF00h
+        mov ax, 0A55Ah
+        mov cx, 80h
+        rep stosw
+        add bp, di
+        ; B := A by words, forward
+        mov ds, [bufa]
+        mov es, [cs:bufb]
+        xor si, si
+        xor di, di
+        mov cx, 8000h
+        rep movsw
+        add bp, si
+        ; overlapping MOVSB forward: smear B[0] over 5000 bytes
+        mov ds, [cs:bufb]
+        xor si, si
+        mov di, 1
+        mov cx, 5000
+        rep movsb
+        ; backward MOVSW from the top, odd addresses
+        std
+        mov si, 0FFFDh
+        mov di, 0FFF1h
+        mov cx, 3000h
+        rep movsw
+        cld
+        add bp, si
+        add bp, di
+        ; REPE CMPSB with ZF clear before it, A against B
+        mov ds, [cs:bufa]
+        mov es, [cs:bufb]
+        mov si, 6000
+        mov di, 6000
+        mov cx, 9000
+        or al, 1                ; ZF = 0
+        repe cmpsb
+        add bp, cx
+        add bp, si
+        ; REPNE SCASB for a byte of A's pattern in B
+        mov al, 40
+        xor di, di
+        mov cx, 0FFFFh
+        repne scasb
+        add bp, cx
+        add bp, di
+        ; REP LODSB over 3000 bytes: AL ends at the last one
+        xor si, si
+        mov cx, 3000
+        rep lodsb
+        add bp, ax
+        add bp, si
+        push cs
+        pop ds
+        dec byte [pass]
+        jz .done
+        jmp .pass
+.done:  cli
+        ; checksum of B: 16-bit sum of its words
+        mov ds, [cs:bufb]
+        xor si, si
+        xor dx, dx
+        mov cx, 8000h
+.sum:   lodsw
+        add dx, ax
+        loop .sum
+        push cs
+        pop ds
+        PRINT "b="
+        mov ax, dx
+        call print_u16
+        PRINT " r="
+        mov ax, bp
+        call print_u16
+        PRINT " t="
+        mov ax, [ticks]
+        call print_u16
+        DBG 10
+        cli
+        hlt
+
+irq0:   inc word [cs:ticks]
+        push ds
+        push ax
+        mov ds, [cs:bufb]
+        mov al, [cs:ticks]
+        mov [0], al
+        pop ax
+        pop ds
+        EOI_IRET
+
+%include "lib.inc"
+
+ticks:  dw 0
+bufa:   dw 0
+bufb:   dw 0
+pass:   db 0
