@@ -13,6 +13,7 @@
 //! starts empty, and save states, hashes and replays never see it.
 
 use crate::decode::{decode_for, Instruction};
+use crate::fast::Fast;
 use crate::model::CpuModel;
 use crate::timing;
 
@@ -23,15 +24,23 @@ const KEY: usize = 16;
 
 /// One decoded instruction and the bytes it came from.
 #[derive(Clone, Copy)]
-struct Slot {
+pub(crate) struct Slot {
+    /// The physical address of its first byte (`EMPTY_ADDR`: none).
     addr: u32,
     model: CpuModel,
     /// The instruction's bytes, zero past its length.
     bytes: u128,
     /// Ones over the instruction's bytes.
     mask: u128,
-    ins: Decoded,
+    /// Its fast-path classification.
+    pub(crate) fast: Fast,
+    /// The instruction and its clocks.
+    pub(crate) ins: Decoded,
 }
+
+/// The address of an empty slot: no instruction starts there (real-mode
+/// code lies below 10FFF0h).
+const EMPTY_ADDR: u32 = u32::MAX;
 
 /// A decoded instruction with its documented clocks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,15 +62,60 @@ impl Decoded {
     }
 }
 
-/// The cache (see the module notes).
+impl Slot {
+    fn new(addr: u32, model: CpuModel, bytes: u128, mask: u128, ins: Instruction) -> Self {
+        let ins = Decoded::new(model, ins);
+        Slot {
+            addr,
+            model,
+            bytes,
+            mask,
+            fast: crate::fast::classify(model, &ins.ins, ins.clocks),
+            ins,
+        }
+    }
+}
+
+/// The cache (see the module notes): `SLOTS` slots and, after them, one
+/// for an instruction it does not keep (one decoded from a window shorter
+/// than 16 bytes, or longer than 16 bytes), which no lookup hits.
 pub(crate) struct DecodeCache {
-    slots: Vec<Option<Slot>>,
+    slots: Box<[Slot]>,
 }
 
 impl Default for DecodeCache {
     fn default() -> Self {
+        let empty = Slot {
+            addr: EMPTY_ADDR,
+            model: CpuModel::I8086,
+            bytes: 0,
+            mask: u128::MAX,
+            fast: Fast::GENERIC,
+            ins: Decoded {
+                ins: Instruction {
+                    opcode: 0,
+                    two_byte: false,
+                    op: crate::table::Op::Invalid,
+                    form: crate::table::Form::None,
+                    w: false,
+                    modrm: None,
+                    sib: None,
+                    disp: 0,
+                    imm: 0,
+                    imm2: 0,
+                    seg: None,
+                    rep: crate::decode::Rep::None,
+                    lock: false,
+                    opsize32: false,
+                    addrsize32: false,
+                    prefixes: 0,
+                    len: 0,
+                },
+                clocks: [0, 0],
+            },
+        };
         DecodeCache {
-            slots: vec![None; SLOTS],
+            slots: vec![empty; SLOTS + 1].into_boxed_slice(),
         }
     }
 }
@@ -80,44 +134,74 @@ impl std::fmt::Debug for DecodeCache {
 }
 
 impl DecodeCache {
-    /// The instruction at physical `addr`, whose bytes start `window`, for
-    /// `model`; `None` when it is longer than `max_len` bytes (the same
-    /// answer as [`decode_for`] over the window).
+    /// The slot of the instruction at physical `addr`, whose bytes start
+    /// `window`, for `model` (see [`DecodeCache::slot`]); `None` when it
+    /// is longer than `max_len` bytes (the same answer as [`decode_for`]
+    /// over the window).
     #[inline]
-    pub(crate) fn decode(
+    pub(crate) fn lookup(
+        &mut self,
+        model: CpuModel,
+        addr: u32,
+        window: &[u8],
+        max_len: usize,
+    ) -> Option<usize> {
+        let Some(key) = window.first_chunk::<KEY>() else {
+            return self.fill_scratch(model, addr, window, max_len);
+        };
+        let key = u128::from_le_bytes(*key);
+        let i = addr as usize % SLOTS;
+        let s = &self.slots[i];
+        if s.addr == addr
+            && s.model == model
+            && (key ^ s.bytes) & s.mask == 0
+            && s.ins.ins.len as usize <= max_len
+        {
+            return Some(i);
+        }
+        let ins = decode_window(model, window, max_len)?;
+        let len = ins.len as usize;
+        if len > KEY {
+            return self.fill_scratch(model, addr, window, max_len);
+        }
+        let mask = u128::MAX >> (8 * (KEY - len));
+        self.slots[i] = Slot::new(addr, model, key & mask, mask, ins);
+        Some(i)
+    }
+
+    /// Decodes into the slot that is not kept.
+    #[cold]
+    fn fill_scratch(
+        &mut self,
+        model: CpuModel,
+        addr: u32,
+        window: &[u8],
+        max_len: usize,
+    ) -> Option<usize> {
+        let ins = decode_window(model, window, max_len)?;
+        self.slots[SLOTS] = Slot::new(addr, model, 0, u128::MAX, ins);
+        self.slots[SLOTS].addr = EMPTY_ADDR;
+        Some(SLOTS)
+    }
+
+    /// The slot a [`DecodeCache::lookup`] returned.
+    #[inline(always)]
+    pub(crate) fn slot(&self, i: usize) -> &Slot {
+        &self.slots[i]
+    }
+
+    /// The decoded instruction at physical `addr` (as
+    /// [`DecodeCache::lookup`]).
+    #[cfg(test)]
+    fn decode(
         &mut self,
         model: CpuModel,
         addr: u32,
         window: &[u8],
         max_len: usize,
     ) -> Option<Decoded> {
-        let Some(key) = window.first_chunk::<KEY>() else {
-            return decode_window(model, window, max_len).map(|i| Decoded::new(model, i));
-        };
-        let key = u128::from_le_bytes(*key);
-        let slot = &mut self.slots[addr as usize % SLOTS];
-        if let Some(s) = slot {
-            if s.addr == addr
-                && s.model == model
-                && (key ^ s.bytes) & s.mask == 0
-                && s.ins.ins.len as usize <= max_len
-            {
-                return Some(s.ins);
-            }
-        }
-        let ins = Decoded::new(model, decode_window(model, window, max_len)?);
-        let len = ins.ins.len;
-        if (len as usize) <= KEY {
-            let mask = u128::MAX >> (8 * (KEY - len as usize));
-            *slot = Some(Slot {
-                addr,
-                model,
-                bytes: key & mask,
-                mask,
-                ins,
-            });
-        }
-        Some(ins)
+        let i = self.lookup(model, addr, window, max_len)?;
+        Some(self.slot(i).ins)
     }
 }
 

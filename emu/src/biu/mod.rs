@@ -29,7 +29,6 @@ pub mod queue;
 use crate::alu::Size;
 use crate::bus::Bus;
 use crate::cpu::{Cpu, Fault};
-use crate::decode_cache::Decoded;
 use crate::regs::SegReg;
 use cycle::{BusStatus, BusUnit, CycleRecord, QueueOp, Transfer};
 
@@ -214,21 +213,22 @@ impl Cpu {
     /// Decodes the instruction at CS:IP straight from the bus's code window
     /// (see [`Bus::code_window`]), through the decode cache, and advances IP
     /// past it: the same bytes
-    /// [`Cpu::fetch8`] would read, without a bus call per byte. `None`, with
-    /// nothing changed, when the window does not hold the whole instruction
+    /// [`Cpu::fetch8`] would read, without a bus call per byte. Returns the
+    /// decode cache's slot that holds it; `None`, with nothing changed,
+    /// when the window does not hold the whole instruction
     /// or IP could reach the 64 KiB wrap (the 8086's wrap and the 286/386
     /// limit fault stay on the byte path).
     #[inline]
-    pub(crate) fn decode_from_window<B: Bus>(&mut self, bus: &B) -> Option<Decoded> {
+    pub(crate) fn decode_from_window<B: Bus>(&mut self, bus: &B) -> Option<usize> {
         let ip = self.regs.ip;
         // At most FFFFh - IP bytes: IP never reaches the wrap or the limit.
         let room = 0xFFFFu32.checked_sub(ip)? as usize;
         let cs = (self.regs.sreg(SegReg::CS) as u32) << 4;
         let addr = cs.wrapping_add(ip) & self.model.address_mask();
         let window = bus.code_window(addr)?;
-        let ins = self.decode_cache.decode(self.model, addr, window, room)?;
-        self.regs.ip = ip + ins.ins.len as u32;
-        Some(ins)
+        let i = self.decode_cache.lookup(self.model, addr, window, room)?;
+        self.regs.ip = ip + self.decode_cache.slot(i).ins.ins.len as u32;
+        Some(i)
     }
 
     /// Pushes a word or doubleword: SP -= size, then the write at SS:SP. The

@@ -25,6 +25,7 @@ mod transfer;
 use crate::bus::Bus;
 use crate::cpu::{Cpu, Fault, StepEvent};
 use crate::decode::{decode_for, Instruction};
+use crate::fast::Kind;
 use crate::regs::SegReg;
 use crate::table::Op;
 use crate::timing;
@@ -47,23 +48,41 @@ impl Cpu {
     /// Decodes and executes one instruction.
     pub(crate) fn execute_one<B: Bus>(&mut self, bus: &mut B) -> StepEvent {
         self.instr_ip = self.regs.ip;
-        if self.model.caps().faults_restart_instruction {
-            self.saved = self.regs.clone();
-        }
         self.fetch_fault = false;
         // Plain RAM/ROM code decodes from the bus's window; cycle-exact
         // mode and hooks see every fetch on the bus.
         if !self.slow_mem {
-            if let Some(d) = self.decode_from_window(bus) {
+            if let Some(i) = self.decode_from_window(bus) {
+                let fast = self.decode_cache.slot(i).fast;
+                // (`x_scripted` is only ever left set by an exact mode
+                // since switched off; the generic path then skips the
+                // documented clocks, and so must this one.)
+                if fast.kind != Kind::Generic && !self.x_scripted && self.run_fast(bus, &fast) {
+                    return StepEvent::Executed;
+                }
+                let d = self.decode_cache.slot(i).ins;
+                self.save_registers();
                 return self.execute_decoded(bus, &d.ins, Some(d.clocks));
             }
         }
+        self.save_registers();
         let model = self.model;
         let Some(ins) = decode_for(model, || self.fetch8(bus), usize::MAX) else {
             // Unreachable: decoding from the bus has no length limit.
             return StepEvent::Executed;
         };
         self.execute_decoded(bus, &ins, None)
+    }
+
+    /// Keeps the registers at instruction start for a 286/386 fault's
+    /// restart. Called with only IP moved past the instruction's bytes
+    /// (or not yet): the fast path, which never needs them, skips it.
+    #[inline(always)]
+    fn save_registers(&mut self) {
+        if self.model.caps().faults_restart_instruction {
+            self.saved = self.regs.clone();
+            self.saved.ip = self.instr_ip;
+        }
     }
 
     /// Executes the instruction just decoded (IP past it): the length and

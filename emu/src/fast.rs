@@ -1,0 +1,754 @@
+//! The fast path of the register-level core: the frequent instruction
+//! forms, classified once when the decode cache fills a slot ([`classify`])
+//! and carried out by specialised code ([`Cpu::run_fast`]) instead of the
+//! generic [`Cpu::execute`](crate::exec) and its family handlers.
+//!
+//! Same results, same clocks: each handler does what the generic handler
+//! of its form does on the register-level path (no exact-mode scripts, no
+//! hooks: the caller only comes here when `slow_mem` is off), and the
+//! instruction's whole clock count (documented clocks, prefix clocks, EA
+//! clocks) is computed at classification. The only thing a handler may
+//! leave behind when it declines (returns `None`) is nothing at all: it
+//! declines before it changes any register, flag or memory (a memory
+//! operand's limit check is its first fallible step; a store is the last
+//! step before the registers are written), so that the generic path can
+//! then run the instruction from the start, with the registers at
+//! instruction start saved for a fault's restart. That is also why the
+//! fast path does not copy the registers at all.
+//!
+//! Memory operands use 16-bit addressing only (32-bit addressing, LOCK and
+//! REP prefixes, and 32-bit transfers of control take the generic path).
+
+use crate::alu::Size;
+use crate::bus::Bus;
+use crate::cpu::Cpu;
+use crate::decode::{Instruction, Rep};
+use crate::flags::{AF, CF, DF, STATUS, ZF};
+use crate::model::CpuModel;
+use crate::regs::SegReg;
+use crate::table::{Form, Op};
+use crate::timing;
+
+/// The shape of a classified instruction (see the module notes). `R`: a
+/// register; `I`: an immediate; `M`: a 16-bit-addressed memory operand;
+/// destination first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// Not classified: the generic path runs it.
+    Generic,
+    /// ALU op (`op`) reg `r`, reg `s`.
+    AluRR,
+    /// ALU op reg `r`, imm.
+    AluRI,
+    /// ALU op reg `r`, memory.
+    AluRM,
+    /// ALU op memory, reg `r`.
+    AluMR,
+    /// ALU op memory, imm.
+    AluMI,
+    /// MOV reg `r`, reg `s`.
+    MovRR,
+    /// MOV reg `r`, imm.
+    MovRI,
+    /// MOV reg `r`, memory (also MOV acc, moffs).
+    MovRM,
+    /// MOV memory, reg `r` (also MOV moffs, acc).
+    MovMR,
+    /// MOV memory, imm.
+    MovMI,
+    /// INC reg `r`.
+    IncR,
+    /// DEC reg `r`.
+    DecR,
+    /// NOT reg `r`.
+    NotR,
+    /// NEG reg `r`.
+    NegR,
+    /// XCHG reg `r`, reg `s`.
+    XchgRR,
+    /// LEA reg `r`, memory.
+    Lea,
+    /// A shift or rotate (`op`) of reg `r`: by 1 (`s` = 0), by imm (`s` =
+    /// 1) or by CL (`s` = 2).
+    ShiftR,
+    /// Jcc (condition `r`) with a 16-bit operand size.
+    Jcc,
+    /// JMP rel8/rel16 with a 16-bit operand size.
+    Jmp,
+    /// LOOP, LOOPE, LOOPNE, JCXZ (`op`) with 16-bit sizes.
+    Loop,
+    /// CALL rel16 with a 16-bit operand size.
+    Call,
+    /// RET / RET imm16 (near) with a 16-bit operand size.
+    Ret,
+    /// PUSH reg `r`.
+    PushR,
+    /// POP reg `r`.
+    PopR,
+    /// CLC, STC, CMC, CLD, STD (`op`).
+    FlagOp,
+    /// LAHF.
+    Lahf,
+    /// CBW / CWDE.
+    Cbw,
+    /// CWD / CDQ.
+    Cwd,
+}
+
+/// A classified instruction: what its handler needs, nothing else.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Fast {
+    /// The handler.
+    pub(crate) kind: Kind,
+    /// The operand size.
+    size: Size,
+    /// The operation (ALU, shift, loop and flag kinds).
+    op: Op,
+    /// The destination register (or the condition of a Jcc).
+    r: u8,
+    /// The source register, a shift's count form; for a memory operand
+    /// its base (the ModR/M rm of 16-bit addressing, 8 for none).
+    s: u8,
+    /// A memory operand's segment (the override, or the base's default).
+    seg: SegReg,
+    /// A memory operand's displacement.
+    disp: u16,
+    /// The immediate (masked to the operand size), a jump's displacement
+    /// or RET's release.
+    imm: u32,
+    /// The whole clock count, not taken and taken.
+    clocks: [u32; 2],
+}
+
+impl Fast {
+    /// The classification of every instruction the fast path does not run.
+    pub(crate) const GENERIC: Fast = Fast {
+        kind: Kind::Generic,
+        size: Size::Byte,
+        op: Op::Invalid,
+        r: 0,
+        s: 0,
+        seg: SegReg::DS,
+        disp: 0,
+        imm: 0,
+        clocks: [0, 0],
+    };
+}
+
+/// True for the ALU group's operations.
+fn is_alu(op: Op) -> bool {
+    matches!(
+        op,
+        Op::Add | Op::Or | Op::Adc | Op::Sbb | Op::And | Op::Sub | Op::Xor | Op::Cmp | Op::Test
+    )
+}
+
+/// Classifies `ins` for `model`, whose documented clocks (not taken,
+/// taken) are `clocks`.
+pub(crate) fn classify(model: CpuModel, ins: &Instruction, clocks: [u32; 2]) -> Fast {
+    let caps = model.caps();
+    if ins.len as u32 > caps.max_instruction_bytes || ins.lock || ins.rep != Rep::None {
+        return Fast::GENERIC;
+    }
+    let pre = ins.prefixes as u32 * caps.prefix_clocks;
+    let mut f = Fast {
+        size: Size::of(ins.w, ins.opsize32),
+        op: ins.op,
+        clocks: clocks.map(|c| c + pre),
+        ..Fast::GENERIC
+    };
+    let mem = match ins.modrm {
+        Some(m) if !m.is_reg() && ins.form.has_modrm() => {
+            if ins.addrsize32 {
+                return Fast::GENERIC;
+            }
+            let plain = m.mode == 0 && m.rm == 6;
+            f.s = if plain { 8 } else { m.rm };
+            f.disp = ins.disp as u16;
+            let ss = !plain && matches!(m.rm, 2 | 3 | 6);
+            f.seg = ins.seg.unwrap_or(if ss { SegReg::SS } else { SegReg::DS });
+            let ea = timing::ea_clocks(model, m, ins.seg.is_some());
+            f.clocks = f.clocks.map(|c| c + ea);
+            true
+        }
+        _ => false,
+    };
+    let (rm, reg) = ins.modrm.map_or((0, 0), |m| (m.rm, m.reg));
+    f.kind = if is_alu(ins.op) {
+        classify_alu(ins, &mut f, mem, rm, reg)
+    } else {
+        classify_other(model, ins, &mut f, mem, rm, reg)
+    };
+    if f.kind == Kind::Generic {
+        return Fast::GENERIC;
+    }
+    f
+}
+
+/// The ALU group's forms.
+fn classify_alu(ins: &Instruction, f: &mut Fast, mem: bool, rm: u8, reg: u8) -> Kind {
+    let mask = f.size.mask();
+    match (ins.form, mem) {
+        (Form::EG, false) => {
+            (f.r, f.s) = (rm, reg);
+            Kind::AluRR
+        }
+        (Form::GE, false) => {
+            (f.r, f.s) = (reg, rm);
+            Kind::AluRR
+        }
+        (Form::EG, true) => {
+            f.r = reg;
+            Kind::AluMR
+        }
+        (Form::GE, true) => {
+            f.r = reg;
+            Kind::AluRM
+        }
+        (Form::AccI, _) => {
+            (f.r, f.imm) = (0, ins.imm & mask);
+            Kind::AluRI
+        }
+        (Form::EI | Form::EIbs, false) => {
+            (f.r, f.imm) = (rm, ins.imm & mask);
+            Kind::AluRI
+        }
+        (Form::EI | Form::EIbs, true) => {
+            f.imm = ins.imm & mask;
+            Kind::AluMI
+        }
+        _ => Kind::Generic,
+    }
+}
+
+/// MOV and the 16-bit offset forms of MOV acc, moffs.
+fn classify_mov(ins: &Instruction, f: &mut Fast, mem: bool, rm: u8, reg: u8) -> Kind {
+    let wide = Size::wide(ins.opsize32);
+    match (ins.form, mem) {
+        (Form::EG, false) => (f.r, f.s) = (rm, reg),
+        (Form::GE, false) => (f.r, f.s) = (reg, rm),
+        (Form::EG, true) => {
+            f.r = reg;
+            return Kind::MovMR;
+        }
+        (Form::GE, true) => {
+            f.r = reg;
+            return Kind::MovRM;
+        }
+        (Form::EI, false) => {
+            (f.r, f.imm) = (rm, ins.imm & f.size.mask());
+            return Kind::MovRI;
+        }
+        (Form::EI, true) => {
+            f.imm = ins.imm & f.size.mask();
+            return Kind::MovMI;
+        }
+        (Form::Reg8I, _) => {
+            (f.r, f.imm, f.size) = (ins.opcode & 7, ins.imm & 0xFF, Size::Byte);
+            return Kind::MovRI;
+        }
+        (Form::Reg16I, _) => {
+            (f.r, f.imm, f.size) = (ins.opcode & 7, ins.imm & wide.mask(), wide);
+            return Kind::MovRI;
+        }
+        (Form::AccMoffs | Form::MoffsAcc, _) if !ins.addrsize32 => {
+            // No ModR/M: no EA clocks, the offset is the immediate.
+            (f.r, f.s, f.disp) = (0, 8, ins.imm as u16);
+            f.seg = ins.seg.unwrap_or(SegReg::DS);
+            return if ins.form == Form::AccMoffs {
+                Kind::MovRM
+            } else {
+                Kind::MovMR
+            };
+        }
+        _ => return Kind::Generic,
+    }
+    Kind::MovRR
+}
+
+/// Everything but the ALU group.
+fn classify_other(
+    model: CpuModel,
+    ins: &Instruction,
+    f: &mut Fast,
+    mem: bool,
+    rm: u8,
+    reg: u8,
+) -> Kind {
+    let wide = Size::wide(ins.opsize32);
+    let op16 = !ins.opsize32;
+    let reg_form = ins.form == Form::Reg;
+    match ins.op {
+        Op::Mov => classify_mov(ins, f, mem, rm, reg),
+        Op::Inc | Op::Dec if reg_form || (ins.modrm.is_some() && !mem) => {
+            if reg_form {
+                (f.r, f.size) = (ins.opcode & 7, wide);
+            } else {
+                f.r = rm;
+            }
+            if ins.op == Op::Inc {
+                Kind::IncR
+            } else {
+                Kind::DecR
+            }
+        }
+        Op::Not | Op::Neg if ins.modrm.is_some() && !mem => {
+            f.r = rm;
+            if ins.op == Op::Not {
+                Kind::NotR
+            } else {
+                Kind::NegR
+            }
+        }
+        Op::Xchg if ins.form == Form::AccReg => {
+            (f.r, f.s, f.size) = (0, ins.opcode & 7, wide);
+            Kind::XchgRR
+        }
+        Op::Xchg if ins.modrm.is_some() && !mem => {
+            (f.r, f.s) = (rm, reg);
+            Kind::XchgRR
+        }
+        Op::Lea if mem => {
+            (f.r, f.size) = (reg, wide);
+            Kind::Lea
+        }
+        Op::Rol | Op::Ror | Op::Rcl | Op::Rcr | Op::Shl | Op::Shr | Op::Sar
+            if ins.modrm.is_some() && !mem =>
+        {
+            f.r = rm;
+            (f.s, f.imm) = match ins.form {
+                Form::E1 => (0, 1),
+                Form::EIbu => (1, ins.imm & 0xFF),
+                Form::ECl => (2, 0),
+                _ => return Kind::Generic,
+            };
+            Kind::ShiftR
+        }
+        Op::Jcc if op16 => {
+            (f.r, f.imm) = (ins.opcode & 0x0F, ins.imm);
+            Kind::Jcc
+        }
+        Op::Jmp if op16 => {
+            f.imm = ins.imm;
+            Kind::Jmp
+        }
+        Op::Loop | Op::Loope | Op::Loopne | Op::Jcxz if op16 && !ins.addrsize32 => {
+            f.imm = ins.imm;
+            Kind::Loop
+        }
+        Op::Call if op16 => {
+            f.imm = ins.imm;
+            Kind::Call
+        }
+        Op::Ret if op16 => {
+            f.imm = if ins.form == Form::Iw { ins.imm } else { 0 };
+            Kind::Ret
+        }
+        Op::Push if reg_form => {
+            (f.r, f.size) = (ins.opcode & 7, wide);
+            // The 8086 pushes SP as decremented: the generic path does it.
+            if f.r == 4 && model.caps().push_sp_pushes_new_value {
+                return Kind::Generic;
+            }
+            Kind::PushR
+        }
+        Op::Pop if reg_form => {
+            (f.r, f.size) = (ins.opcode & 7, wide);
+            Kind::PopR
+        }
+        Op::Clc | Op::Stc | Op::Cmc | Op::Cld | Op::Std => Kind::FlagOp,
+        Op::Lahf => Kind::Lahf,
+        Op::Cbw | Op::Cwd => {
+            // Word-only: the opcode's bit 0 is no size bit here.
+            f.size = wide;
+            if ins.op == Op::Cbw {
+                Kind::Cbw
+            } else {
+                Kind::Cwd
+            }
+        }
+        _ => Kind::Generic,
+    }
+}
+
+/// PF for every low result byte (set when the number of ones is even).
+static PARITY: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        if (i as u8).count_ones() & 1 == 0 {
+            t[i] = crate::flags::PF as u8;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// SF, ZF and PF of an `N`-bit result `r` (already masked).
+#[inline(always)]
+fn szp<const N: u32>(r: u32) -> u32 {
+    ((r >> (N - 8)) & 0x80) | (((r == 0) as u32) << 6) | PARITY[r as u8 as usize] as u32
+}
+
+/// The `N`-bit mask.
+#[inline(always)]
+const fn mask<const N: u32>() -> u32 {
+    (u32::MAX) >> (32 - N)
+}
+
+/// The `Size` of `N` bits.
+#[inline(always)]
+const fn size<const N: u32>() -> Size {
+    match N {
+        8 => Size::Byte,
+        16 => Size::Word,
+        _ => Size::Dword,
+    }
+}
+
+/// ADD/ADC of `N`-bit `a`, `b` and `c` (0 or 1): the result and its
+/// status flags (as [`Cpu::add`]).
+#[inline(always)]
+fn add_n<const N: u32>(a: u32, b: u32, c: u32) -> (u32, u32) {
+    let full = a as u64 + b as u64 + c as u64;
+    let r = full as u32 & mask::<N>();
+    let cf = ((full >> N) & 1) as u32;
+    let of = (((r ^ a) & (r ^ b)) >> (N - 1) & 1) << 11;
+    (r, cf | of | ((a ^ b ^ r) & AF) | szp::<N>(r))
+}
+
+/// SUB/SBB/CMP of `N`-bit `a`, `b` and borrow `c`: the result and its
+/// status flags (as [`Cpu::sub`]).
+#[inline(always)]
+fn sub_n<const N: u32>(a: u32, b: u32, c: u32) -> (u32, u32) {
+    let r = a.wrapping_sub(b).wrapping_sub(c) & mask::<N>();
+    let cf = (b as u64 + c as u64 > a as u64) as u32;
+    let of = (((a ^ b) & (a ^ r)) >> (N - 1) & 1) << 11;
+    (r, cf | of | ((a ^ b ^ r) & AF) | szp::<N>(r))
+}
+
+/// ALU operation `op` on `N`-bit `a` and `b` with the carry flag `cf` (0
+/// or 1): the result and the new status flags (as [`Cpu::alu`]: AND, OR,
+/// XOR and TEST clear CF, OF and AF).
+#[inline(always)]
+fn alu_n<const N: u32>(op: Op, a: u32, b: u32, cf: u32) -> (u32, u32) {
+    match op {
+        Op::Add => add_n::<N>(a, b, 0),
+        Op::Adc => add_n::<N>(a, b, cf),
+        Op::Sub | Op::Cmp => sub_n::<N>(a, b, 0),
+        Op::Sbb => sub_n::<N>(a, b, cf),
+        Op::Or => (a | b, szp::<N>(a | b)),
+        Op::Xor => (a ^ b, szp::<N>(a ^ b)),
+        _ => (a & b, szp::<N>(a & b)),
+    }
+}
+
+/// Runs `$body` with the const `$n` bound to the bits of `$size`.
+macro_rules! by_size {
+    ($size:expr, $n:ident => $body:expr) => {
+        match $size {
+            Size::Byte => {
+                const $n: u32 = 8;
+                $body
+            }
+            Size::Word => {
+                const $n: u32 = 16;
+                $body
+            }
+            Size::Dword => {
+                const $n: u32 = 32;
+                $body
+            }
+        }
+    };
+}
+
+impl Cpu {
+    /// Runs a classified instruction whose bytes are already past (IP at
+    /// the next instruction): true when done, clocks counted; false, with
+    /// nothing changed, when the generic path must run it.
+    #[inline(always)]
+    pub(crate) fn run_fast<B: Bus>(&mut self, bus: &mut B, f: &Fast) -> bool {
+        let start = self.step_cycles;
+        match self.fast_kind(bus, f) {
+            Some(taken) => {
+                self.step_cycles += f.clocks[taken as usize];
+                true
+            }
+            None => {
+                self.step_cycles = start;
+                false
+            }
+        }
+    }
+
+    /// The handlers: `Some(taken)` when done, `None` to decline.
+    #[inline(always)]
+    fn fast_kind<B: Bus>(&mut self, bus: &mut B, f: &Fast) -> Option<bool> {
+        match f.kind {
+            Kind::AluRR => by_size!(f.size, N => self.f_alu_rr::<N>(f)),
+            Kind::AluRI => by_size!(f.size, N => self.f_alu_ri::<N>(f)),
+            Kind::AluRM => by_size!(f.size, N => self.f_alu_rm::<N, B>(bus, f)?),
+            Kind::AluMR | Kind::AluMI => by_size!(f.size, N => self.f_alu_m::<N, B>(bus, f)?),
+            Kind::MovRR => by_size!(f.size, N => self.rput::<N>(f.r, self.rget::<N>(f.s))),
+            Kind::MovRI => by_size!(f.size, N => self.rput::<N>(f.r, f.imm)),
+            Kind::MovRM => {
+                let off = self.ea16(f);
+                let v = self.read_mem(bus, f.seg, off, f.size).ok()?;
+                by_size!(f.size, N => self.rput::<N>(f.r, v));
+            }
+            Kind::MovMR | Kind::MovMI => {
+                let off = self.ea16(f);
+                let v = if f.kind == Kind::MovMI {
+                    f.imm
+                } else {
+                    by_size!(f.size, N => self.rget::<N>(f.r))
+                };
+                self.write_mem(bus, f.seg, off, f.size, v).ok()?;
+            }
+            Kind::IncR | Kind::DecR | Kind::NotR | Kind::NegR => {
+                by_size!(f.size, N => self.f_unary::<N>(f))
+            }
+            Kind::XchgRR => by_size!(f.size, N => {
+                let a = self.rget::<N>(f.r);
+                let b = self.rget::<N>(f.s);
+                self.rput::<N>(f.r, b);
+                self.rput::<N>(f.s, a);
+            }),
+            Kind::Lea => {
+                let off = self.ea16(f);
+                self.put_reg(f.r, f.size, off);
+            }
+            Kind::ShiftR => self.f_shift(f),
+            _ => return self.fast_control(bus, f),
+        }
+        Some(false)
+    }
+
+    /// Transfers of control, the stack and the flag instructions.
+    #[inline(always)]
+    fn fast_control<B: Bus>(&mut self, bus: &mut B, f: &Fast) -> Option<bool> {
+        match f.kind {
+            Kind::Jcc => {
+                let taken = self.condition(f.r);
+                if taken {
+                    self.regs.ip = self.regs.ip.wrapping_add(f.imm) & 0xFFFF;
+                }
+                return Some(taken);
+            }
+            Kind::Jmp => self.regs.ip = self.regs.ip.wrapping_add(f.imm) & 0xFFFF,
+            Kind::Loop => return Some(self.f_loop(f)),
+            Kind::Call => {
+                let ip = self.regs.ip;
+                self.push(bus, Size::Word, ip).ok()?;
+                self.regs.ip = ip.wrapping_add(f.imm) & 0xFFFF;
+            }
+            Kind::Ret => {
+                let ip = self.pop(bus, Size::Word).ok()?;
+                let sp = self.regs.get16(4).wrapping_add(f.imm as u16);
+                self.regs.put16(4, sp);
+                self.regs.ip = ip & 0xFFFF;
+            }
+            Kind::PushR => {
+                let v = self.get_reg(f.r, f.size);
+                self.push(bus, f.size, v).ok()?;
+            }
+            Kind::PopR => {
+                let v = self.pop(bus, f.size).ok()?;
+                self.put_reg(f.r, f.size, v);
+            }
+            Kind::FlagOp => {
+                self.regs.flags = match f.op {
+                    Op::Clc => self.regs.flags & !CF,
+                    Op::Stc => self.regs.flags | CF,
+                    Op::Cmc => self.regs.flags ^ CF,
+                    Op::Cld => self.regs.flags & !DF,
+                    _ => self.regs.flags | DF,
+                }
+            }
+            Kind::Lahf => self.regs.put8(4, self.regs.flags as u8),
+            Kind::Cbw => {
+                if f.size == Size::Dword {
+                    self.regs.gpr[0] = self.regs.get16(0) as i16 as i32 as u32;
+                } else {
+                    let al = self.regs.get8(0) as i8 as i16 as u16;
+                    self.regs.put16(0, al);
+                }
+            }
+            Kind::Cwd => {
+                let sign = self.get_reg(0, f.size) & f.size.sign() != 0;
+                let v = if sign { f.size.mask() } else { 0 };
+                self.put_reg(2, f.size, v);
+            }
+            _ => return None,
+        }
+        Some(false)
+    }
+
+    /// An `N`-bit register by its ModR/M number.
+    #[inline(always)]
+    fn rget<const N: u32>(&self, r: u8) -> u32 {
+        match N {
+            8 => self.regs.get8(r) as u32,
+            16 => self.regs.get16(r) as u32,
+            _ => self.regs.gpr[(r & 7) as usize],
+        }
+    }
+
+    /// Sets an `N`-bit register by its ModR/M number.
+    #[inline(always)]
+    fn rput<const N: u32>(&mut self, r: u8, v: u32) {
+        match N {
+            8 => self.regs.put8(r, v as u8),
+            16 => self.regs.put16(r, v as u16),
+            _ => self.regs.gpr[(r & 7) as usize] = v,
+        }
+    }
+
+    /// Replaces the status flags with `st`.
+    #[inline(always)]
+    fn set_status(&mut self, st: u32) {
+        self.regs.flags = (self.regs.flags & !STATUS) | st;
+    }
+
+    /// The offset of a 16-bit-addressed memory operand (as
+    /// [`Cpu::effective_address`]).
+    #[inline(always)]
+    fn ea16(&self, f: &Fast) -> u32 {
+        let g = |i: usize| self.regs.gpr[i] as u16;
+        let base = match f.s {
+            0 => g(3).wrapping_add(g(6)),
+            1 => g(3).wrapping_add(g(7)),
+            2 => g(5).wrapping_add(g(6)),
+            3 => g(5).wrapping_add(g(7)),
+            4 => g(6),
+            5 => g(7),
+            6 => g(5),
+            7 => g(3),
+            _ => 0,
+        };
+        base.wrapping_add(f.disp) as u32
+    }
+
+    #[inline(always)]
+    fn f_alu_rr<const N: u32>(&mut self, f: &Fast) {
+        let a = self.rget::<N>(f.r);
+        let b = self.rget::<N>(f.s);
+        self.f_alu_store::<N>(f, a, b);
+    }
+
+    #[inline(always)]
+    fn f_alu_ri<const N: u32>(&mut self, f: &Fast) {
+        let a = self.rget::<N>(f.r);
+        self.f_alu_store::<N>(f, a, f.imm);
+    }
+
+    /// The ALU operation on `a` and `b` into register `r` (unless CMP or
+    /// TEST) and the flags.
+    #[inline(always)]
+    fn f_alu_store<const N: u32>(&mut self, f: &Fast, a: u32, b: u32) {
+        let (r, st) = alu_n::<N>(f.op, a, b, self.regs.flags & CF);
+        if !matches!(f.op, Op::Cmp | Op::Test) {
+            self.rput::<N>(f.r, r);
+        }
+        self.set_status(st);
+    }
+
+    /// ALU reg, memory.
+    #[inline(always)]
+    fn f_alu_rm<const N: u32, B: Bus>(&mut self, bus: &mut B, f: &Fast) -> Option<()> {
+        let off = self.ea16(f);
+        let b = self.read_mem(bus, f.seg, off, size::<N>()).ok()?;
+        let a = self.rget::<N>(f.r);
+        self.f_alu_store::<N>(f, a, b);
+        Some(())
+    }
+
+    /// ALU memory, reg or imm: the read checks the limit (a decline
+    /// changes nothing); the store to the same operand then passes it.
+    #[inline(always)]
+    fn f_alu_m<const N: u32, B: Bus>(&mut self, bus: &mut B, f: &Fast) -> Option<()> {
+        let off = self.ea16(f);
+        let a = self.read_mem(bus, f.seg, off, size::<N>()).ok()?;
+        let b = if f.kind == Kind::AluMI {
+            f.imm
+        } else {
+            self.rget::<N>(f.r)
+        };
+        let (r, st) = alu_n::<N>(f.op, a, b, self.regs.flags & CF);
+        if !matches!(f.op, Op::Cmp | Op::Test) {
+            self.write_mem(bus, f.seg, off, size::<N>(), r).ok()?;
+        }
+        self.set_status(st);
+        Some(())
+    }
+
+    /// INC, DEC (CF kept), NOT (no flags) and NEG of a register.
+    #[inline(always)]
+    fn f_unary<const N: u32>(&mut self, f: &Fast) {
+        let a = self.rget::<N>(f.r);
+        let (r, st, keep) = match f.kind {
+            Kind::IncR => {
+                let (r, st) = add_n::<N>(a, 1, 0);
+                (r, st, CF)
+            }
+            Kind::DecR => {
+                let (r, st) = sub_n::<N>(a, 1, 0);
+                (r, st, CF)
+            }
+            Kind::NotR => (!a & mask::<N>(), 0, STATUS),
+            _ => {
+                let (r, st) = sub_n::<N>(0, a, 0);
+                (r, st, 0)
+            }
+        };
+        self.rput::<N>(f.r, r);
+        let fl = self.regs.flags;
+        self.regs.flags = (fl & (!STATUS | keep)) | (st & !keep);
+    }
+
+    /// A shift or rotate of a register (as the generic shift group: the
+    /// count masked by the model, its per-bit clocks, nothing written for
+    /// a count of 0).
+    #[inline(always)]
+    fn f_shift(&mut self, f: &Fast) {
+        let caps = self.model.caps();
+        let raw = if f.s == 2 {
+            self.regs.get8(1) as u32
+        } else {
+            f.imm
+        };
+        let count = raw & caps.shift_count_mask;
+        if f.s != 0 {
+            self.step_cycles += count * caps.shift_clocks_per_bit;
+        }
+        let v = self.get_reg(f.r, f.size);
+        let r = self.shift(f.op, v, count, f.size);
+        if count != 0 {
+            self.put_reg(f.r, f.size, r);
+        }
+    }
+
+    /// LOOP, LOOPE, LOOPNE (CX decremented first) and JCXZ, 16-bit:
+    /// whether the jump was taken.
+    #[inline(always)]
+    fn f_loop(&mut self, f: &Fast) -> bool {
+        let cx = self.regs.get16(1);
+        let taken = if f.op == Op::Jcxz {
+            cx == 0
+        } else {
+            let cx = cx.wrapping_sub(1);
+            self.regs.put16(1, cx);
+            cx != 0
+                && match f.op {
+                    Op::Loope => self.flag(ZF),
+                    Op::Loopne => !self.flag(ZF),
+                    _ => true,
+                }
+        };
+        if taken {
+            self.regs.ip = self.regs.ip.wrapping_add(f.imm) & 0xFFFF;
+        }
+        taken
+    }
+}
