@@ -25,9 +25,9 @@ const KEY: usize = 16;
 /// One decoded instruction and the bytes it came from.
 #[derive(Clone, Copy)]
 pub(crate) struct Slot {
-    /// The physical address of its first byte (`EMPTY_ADDR`: none).
-    addr: u32,
-    model: CpuModel,
+    /// The physical address of its first byte and the model ([`tag`];
+    /// `EMPTY`: none).
+    tag: u64,
     /// The instruction's bytes, zero past its length.
     bytes: u128,
     /// Ones over the instruction's bytes.
@@ -38,9 +38,15 @@ pub(crate) struct Slot {
     pub(crate) ins: Decoded,
 }
 
-/// The address of an empty slot: no instruction starts there (real-mode
+/// The tag of an empty slot: no instruction starts at FFFFFFFFh (real-mode
 /// code lies below 10FFF0h).
-const EMPTY_ADDR: u32 = u32::MAX;
+const EMPTY: u64 = u32::MAX as u64;
+
+/// The tag of the instruction at physical `addr` decoded for `model`.
+#[inline(always)]
+fn tag(model: CpuModel, addr: u32) -> u64 {
+    addr as u64 | (model as u64) << 32
+}
 
 /// A decoded instruction with its documented clocks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,8 +72,7 @@ impl Slot {
     fn new(addr: u32, model: CpuModel, bytes: u128, mask: u128, ins: Instruction) -> Self {
         let ins = Decoded::new(model, ins);
         Slot {
-            addr,
-            model,
+            tag: tag(model, addr),
             bytes,
             mask,
             fast: crate::fast::classify(model, &ins.ins, ins.clocks),
@@ -80,14 +85,13 @@ impl Slot {
 /// for an instruction it does not keep (one decoded from a window shorter
 /// than 16 bytes, or longer than 16 bytes), which no lookup hits.
 pub(crate) struct DecodeCache {
-    slots: Box<[Slot]>,
+    slots: Box<[Slot; SLOTS + 1]>,
 }
 
 impl Default for DecodeCache {
     fn default() -> Self {
         let empty = Slot {
-            addr: EMPTY_ADDR,
-            model: CpuModel::I8086,
+            tag: EMPTY,
             bytes: 0,
             mask: u128::MAX,
             fast: Fast::GENERIC,
@@ -114,8 +118,10 @@ impl Default for DecodeCache {
                 clocks: [0, 0],
             },
         };
+        let slots = vec![empty; SLOTS + 1].into_boxed_slice();
         DecodeCache {
-            slots: vec![empty; SLOTS + 1].into_boxed_slice(),
+            // The length is SLOTS + 1: the conversion cannot fail.
+            slots: slots.try_into().unwrap_or_else(|_| unreachable!()),
         }
     }
 }
@@ -135,10 +141,9 @@ impl std::fmt::Debug for DecodeCache {
 
 impl DecodeCache {
     /// The slot of the instruction at physical `addr`, whose bytes start
-    /// `window`, for `model` (see [`DecodeCache::slot`]); `None` when it
-    /// is longer than `max_len` bytes (the same answer as [`decode_for`]
-    /// over the window).
-    #[inline]
+    /// `window`, for `model` (see [`DecodeCache::slot`]); `None` when it is longer than `max_len` bytes (the
+    /// same answer as [`decode_for`] over the window).
+    #[inline(always)]
     pub(crate) fn lookup(
         &mut self,
         model: CpuModel,
@@ -152,19 +157,32 @@ impl DecodeCache {
         let key = u128::from_le_bytes(*key);
         let i = addr as usize % SLOTS;
         let s = &self.slots[i];
-        if s.addr == addr
-            && s.model == model
+        if s.tag == tag(model, addr)
             && (key ^ s.bytes) & s.mask == 0
-            && s.ins.ins.len as usize <= max_len
+            && s.fast.len as usize <= max_len
         {
             return Some(i);
         }
+        self.fill(model, addr, window, max_len, key)
+    }
+
+    /// Decodes into the slot of `addr` (a miss).
+    #[inline(never)]
+    fn fill(
+        &mut self,
+        model: CpuModel,
+        addr: u32,
+        window: &[u8],
+        max_len: usize,
+        key: u128,
+    ) -> Option<usize> {
         let ins = decode_window(model, window, max_len)?;
         let len = ins.len as usize;
         if len > KEY {
             return self.fill_scratch(model, addr, window, max_len);
         }
         let mask = u128::MAX >> (8 * (KEY - len));
+        let i = addr as usize % SLOTS;
         self.slots[i] = Slot::new(addr, model, key & mask, mask, ins);
         Some(i)
     }
@@ -180,14 +198,14 @@ impl DecodeCache {
     ) -> Option<usize> {
         let ins = decode_window(model, window, max_len)?;
         self.slots[SLOTS] = Slot::new(addr, model, 0, u128::MAX, ins);
-        self.slots[SLOTS].addr = EMPTY_ADDR;
+        self.slots[SLOTS].tag = EMPTY;
         Some(SLOTS)
     }
 
     /// The slot a [`DecodeCache::lookup`] returned.
     #[inline(always)]
     pub(crate) fn slot(&self, i: usize) -> &Slot {
-        &self.slots[i]
+        &self.slots[i.min(SLOTS)]
     }
 
     /// The decoded instruction at physical `addr` (as

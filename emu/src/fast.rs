@@ -100,6 +100,8 @@ pub(crate) enum Kind {
 pub(crate) struct Fast {
     /// The handler.
     pub(crate) kind: Kind,
+    /// The instruction's length in bytes, prefixes included.
+    pub(crate) len: u8,
     /// The operand size.
     size: Size,
     /// The operation (ALU, shift, loop and flag kinds).
@@ -124,6 +126,7 @@ impl Fast {
     /// The classification of every instruction the fast path does not run.
     pub(crate) const GENERIC: Fast = Fast {
         kind: Kind::Generic,
+        len: 0,
         size: Size::Byte,
         op: Op::Invalid,
         r: 0,
@@ -147,20 +150,24 @@ fn is_alu(op: Op) -> bool {
 /// taken) are `clocks`.
 pub(crate) fn classify(model: CpuModel, ins: &Instruction, clocks: [u32; 2]) -> Fast {
     let caps = model.caps();
+    let generic = Fast {
+        len: ins.len,
+        ..Fast::GENERIC
+    };
     if ins.len as u32 > caps.max_instruction_bytes || ins.lock || ins.rep != Rep::None {
-        return Fast::GENERIC;
+        return generic;
     }
     let pre = ins.prefixes as u32 * caps.prefix_clocks;
     let mut f = Fast {
         size: Size::of(ins.w, ins.opsize32),
         op: ins.op,
         clocks: clocks.map(|c| c + pre),
-        ..Fast::GENERIC
+        ..generic
     };
     let mem = match ins.modrm {
         Some(m) if !m.is_reg() && ins.form.has_modrm() => {
             if ins.addrsize32 {
-                return Fast::GENERIC;
+                return generic;
             }
             let plain = m.mode == 0 && m.rm == 6;
             f.s = if plain { 8 } else { m.rm };
@@ -180,7 +187,7 @@ pub(crate) fn classify(model: CpuModel, ins: &Instruction, clocks: [u32; 2]) -> 
         classify_other(model, ins, &mut f, mem, rm, reg)
     };
     if f.kind == Kind::Generic {
-        return Fast::GENERIC;
+        return generic;
     }
     f
 }

@@ -218,7 +218,7 @@ impl Cpu {
     /// when the window does not hold the whole instruction
     /// or IP could reach the 64 KiB wrap (the 8086's wrap and the 286/386
     /// limit fault stay on the byte path).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn decode_from_window<B: Bus>(&mut self, bus: &B) -> Option<usize> {
         let ip = self.regs.ip;
         // At most FFFFh - IP bytes: IP never reaches the wrap or the limit.
@@ -227,7 +227,7 @@ impl Cpu {
         let addr = cs.wrapping_add(ip) & self.model.address_mask();
         let window = bus.code_window(addr)?;
         let i = self.decode_cache.lookup(self.model, addr, window, room)?;
-        self.regs.ip = ip + self.decode_cache.slot(i).ins.ins.len as u32;
+        self.regs.ip = ip + self.decode_cache.slot(i).fast.len as u32;
         Some(i)
     }
 

@@ -46,6 +46,7 @@ pub(crate) fn in_memory(ins: &Instruction) -> bool {
 
 impl Cpu {
     /// Decodes and executes one instruction.
+    #[inline(always)]
     pub(crate) fn execute_one<B: Bus>(&mut self, bus: &mut B) -> StepEvent {
         self.instr_ip = self.regs.ip;
         self.fetch_fault = false;
@@ -60,11 +61,23 @@ impl Cpu {
                 if fast.kind != Kind::Generic && !self.x_scripted && self.run_fast(bus, &fast) {
                     return StepEvent::Executed;
                 }
-                let d = self.decode_cache.slot(i).ins;
-                self.save_registers();
-                return self.execute_decoded(bus, &d.ins, Some(d.clocks));
+                return self.execute_cached(bus, i);
             }
         }
+        self.execute_fetched(bus)
+    }
+
+    /// The generic path for an instruction in decode cache slot `i`.
+    #[inline(never)]
+    fn execute_cached<B: Bus>(&mut self, bus: &mut B, i: usize) -> StepEvent {
+        let d = self.decode_cache.slot(i).ins;
+        self.save_registers();
+        self.execute_decoded(bus, &d.ins, Some(d.clocks))
+    }
+
+    /// The generic path for an instruction decoded from bus fetches.
+    #[inline(never)]
+    fn execute_fetched<B: Bus>(&mut self, bus: &mut B) -> StepEvent {
         self.save_registers();
         let model = self.model;
         let Some(ins) = decode_for(model, || self.fetch8(bus), usize::MAX) else {
