@@ -450,6 +450,66 @@ fn alu_n<const N: u32>(op: Op, a: u32, b: u32, cf: u32) -> (u32, u32) {
     }
 }
 
+/// A shift or rotate of `N`-bit `v` by `count` (at least 1) with carry
+/// flag `cf` (0 or 1), in closed form for the counts below the width (up
+/// to it for RCL/RCR): the result, the new status flags and the status
+/// flags kept (as [`Cpu::shift`]'s bit-by-bit loop leaves them: CF and OF
+/// from the last step, and for the shifts SF/ZF/PF from the result and AF
+/// clear). `None` for the other counts, which the loop runs.
+#[inline(always)]
+fn shift_n<const N: u32>(op: Op, v: u32, count: u32, cf: u32) -> Option<(u32, u32, u32)> {
+    let m = mask::<N>();
+    let c = count;
+    let msb = |x: u32| (x >> (N - 1)) & 1;
+    let of = |b: u32| b << 11;
+    // Rotates keep SF, ZF, AF and PF.
+    let rot_keep = STATUS & !(CF | crate::flags::OF);
+    match op {
+        Op::Shl if c < N => {
+            let r = (v << c) & m;
+            let cf = (v >> (N - c)) & 1;
+            Some((r, cf | of(msb(r) ^ cf) | szp::<N>(r), 0))
+        }
+        Op::Shr if c < N => {
+            let r = v >> c;
+            let cf = (v >> (c - 1)) & 1;
+            // OF is the operand's sign before the last step.
+            Some((r, cf | of(msb(v >> (c - 1))) | szp::<N>(r), 0))
+        }
+        Op::Sar if c < N => {
+            let sv = ((v << (32 - N)) as i32) >> (32 - N);
+            let r = (sv >> c) as u32 & m;
+            let cf = (sv >> (c - 1)) as u32 & 1;
+            Some((r, cf | szp::<N>(r), 0))
+        }
+        Op::Rol if c < N => {
+            let r = ((v << c) | (v >> (N - c))) & m;
+            let cf = r & 1;
+            Some((r, cf | of(msb(r) ^ cf), rot_keep))
+        }
+        Op::Ror if c < N => {
+            let r = ((v >> c) | (v << (N - c))) & m;
+            Some((r, msb(r) | of(msb(r ^ (r << 1))), rot_keep))
+        }
+        Op::Rcl | Op::Rcr if c <= N => {
+            // The N + 1 bits CF:operand, rotated.
+            let x = (cf as u64) << N | v as u64;
+            let w = N + 1;
+            let k = if op == Op::Rcl { c } else { w - c };
+            let y = ((x << k) | (x >> (w - k))) & ((1u64 << w) - 1);
+            let r = y as u32 & m;
+            let cf = (y >> N) as u32 & 1;
+            let o = if op == Op::Rcl {
+                msb(r) ^ cf
+            } else {
+                msb(r ^ (r << 1))
+            };
+            Some((r, cf | of(o), rot_keep))
+        }
+        _ => None,
+    }
+}
+
 /// Runs `$body` with the const `$n` bound to the bits of `$size`.
 macro_rules! by_size {
     ($size:expr, $n:ident => $body:expr) => {
@@ -729,11 +789,19 @@ impl Cpu {
         if f.s != 0 {
             self.step_cycles += count * caps.shift_clocks_per_bit;
         }
-        let v = self.get_reg(f.r, f.size);
-        let r = self.shift(f.op, v, count, f.size);
-        if count != 0 {
-            self.put_reg(f.r, f.size, r);
+        if count == 0 {
+            return;
         }
+        let v = self.get_reg(f.r, f.size);
+        let r = by_size!(f.size, N => match shift_n::<N>(f.op, v, count, self.regs.flags & CF) {
+            Some((r, st, keep)) => {
+                let fl = self.regs.flags;
+                self.regs.flags = (fl & (!STATUS | keep)) | (st & !keep);
+                r
+            }
+            None => self.shift(f.op, v, count, f.size),
+        });
+        self.put_reg(f.r, f.size, r);
     }
 
     /// LOOP, LOOPE, LOOPNE (CX decremented first) and JCXZ, 16-bit:
