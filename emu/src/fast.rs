@@ -71,6 +71,26 @@ pub(crate) enum Kind {
     /// A shift or rotate (`op`) of reg `r`: by 1 (`s` = 0), by imm (`s` =
     /// 1) or by CL (`s` = 2).
     ShiftR,
+    /// INC, DEC, NOT, NEG (`op`) of memory.
+    UnaryM,
+    /// A shift or rotate of memory (count as in `ShiftR`).
+    ShiftM,
+    /// MOV reg `r`, Sreg `imm`.
+    MovRS,
+    /// MOV memory, Sreg `r`.
+    MovMS,
+    /// MOV Sreg `r` (ES, DS, FS or GS), reg `s`.
+    MovSR,
+    /// MOV Sreg `r` (ES, DS, FS or GS), memory.
+    MovSM,
+    /// PUSH imm.
+    PushI,
+    /// PUSH Sreg `r`.
+    PushS,
+    /// POP Sreg `r` (ES, DS, FS or GS).
+    PopS,
+    /// RETF / RETF imm16 with a 16-bit operand size.
+    Retf,
     /// Jcc (condition `r`) with a 16-bit operand size.
     Jcc,
     /// JMP rel8/rel16 with a 16-bit operand size.
@@ -273,6 +293,43 @@ fn classify_mov(ins: &Instruction, f: &mut Fast, mem: bool, rm: u8, reg: u8) -> 
     Kind::MovRR
 }
 
+/// MOV r/m, Sreg (8Ch) and MOV Sreg, r/m (8Eh) for the segment registers
+/// the model decodes without a fault (as `Cpu::sreg_field`); loads of CS
+/// and SS stay generic.
+fn classify_mov_sreg(model: CpuModel, ins: &Instruction, f: &mut Fast, mem: bool) -> Kind {
+    let c = model.caps();
+    let Some(m) = ins.modrm else {
+        return Kind::Generic;
+    };
+    let sreg = if !c.invalid_opcode_fault {
+        SegReg::from_index(m.reg & 3)
+    } else if m.reg < c.segment_registers {
+        SegReg::from_index(m.reg)
+    } else {
+        return Kind::Generic;
+    };
+    if ins.form == Form::ES {
+        if mem {
+            (f.r, f.size) = (sreg as u8, Size::Word);
+            return Kind::MovMS;
+        }
+        // A register destination takes the operand size.
+        (f.r, f.imm, f.size) = (m.rm, sreg as u32, Size::wide(ins.opsize32));
+        return Kind::MovRS;
+    }
+    if matches!(sreg, SegReg::CS | SegReg::SS) {
+        return Kind::Generic;
+    }
+    f.r = sreg as u8;
+    f.size = Size::Word;
+    if mem {
+        Kind::MovSM
+    } else {
+        f.s = m.rm;
+        Kind::MovSR
+    }
+}
+
 /// Everything but the ALU group.
 fn classify_other(
     model: CpuModel,
@@ -286,7 +343,9 @@ fn classify_other(
     let op16 = !ins.opsize32;
     let reg_form = ins.form == Form::Reg;
     match ins.op {
+        Op::Mov if matches!(ins.form, Form::ES | Form::SE) => classify_mov_sreg(model, ins, f, mem),
         Op::Mov => classify_mov(ins, f, mem, rm, reg),
+        Op::Inc | Op::Dec | Op::Not | Op::Neg if mem => Kind::UnaryM,
         Op::Inc | Op::Dec if reg_form || (ins.modrm.is_some() && !mem) => {
             if reg_form {
                 (f.r, f.size) = (ins.opcode & 7, wide);
@@ -320,16 +379,52 @@ fn classify_other(
             Kind::Lea
         }
         Op::Rol | Op::Ror | Op::Rcl | Op::Rcr | Op::Shl | Op::Shr | Op::Sar
-            if ins.modrm.is_some() && !mem =>
+            if ins.modrm.is_some() =>
         {
-            f.r = rm;
-            (f.s, f.imm) = match ins.form {
+            // The count's form goes in `disp` for memory (`s` holds the
+            // base there).
+            let (form, imm) = match ins.form {
                 Form::E1 => (0, 1),
                 Form::EIbu => (1, ins.imm & 0xFF),
                 Form::ECl => (2, 0),
                 _ => return Kind::Generic,
             };
-            Kind::ShiftR
+            f.imm = imm;
+            if mem {
+                f.r = form;
+                Kind::ShiftM
+            } else {
+                (f.r, f.s) = (rm, form);
+                Kind::ShiftR
+            }
+        }
+        Op::Push if matches!(ins.form, Form::Iv | Form::Ibs) => {
+            (f.size, f.imm) = (wide, ins.imm & wide.mask());
+            Kind::PushI
+        }
+        Op::PushSeg | Op::PopSeg => {
+            let sreg = if ins.two_byte {
+                if ins.opcode < 0xA8 {
+                    SegReg::FS
+                } else {
+                    SegReg::GS
+                }
+            } else {
+                SegReg::from_index((ins.opcode >> 3) & 3)
+            };
+            (f.r, f.size) = (sreg as u8, wide);
+            if ins.op == Op::PushSeg {
+                Kind::PushS
+            } else if matches!(sreg, SegReg::CS | SegReg::SS) {
+                // POP CS (8086) and POP SS (the interrupt shadow).
+                Kind::Generic
+            } else {
+                Kind::PopS
+            }
+        }
+        Op::Retf if op16 => {
+            f.imm = if ins.form == Form::Iw { ins.imm } else { 0 };
+            Kind::Retf
         }
         Op::Jcc if op16 => {
             (f.r, f.imm) = (ins.opcode & 0x0F, ins.imm);
@@ -587,6 +682,23 @@ impl Cpu {
                 self.put_reg(f.r, f.size, off);
             }
             Kind::ShiftR => self.f_shift(f),
+            Kind::UnaryM => by_size!(f.size, N => self.f_unary_m::<N, B>(bus, f)?),
+            Kind::ShiftM => self.f_shift_m(bus, f)?,
+            Kind::MovRS => {
+                let v = self.regs.seg[f.imm as usize % 6] as u32;
+                self.put_reg(f.r, f.size, v);
+            }
+            Kind::MovMS => {
+                let off = self.ea16(f);
+                let v = self.regs.seg[f.r as usize % 6] as u32;
+                self.write_mem(bus, f.seg, off, Size::Word, v).ok()?;
+            }
+            Kind::MovSR => self.regs.seg[f.r as usize % 6] = self.regs.get16(f.s),
+            Kind::MovSM => {
+                let off = self.ea16(f);
+                let v = self.read_mem(bus, f.seg, off, Size::Word).ok()?;
+                self.regs.seg[f.r as usize % 6] = v as u16;
+            }
             _ => return self.fast_control(bus, f),
         }
         Some(false)
@@ -616,6 +728,16 @@ impl Cpu {
                 self.regs.put16(4, sp);
                 self.regs.ip = ip & 0xFFFF;
             }
+            Kind::PushI => self.push(bus, f.size, f.imm).ok()?,
+            Kind::PushS => {
+                let v = self.regs.seg[f.r as usize % 6] as u32;
+                self.push(bus, f.size, v).ok()?;
+            }
+            Kind::PopS => {
+                let v = self.pop(bus, f.size).ok()?;
+                self.regs.seg[f.r as usize % 6] = v as u16;
+            }
+            Kind::Retf => self.f_retf(bus, f)?,
             Kind::PushR => {
                 let v = self.get_reg(f.r, f.size);
                 self.push(bus, f.size, v).ok()?;
@@ -804,6 +926,86 @@ impl Cpu {
         self.put_reg(f.r, f.size, r);
     }
 
+    /// INC, DEC, NOT, NEG of memory: the read checks the limit (a
+    /// decline changes nothing); the store to the same operand then
+    /// passes it.
+    #[inline(always)]
+    fn f_unary_m<const N: u32, B: Bus>(&mut self, bus: &mut B, f: &Fast) -> Option<()> {
+        let off = self.ea16(f);
+        let a = self.read_mem(bus, f.seg, off, size::<N>()).ok()?;
+        let (r, st, keep) = match f.op {
+            Op::Inc => {
+                let (r, st) = add_n::<N>(a, 1, 0);
+                (r, st, CF)
+            }
+            Op::Dec => {
+                let (r, st) = sub_n::<N>(a, 1, 0);
+                (r, st, CF)
+            }
+            Op::Not => (!a & mask::<N>(), 0, STATUS),
+            _ => {
+                let (r, st) = sub_n::<N>(0, a, 0);
+                (r, st, 0)
+            }
+        };
+        self.write_mem(bus, f.seg, off, size::<N>(), r).ok()?;
+        let fl = self.regs.flags;
+        self.regs.flags = (fl & (!STATUS | keep)) | (st & !keep);
+        Some(())
+    }
+
+    /// A shift or rotate of memory (as [`Cpu::f_shift`]; the operand is
+    /// read, and so checked, whatever the count).
+    #[inline(always)]
+    fn f_shift_m<B: Bus>(&mut self, bus: &mut B, f: &Fast) -> Option<()> {
+        let caps = self.model.caps();
+        let raw = if f.r == 2 {
+            self.regs.get8(1) as u32
+        } else {
+            f.imm
+        };
+        let count = raw & caps.shift_count_mask;
+        if f.r != 0 {
+            self.step_cycles += count * caps.shift_clocks_per_bit;
+        }
+        let off = self.ea16(f);
+        let v = self.read_mem(bus, f.seg, off, f.size).ok()?;
+        if count == 0 {
+            return Some(());
+        }
+        let cf = self.regs.flags & CF;
+        let (r, flags) = by_size!(f.size, N => match shift_n::<N>(f.op, v, count, cf) {
+            Some((r, st, keep)) => (r, (self.regs.flags & (!STATUS | keep)) | (st & !keep)),
+            None => {
+                // The loop sets the flags itself: run it on a copy.
+                let saved = self.regs.flags;
+                let r = self.shift(f.op, v, count, f.size);
+                let flags = self.regs.flags;
+                self.regs.flags = saved;
+                (r, flags)
+            }
+        });
+        self.write_mem(bus, f.seg, off, f.size, r).ok()?;
+        self.regs.flags = flags;
+        Some(())
+    }
+
+    /// RETF / RETF imm16, 16-bit: both pops inside the limit or declined
+    /// before the first.
+    #[inline(always)]
+    fn f_retf<B: Bus>(&mut self, bus: &mut B, f: &Fast) -> Option<()> {
+        if self.regs.get16(4) > 0xFFFC {
+            return None;
+        }
+        let ip = self.pop(bus, Size::Word).ok()?;
+        let cs = self.pop(bus, Size::Word).ok()?;
+        let sp = self.regs.get16(4).wrapping_add(f.imm as u16);
+        self.regs.put16(4, sp);
+        self.regs.ip = ip & 0xFFFF;
+        self.regs.seg[SegReg::CS as usize] = cs as u16;
+        Some(())
+    }
+
     /// LOOP, LOOPE, LOOPNE (CX decremented first) and JCXZ, 16-bit:
     /// whether the jump was taken.
     #[inline(always)]
@@ -864,6 +1066,10 @@ mod tests {
         v.extend(0xB0..=0xBF);
         v.extend([0xC0, 0xC1, 0xD0, 0xD1, 0xD2, 0xD3, 0xE0, 0xE1, 0xE2, 0xE3]);
         v.extend([0xEB, 0xF5, 0xF6, 0xF7, 0xF8, 0xF9, 0xFC, 0xFD, 0xFE, 0xFF]);
+        v.extend([
+            0x06, 0x07, 0x0E, 0x16, 0x17, 0x1E, 0x1F, 0x8C, 0x8E, 0x8C, 0x8E,
+        ]);
+        v.extend([0x68, 0x6A, 0xCA, 0xCB, 0xCA, 0xCB, 0x0F]);
         v
     }
 
@@ -899,7 +1105,13 @@ mod tests {
         while rng.byte() < 48 {
             code.push(rng.pick(&prefixes));
         }
-        code.push(rng.pick(ops));
+        let op = rng.pick(ops);
+        code.push(op);
+        if op == 0x0F {
+            // PUSH/POP FS/GS, or whatever else the two-byte map holds.
+            let any = rng.byte();
+            code.push(rng.pick(&[0xA0, 0xA1, 0xA8, 0xA9, any]));
+        }
         code.extend((0..12).map(|_| rng.byte()));
         let at = cpu.linear(cpu.regs.sreg(SegReg::CS), cpu.regs.ip as u16);
         for (i, b) in code.iter().enumerate() {
