@@ -605,6 +605,25 @@ fn shift_n<const N: u32>(op: Op, v: u32, count: u32, cf: u32) -> Option<(u32, u3
     }
 }
 
+/// Condition `cc` (the low nibble of a Jcc opcode) of `flags`, as
+/// `Cpu::condition` evaluates it.
+#[inline(always)]
+fn condition(flags: u32, cc: u8) -> bool {
+    let bit = |n: u32| (flags >> n) & 1;
+    let (cf, pf, zf, sf, of) = (bit(0), bit(2), bit(6), bit(7), bit(11));
+    let r = match cc >> 1 {
+        0 => of,
+        1 => cf,
+        2 => zf,
+        3 => cf | zf,
+        4 => sf,
+        5 => pf,
+        6 => sf ^ of,
+        _ => zf | (sf ^ of),
+    };
+    r != (cc & 1) as u32
+}
+
 /// Runs `$body` with the const `$n` bound to the bits of `$size`.
 macro_rules! by_size {
     ($size:expr, $n:ident => $body:expr) => {
@@ -709,7 +728,7 @@ impl Cpu {
     fn fast_control<B: Bus>(&mut self, bus: &mut B, f: &Fast) -> Option<bool> {
         match f.kind {
             Kind::Jcc => {
-                let taken = self.condition(f.r);
+                let taken = condition(self.regs.flags, f.r);
                 if taken {
                     self.regs.ip = self.regs.ip.wrapping_add(f.imm) & 0xFFFF;
                 }
@@ -1118,6 +1137,27 @@ mod tests {
             bus.mem[(at as usize + i) & 0xFFFF] = *b;
         }
         (cpu, bus)
+    }
+
+    /// The fast path's condition evaluation agrees with the generic one
+    /// for every condition and every combination of the flags it reads.
+    #[test]
+    fn conditions_match() {
+        let mut cpu = Cpu::new(CpuModel::I386);
+        for bits in 0..32u32 {
+            let flags = [0, 2, 6, 7, 11]
+                .iter()
+                .enumerate()
+                .fold(2, |f, (i, b)| f | ((bits >> i) & 1) << b);
+            cpu.regs.flags = flags;
+            for cc in 0..16 {
+                assert_eq!(
+                    super::condition(flags, cc),
+                    cpu.condition(cc),
+                    "{flags:X} {cc}"
+                );
+            }
+        }
     }
 
     /// Every step on the fast path (a plain CPU on a bus with a code
