@@ -22,8 +22,10 @@ const SLOTS: usize = 4096;
 /// Bytes compared per lookup: every instruction up to 16 bytes is cached.
 const KEY: usize = 16;
 
-/// One decoded instruction and the bytes it came from.
+/// One decoded instruction and the bytes it came from. (Aligned so that
+/// its size is 128 bytes: a slot's address is a shift, not a multiply.)
 #[derive(Clone, Copy)]
+#[repr(align(64))]
 pub(crate) struct Slot {
     /// The physical address of its first byte and the model ([`tag`];
     /// `EMPTY`: none).

@@ -211,11 +211,10 @@ impl Cpu {
     }
 
     /// Decodes the instruction at CS:IP straight from the bus's code window
-    /// (see [`Bus::code_window`]), through the decode cache, and advances IP
-    /// past it: the same bytes
+    /// (see [`Bus::code_window`]), through the decode cache: the same bytes
     /// [`Cpu::fetch8`] would read, without a bus call per byte. Returns the
-    /// decode cache's slot that holds it; `None`, with nothing changed,
-    /// when the window does not hold the whole instruction
+    /// decode cache's slot that holds it (the caller advances IP past it);
+    /// `None` when the window does not hold the whole instruction
     /// or IP could reach the 64 KiB wrap (the 8086's wrap and the 286/386
     /// limit fault stay on the byte path).
     #[inline(always)]
@@ -226,9 +225,7 @@ impl Cpu {
         let cs = (self.regs.sreg(SegReg::CS) as u32) << 4;
         let addr = cs.wrapping_add(ip) & self.model.address_mask();
         let window = bus.code_window(addr)?;
-        let i = self.decode_cache.lookup(self.model, addr, window, room)?;
-        self.regs.ip = ip + self.decode_cache.slot(i).fast.len as u32;
-        Some(i)
+        self.decode_cache.lookup(self.model, addr, window, room)
     }
 
     /// Pushes a word or doubleword: SP -= size, then the write at SS:SP. The

@@ -55,6 +55,7 @@ impl Cpu {
         if !self.slow_mem {
             if let Some(i) = self.decode_from_window(bus) {
                 let fast = self.decode_cache.slot(i).fast;
+                self.regs.ip += fast.len as u32;
                 // (`x_scripted` is only ever left set by an exact mode
                 // since switched off; the generic path then skips the
                 // documented clocks, and so must this one.)
