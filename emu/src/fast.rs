@@ -73,6 +73,10 @@ pub(crate) enum Kind {
     ShiftR,
     /// INC, DEC, NOT, NEG (`op`) of memory.
     UnaryM,
+    /// MUL, IMUL, DIV, IDIV (`op`) of the accumulator by reg `r`.
+    MulDivR,
+    /// MUL, IMUL, DIV, IDIV (`op`) of the accumulator by memory.
+    MulDivM,
     /// A shift or rotate of memory (count as in `ShiftR`).
     ShiftM,
     /// MOV reg `r`, Sreg `imm`.
@@ -346,6 +350,14 @@ fn classify_other(
         Op::Mov if matches!(ins.form, Form::ES | Form::SE) => classify_mov_sreg(model, ins, f, mem),
         Op::Mov => classify_mov(ins, f, mem, rm, reg),
         Op::Inc | Op::Dec | Op::Not | Op::Neg if mem => Kind::UnaryM,
+        Op::Mul | Op::Imul | Op::Div | Op::Idiv if ins.modrm.is_some() => {
+            if mem {
+                Kind::MulDivM
+            } else {
+                f.r = rm;
+                Kind::MulDivR
+            }
+        }
         Op::Inc | Op::Dec if reg_form || (ins.modrm.is_some() && !mem) => {
             if reg_form {
                 (f.r, f.size) = (ins.opcode & 7, wide);
@@ -703,6 +715,15 @@ impl Cpu {
             Kind::ShiftR => self.f_shift(f),
             Kind::UnaryM => by_size!(f.size, N => self.f_unary_m::<N, B>(bus, f)?),
             Kind::ShiftM => self.f_shift_m(bus, f)?,
+            Kind::MulDivR => {
+                let src = self.get_reg(f.r, f.size);
+                self.f_muldiv(f, src)?;
+            }
+            Kind::MulDivM => {
+                let off = self.ea16(f);
+                let src = self.read_mem(bus, f.seg, off, f.size).ok()?;
+                self.f_muldiv(f, src)?;
+            }
             Kind::MovRS => {
                 let v = self.regs.seg[f.imm as usize % 6] as u32;
                 self.put_reg(f.r, f.size, v);
@@ -1006,6 +1027,27 @@ impl Cpu {
         });
         self.write_mem(bus, f.seg, off, f.size, r).ok()?;
         self.regs.flags = flags;
+        Some(())
+    }
+
+    /// MUL, IMUL, DIV, IDIV of the accumulator by `src` (as the generic
+    /// handlers without a REP prefix and outside exact mode): a divide
+    /// error declines, before anything changed.
+    #[inline(always)]
+    fn f_muldiv(&mut self, f: &Fast, src: u32) -> Option<()> {
+        let sz = f.size;
+        if matches!(f.op, Op::Mul | Op::Imul) {
+            let acc = self.get_reg(0, sz);
+            let (lo, hi) = self.multiply(acc, src, sz, f.op == Op::Imul, false);
+            self.put_acc_pair(sz, lo, hi);
+            return Some(());
+        }
+        let (lo, hi) = match sz {
+            Size::Byte => (self.regs.get8(0) as u32, self.regs.get8(4) as u32),
+            _ => (self.get_reg(0, sz), self.get_reg(2, sz)),
+        };
+        let (q, r) = self.divide(lo, hi, src, sz, f.op == Op::Idiv, false).ok()?;
+        self.put_acc_pair(sz, q, r);
         Some(())
     }
 
