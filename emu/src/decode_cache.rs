@@ -83,11 +83,12 @@ impl Slot {
     }
 }
 
-/// The cache (see the module notes): `SLOTS` slots and, after them, one
-/// for an instruction it does not keep (one decoded from a window shorter
-/// than 16 bytes, or longer than 16 bytes), which no lookup hits.
+/// The cache (see the module notes): `SLOTS` slots. An instruction it
+/// does not keep (one decoded from a window shorter than 16 bytes, or
+/// longer than 16 bytes) passes through its address's slot marked empty,
+/// so that no lookup hits it.
 pub(crate) struct DecodeCache {
-    slots: Box<[Slot; SLOTS + 1]>,
+    slots: Box<[Slot; SLOTS]>,
 }
 
 impl Default for DecodeCache {
@@ -120,9 +121,9 @@ impl Default for DecodeCache {
                 clocks: [0, 0],
             },
         };
-        let slots = vec![empty; SLOTS + 1].into_boxed_slice();
+        let slots = vec![empty; SLOTS].into_boxed_slice();
         DecodeCache {
-            // The length is SLOTS + 1: the conversion cannot fail.
+            // The length is SLOTS: the conversion cannot fail.
             slots: slots.try_into().unwrap_or_else(|_| unreachable!()),
         }
     }
@@ -189,7 +190,7 @@ impl DecodeCache {
         Some(i)
     }
 
-    /// Decodes into the slot that is not kept.
+    /// Decodes into the slot of `addr`, marked empty (not kept).
     #[cold]
     fn fill_scratch(
         &mut self,
@@ -199,15 +200,16 @@ impl DecodeCache {
         max_len: usize,
     ) -> Option<usize> {
         let ins = decode_window(model, window, max_len)?;
-        self.slots[SLOTS] = Slot::new(addr, model, 0, u128::MAX, ins);
-        self.slots[SLOTS].tag = EMPTY;
-        Some(SLOTS)
+        let i = addr as usize % SLOTS;
+        self.slots[i] = Slot::new(addr, model, 0, u128::MAX, ins);
+        self.slots[i].tag = EMPTY;
+        Some(i)
     }
 
     /// The slot a [`DecodeCache::lookup`] returned.
     #[inline(always)]
     pub(crate) fn slot(&self, i: usize) -> &Slot {
-        &self.slots[i.min(SLOTS)]
+        &self.slots[i % SLOTS]
     }
 
     /// The decoded instruction at physical `addr` (as
