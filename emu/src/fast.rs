@@ -95,6 +95,16 @@ pub(crate) enum Kind {
     PopS,
     /// RETF / RETF imm16 with a 16-bit operand size.
     Retf,
+    /// IRET with a 16-bit operand size.
+    Iret,
+    /// CALL ptr16:16 (offset `imm`, segment `disp`).
+    CallFar,
+    /// CALL m16:16.
+    CallFarM,
+    /// JMP ptr16:16 (offset `imm`, segment `disp`).
+    JmpFar,
+    /// JMP m16:16.
+    JmpFarM,
     /// Jcc (condition `r`) with a 16-bit operand size.
     Jcc,
     /// JMP rel8/rel16 with a 16-bit operand size.
@@ -344,7 +354,6 @@ fn classify_other(
     reg: u8,
 ) -> Kind {
     let wide = Size::wide(ins.opsize32);
-    let op16 = !ins.opsize32;
     let reg_form = ins.form == Form::Reg;
     match ins.op {
         Op::Mov if matches!(ins.form, Form::ES | Form::SE) => classify_mov_sreg(model, ins, f, mem),
@@ -393,8 +402,8 @@ fn classify_other(
         Op::Rol | Op::Ror | Op::Rcl | Op::Rcr | Op::Shl | Op::Shr | Op::Sar
             if ins.modrm.is_some() =>
         {
-            // The count's form goes in `disp` for memory (`s` holds the
-            // base there).
+            // The count's form goes in `r` for memory (`s` holds the
+            // base there), in `s` for a register.
             let (form, imm) = match ins.form {
                 Form::E1 => (0, 1),
                 Form::EIbu => (1, ins.imm & 0xFF),
@@ -434,6 +443,48 @@ fn classify_other(
                 Kind::PopS
             }
         }
+        Op::Push if reg_form => {
+            (f.r, f.size) = (ins.opcode & 7, wide);
+            // The 8086 pushes SP as decremented: the generic path does it.
+            if f.r == 4 && model.caps().push_sp_pushes_new_value {
+                return Kind::Generic;
+            }
+            Kind::PushR
+        }
+        Op::Pop if reg_form => {
+            (f.r, f.size) = (ins.opcode & 7, wide);
+            Kind::PopR
+        }
+        Op::Clc | Op::Stc | Op::Cmc | Op::Cld | Op::Std => Kind::FlagOp,
+        Op::Lahf => Kind::Lahf,
+        Op::Cbw | Op::Cwd => {
+            // Word-only: the opcode's bit 0 is no size bit here.
+            f.size = wide;
+            if ins.op == Op::Cbw {
+                Kind::Cbw
+            } else {
+                Kind::Cwd
+            }
+        }
+        _ => classify_transfer(ins, f, mem),
+    }
+}
+
+/// The transfers of control (16-bit operand size).
+fn classify_transfer(ins: &Instruction, f: &mut Fast, mem: bool) -> Kind {
+    let op16 = !ins.opsize32;
+    match ins.op {
+        Op::Iret if op16 => Kind::Iret,
+        Op::CallFar | Op::JmpFar if op16 => {
+            (f.imm, f.disp) = (ins.imm & 0xFFFF, ins.imm2 as u16);
+            if ins.op == Op::CallFar {
+                Kind::CallFar
+            } else {
+                Kind::JmpFar
+            }
+        }
+        Op::CallFarInd if op16 && mem => Kind::CallFarM,
+        Op::JmpFarInd if op16 && mem => Kind::JmpFarM,
         Op::Retf if op16 => {
             f.imm = if ins.form == Form::Iw { ins.imm } else { 0 };
             Kind::Retf
@@ -457,29 +508,6 @@ fn classify_other(
         Op::Ret if op16 => {
             f.imm = if ins.form == Form::Iw { ins.imm } else { 0 };
             Kind::Ret
-        }
-        Op::Push if reg_form => {
-            (f.r, f.size) = (ins.opcode & 7, wide);
-            // The 8086 pushes SP as decremented: the generic path does it.
-            if f.r == 4 && model.caps().push_sp_pushes_new_value {
-                return Kind::Generic;
-            }
-            Kind::PushR
-        }
-        Op::Pop if reg_form => {
-            (f.r, f.size) = (ins.opcode & 7, wide);
-            Kind::PopR
-        }
-        Op::Clc | Op::Stc | Op::Cmc | Op::Cld | Op::Std => Kind::FlagOp,
-        Op::Lahf => Kind::Lahf,
-        Op::Cbw | Op::Cwd => {
-            // Word-only: the opcode's bit 0 is no size bit here.
-            f.size = wide;
-            if ins.op == Op::Cbw {
-                Kind::Cbw
-            } else {
-                Kind::Cwd
-            }
         }
         _ => Kind::Generic,
     }
@@ -778,6 +806,8 @@ impl Cpu {
                 self.regs.seg[f.r as usize % 6] = v as u16;
             }
             Kind::Retf => self.f_retf(bus, f)?,
+            Kind::Iret => self.f_iret(bus)?,
+            Kind::CallFar | Kind::CallFarM | Kind::JmpFar | Kind::JmpFarM => self.f_far(bus, f)?,
             Kind::PushR => {
                 let v = self.get_reg(f.r, f.size);
                 self.push(bus, f.size, v).ok()?;
@@ -1051,6 +1081,53 @@ impl Cpu {
         Some(())
     }
 
+    /// IRET, 16-bit: the three pops inside the limit or declined before
+    /// the first.
+    #[inline(always)]
+    fn f_iret<B: Bus>(&mut self, bus: &mut B) -> Option<()> {
+        if self.regs.get16(4) > 0xFFFA {
+            return None;
+        }
+        let ip = self.pop(bus, Size::Word).ok()?;
+        let cs = self.pop(bus, Size::Word).ok()?;
+        let fl = self.pop(bus, Size::Word).ok()?;
+        self.regs.ip = ip;
+        self.regs.seg[SegReg::CS as usize] = cs as u16;
+        self.regs.flags = self.normalize_flags((self.regs.flags & 0xFFFF_0000) | fl);
+        Some(())
+    }
+
+    /// CALL and JMP, far, direct or through memory, 16-bit: the pointer
+    /// and the two pushes inside the limit (and clear of the 8086's
+    /// wrap), or declined before anything.
+    #[inline(always)]
+    fn f_far<B: Bus>(&mut self, bus: &mut B, f: &Fast) -> Option<()> {
+        let call = matches!(f.kind, Kind::CallFar | Kind::CallFarM);
+        if call && self.regs.get16(4) < 4 {
+            return None;
+        }
+        let (ip, cs) = if matches!(f.kind, Kind::CallFarM | Kind::JmpFarM) {
+            let off = self.ea16(f);
+            if off > 0xFFFC {
+                return None;
+            }
+            let ip = self.read_mem(bus, f.seg, off, Size::Word).ok()?;
+            let cs = self.read_mem(bus, f.seg, off + 2, Size::Word).ok()?;
+            (ip, cs as u16)
+        } else {
+            (f.imm, f.disp)
+        };
+        if call {
+            let old_cs = self.regs.seg[SegReg::CS as usize] as u32;
+            self.push(bus, Size::Word, old_cs).ok()?;
+            let old_ip = self.regs.ip;
+            self.push(bus, Size::Word, old_ip).ok()?;
+        }
+        self.regs.ip = ip;
+        self.regs.seg[SegReg::CS as usize] = cs;
+        Some(())
+    }
+
     /// RETF / RETF imm16, 16-bit: both pops inside the limit or declined
     /// before the first.
     #[inline(always)]
@@ -1130,7 +1207,9 @@ mod tests {
         v.extend([
             0x06, 0x07, 0x0E, 0x16, 0x17, 0x1E, 0x1F, 0x8C, 0x8E, 0x8C, 0x8E,
         ]);
-        v.extend([0x68, 0x6A, 0xCA, 0xCB, 0xCA, 0xCB, 0x0F]);
+        v.extend([
+            0x68, 0x6A, 0xCA, 0xCB, 0xCA, 0xCB, 0x0F, 0xCF, 0xCF, 0x9A, 0xEA,
+        ]);
         v
     }
 
