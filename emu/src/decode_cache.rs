@@ -18,7 +18,7 @@ use crate::model::CpuModel;
 use crate::timing;
 
 /// Slots, direct-mapped by the low bits of the address.
-const SLOTS: usize = 4096;
+const SLOTS: usize = 1024;
 /// Bytes compared per lookup: every instruction up to 16 bytes is cached.
 const KEY: usize = 16;
 
