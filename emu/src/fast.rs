@@ -7,14 +7,18 @@
 //! of its form does on the register-level path (no exact-mode scripts, no
 //! hooks: the caller only comes here when `slow_mem` is off), and the
 //! instruction's whole clock count (documented clocks, prefix clocks, EA
-//! clocks) is computed at classification. The only thing a handler may
-//! leave behind when it declines (returns `None`) is nothing at all: it
-//! declines before it changes any register, flag or memory (a memory
-//! operand's limit check is its first fallible step; a store is the last
-//! step before the registers are written), so that the generic path can
-//! then run the instruction from the start, with the registers at
-//! instruction start saved for a fault's restart. That is also why the
-//! fast path does not copy the registers at all.
+//! clocks) is computed at classification. A handler that declines
+//! (returns `None`: an operand would fault, a divide error, a stack or
+//! pointer at the 64 KiB limit) has changed no register, flag or memory
+//! ([`Cpu::run_fast`] puts the step's clocks back): a memory operand's
+//! limit check is its first fallible step, a store the last step before
+//! the registers are written, and the transfers check the stack and the
+//! pointer before the first access. The generic path then runs the
+//! instruction from the start, with the registers at instruction start
+//! saved for a fault's restart; that is why the fast path does not copy
+//! the registers at all. (Only a divide error declines after a memory
+//! read, so the generic path reads that operand again: plain memory, or
+//! the VGA's, whose latches load the same bytes again.)
 //!
 //! Memory operands use 16-bit addressing only (32-bit addressing, LOCK and
 //! REP prefixes, and 32-bit transfers of control take the generic path).
