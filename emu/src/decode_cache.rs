@@ -144,7 +144,7 @@ impl std::fmt::Debug for DecodeCache {
 
 impl DecodeCache {
     /// The slot of the instruction at physical `addr`, whose bytes start
-    /// `window`, for `model` (see [`DecodeCache::slot`]); `None` when it is longer than `max_len` bytes (the
+    /// `window`, for `model`; `None` when it is longer than `max_len` bytes (the
     /// same answer as [`decode_for`] over the window).
     #[inline(always)]
     pub(crate) fn lookup(
@@ -153,7 +153,7 @@ impl DecodeCache {
         addr: u32,
         window: &[u8],
         max_len: usize,
-    ) -> Option<usize> {
+    ) -> Option<&Slot> {
         let Some(key) = window.first_chunk::<KEY>() else {
             return self.fill_scratch(model, addr, window, max_len);
         };
@@ -164,7 +164,7 @@ impl DecodeCache {
             && (key ^ s.bytes) & s.mask == 0
             && s.fast.len as usize <= max_len
         {
-            return Some(i);
+            return Some(&self.slots[i]);
         }
         self.fill(model, addr, window, max_len, key)
     }
@@ -178,7 +178,7 @@ impl DecodeCache {
         window: &[u8],
         max_len: usize,
         key: u128,
-    ) -> Option<usize> {
+    ) -> Option<&Slot> {
         let ins = decode_window(model, window, max_len)?;
         let len = ins.len as usize;
         if len > KEY {
@@ -187,7 +187,7 @@ impl DecodeCache {
         let mask = u128::MAX >> (8 * (KEY - len));
         let i = addr as usize % SLOTS;
         self.slots[i] = Slot::new(addr, model, key & mask, mask, ins);
-        Some(i)
+        Some(&self.slots[i])
     }
 
     /// Decodes into the slot of `addr`, marked empty (not kept).
@@ -198,18 +198,19 @@ impl DecodeCache {
         addr: u32,
         window: &[u8],
         max_len: usize,
-    ) -> Option<usize> {
+    ) -> Option<&Slot> {
         let ins = decode_window(model, window, max_len)?;
         let i = addr as usize % SLOTS;
         self.slots[i] = Slot::new(addr, model, 0, u128::MAX, ins);
         self.slots[i].tag = EMPTY;
-        Some(i)
+        Some(&self.slots[i])
     }
 
-    /// The slot a [`DecodeCache::lookup`] returned.
+    /// The slot that [`DecodeCache::lookup`] returned for `addr`, as long
+    /// as no other lookup came between.
     #[inline(always)]
-    pub(crate) fn slot(&self, i: usize) -> &Slot {
-        &self.slots[i % SLOTS]
+    pub(crate) fn slot_of(&self, addr: u32) -> &Slot {
+        &self.slots[addr as usize % SLOTS]
     }
 
     /// The decoded instruction at physical `addr` (as
@@ -222,8 +223,7 @@ impl DecodeCache {
         window: &[u8],
         max_len: usize,
     ) -> Option<Decoded> {
-        let i = self.lookup(model, addr, window, max_len)?;
-        Some(self.slot(i).ins)
+        Some(self.lookup(model, addr, window, max_len)?.ins)
     }
 }
 

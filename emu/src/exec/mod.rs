@@ -25,6 +25,7 @@ mod transfer;
 use crate::bus::Bus;
 use crate::cpu::{Cpu, Fault, StepEvent};
 use crate::decode::{decode_for, Instruction};
+use crate::decode_cache::Decoded;
 use crate::fast::Kind;
 use crate::regs::SegReg;
 use crate::table::Op;
@@ -53,25 +54,32 @@ impl Cpu {
         // Plain RAM/ROM code decodes from the bus's window; cycle-exact
         // mode and hooks see every fetch on the bus.
         if !self.slow_mem {
-            if let Some(i) = self.decode_from_window(bus) {
-                let fast = self.decode_cache.slot(i).fast;
+            let found =
+                Cpu::decode_from_window(&mut self.decode_cache, &self.regs, self.model, bus);
+            if let Some((addr, slot)) = found {
+                let fast = slot.fast;
                 self.regs.ip += fast.len as u32;
                 // (`x_scripted` is only ever left set by an exact mode
                 // since switched off; the generic path then skips the
                 // documented clocks, and so must this one.)
-                if fast.kind != Kind::Generic && !self.x_scripted && self.run_fast(bus, &fast) {
+                if fast.kind == Kind::Generic || self.x_scripted {
+                    let d = slot.ins;
+                    return self.execute_cached(bus, &d);
+                }
+                if self.run_fast(bus, &fast) {
                     return StepEvent::Executed;
                 }
-                return self.execute_cached(bus, i);
+                // Declined: nothing changed, and the slot still holds it.
+                let d = self.decode_cache.slot_of(addr).ins;
+                return self.execute_cached(bus, &d);
             }
         }
         self.execute_fetched(bus)
     }
 
-    /// The generic path for an instruction in decode cache slot `i`.
+    /// The generic path for an instruction from the decode cache.
     #[inline(never)]
-    fn execute_cached<B: Bus>(&mut self, bus: &mut B, i: usize) -> StepEvent {
-        let d = self.decode_cache.slot(i).ins;
+    fn execute_cached<B: Bus>(&mut self, bus: &mut B, d: &Decoded) -> StepEvent {
         self.save_registers();
         self.execute_decoded(bus, &d.ins, Some(d.clocks))
     }
