@@ -13,6 +13,7 @@
 //! starts empty, and save states, hashes and replays never see it.
 
 use crate::decode::{decode_for, Instruction};
+use crate::fast::Fast;
 use crate::model::CpuModel;
 use crate::timing;
 
@@ -21,16 +22,32 @@ const SLOTS: usize = 1024;
 /// Bytes compared per lookup: every instruction up to 16 bytes is cached.
 const KEY: usize = 16;
 
-/// One decoded instruction and the bytes it came from.
+/// One decoded instruction and the bytes it came from. (Aligned so that
+/// its size is 128 bytes: a slot's address is a shift, not a multiply.)
 #[derive(Clone, Copy)]
-struct Slot {
-    addr: u32,
-    model: CpuModel,
+#[repr(align(64))]
+pub(crate) struct Slot {
+    /// The physical address of its first byte and the model ([`tag`];
+    /// `EMPTY`: none).
+    tag: u64,
     /// The instruction's bytes, zero past its length.
     bytes: u128,
     /// Ones over the instruction's bytes.
     mask: u128,
-    ins: Decoded,
+    /// Its fast-path classification.
+    pub(crate) fast: Fast,
+    /// The instruction and its clocks.
+    pub(crate) ins: Decoded,
+}
+
+/// The tag of an empty slot: no instruction starts at FFFFFFFFh (real-mode
+/// code lies below 10FFF0h).
+const EMPTY: u64 = u32::MAX as u64;
+
+/// The tag of the instruction at physical `addr` decoded for `model`.
+#[inline(always)]
+fn tag(model: CpuModel, addr: u32) -> u64 {
+    addr as u64 | (model as u64) << 32
 }
 
 /// A decoded instruction with its documented clocks.
@@ -53,15 +70,61 @@ impl Decoded {
     }
 }
 
-/// The cache (see the module notes).
+impl Slot {
+    fn new(addr: u32, model: CpuModel, bytes: u128, mask: u128, ins: Instruction) -> Self {
+        let ins = Decoded::new(model, ins);
+        Slot {
+            tag: tag(model, addr),
+            bytes,
+            mask,
+            fast: crate::fast::classify(model, &ins.ins, ins.clocks),
+            ins,
+        }
+    }
+}
+
+/// The cache (see the module notes): `SLOTS` slots. An instruction it
+/// does not keep (one decoded from a window shorter than 16 bytes, or
+/// longer than 16 bytes) passes through its address's slot marked empty,
+/// so that no lookup hits it.
 pub(crate) struct DecodeCache {
-    slots: Vec<Option<Slot>>,
+    slots: Box<[Slot; SLOTS]>,
 }
 
 impl Default for DecodeCache {
     fn default() -> Self {
+        let empty = Slot {
+            tag: EMPTY,
+            bytes: 0,
+            mask: u128::MAX,
+            fast: Fast::GENERIC,
+            ins: Decoded {
+                ins: Instruction {
+                    opcode: 0,
+                    two_byte: false,
+                    op: crate::table::Op::Invalid,
+                    form: crate::table::Form::None,
+                    w: false,
+                    modrm: None,
+                    sib: None,
+                    disp: 0,
+                    imm: 0,
+                    imm2: 0,
+                    seg: None,
+                    rep: crate::decode::Rep::None,
+                    lock: false,
+                    opsize32: false,
+                    addrsize32: false,
+                    prefixes: 0,
+                    len: 0,
+                },
+                clocks: [0, 0],
+            },
+        };
+        let slots = vec![empty; SLOTS].into_boxed_slice();
         DecodeCache {
-            slots: vec![None; SLOTS],
+            // The length is SLOTS: the conversion cannot fail.
+            slots: slots.try_into().unwrap_or_else(|_| unreachable!()),
         }
     }
 }
@@ -80,44 +143,87 @@ impl std::fmt::Debug for DecodeCache {
 }
 
 impl DecodeCache {
-    /// The instruction at physical `addr`, whose bytes start `window`, for
-    /// `model`; `None` when it is longer than `max_len` bytes (the same
-    /// answer as [`decode_for`] over the window).
-    #[inline]
-    pub(crate) fn decode(
+    /// The slot of the instruction at physical `addr`, whose bytes start
+    /// `window`, for `model`; `None` when it is longer than `max_len` bytes (the
+    /// same answer as [`decode_for`] over the window).
+    #[inline(always)]
+    pub(crate) fn lookup(
+        &mut self,
+        model: CpuModel,
+        addr: u32,
+        window: &[u8],
+        max_len: usize,
+    ) -> Option<&Slot> {
+        let Some(key) = window.first_chunk::<KEY>() else {
+            return self.fill_scratch(model, addr, window, max_len);
+        };
+        let key = u128::from_le_bytes(*key);
+        let i = addr as usize % SLOTS;
+        let s = &self.slots[i];
+        if s.tag == tag(model, addr)
+            && (key ^ s.bytes) & s.mask == 0
+            && s.fast.len as usize <= max_len
+        {
+            return Some(&self.slots[i]);
+        }
+        self.fill(model, addr, window, max_len, key)
+    }
+
+    /// Decodes into the slot of `addr` (a miss).
+    #[inline(never)]
+    fn fill(
+        &mut self,
+        model: CpuModel,
+        addr: u32,
+        window: &[u8],
+        max_len: usize,
+        key: u128,
+    ) -> Option<&Slot> {
+        let ins = decode_window(model, window, max_len)?;
+        let len = ins.len as usize;
+        if len > KEY {
+            return self.fill_scratch(model, addr, window, max_len);
+        }
+        let mask = u128::MAX >> (8 * (KEY - len));
+        let i = addr as usize % SLOTS;
+        self.slots[i] = Slot::new(addr, model, key & mask, mask, ins);
+        Some(&self.slots[i])
+    }
+
+    /// Decodes into the slot of `addr`, marked empty (not kept).
+    #[cold]
+    fn fill_scratch(
+        &mut self,
+        model: CpuModel,
+        addr: u32,
+        window: &[u8],
+        max_len: usize,
+    ) -> Option<&Slot> {
+        let ins = decode_window(model, window, max_len)?;
+        let i = addr as usize % SLOTS;
+        self.slots[i] = Slot::new(addr, model, 0, u128::MAX, ins);
+        self.slots[i].tag = EMPTY;
+        Some(&self.slots[i])
+    }
+
+    /// The slot that [`DecodeCache::lookup`] returned for `addr`, as long
+    /// as no other lookup came between.
+    #[inline(always)]
+    pub(crate) fn slot_of(&self, addr: u32) -> &Slot {
+        &self.slots[addr as usize % SLOTS]
+    }
+
+    /// The decoded instruction at physical `addr` (as
+    /// [`DecodeCache::lookup`]).
+    #[cfg(test)]
+    fn decode(
         &mut self,
         model: CpuModel,
         addr: u32,
         window: &[u8],
         max_len: usize,
     ) -> Option<Decoded> {
-        let Some(key) = window.first_chunk::<KEY>() else {
-            return decode_window(model, window, max_len).map(|i| Decoded::new(model, i));
-        };
-        let key = u128::from_le_bytes(*key);
-        let slot = &mut self.slots[addr as usize % SLOTS];
-        if let Some(s) = slot {
-            if s.addr == addr
-                && s.model == model
-                && (key ^ s.bytes) & s.mask == 0
-                && s.ins.ins.len as usize <= max_len
-            {
-                return Some(s.ins);
-            }
-        }
-        let ins = Decoded::new(model, decode_window(model, window, max_len)?);
-        let len = ins.ins.len;
-        if (len as usize) <= KEY {
-            let mask = u128::MAX >> (8 * (KEY - len as usize));
-            *slot = Some(Slot {
-                addr,
-                model,
-                bytes: key & mask,
-                mask,
-                ins,
-            });
-        }
-        Some(ins)
+        Some(self.lookup(model, addr, window, max_len)?.ins)
     }
 }
 

@@ -8,7 +8,8 @@
 //!
 //! Layout, after the chip: [`decode`] (our own decoder, its opcode rows in
 //! [`table`]), `biu` (bus transfers and their clocks), `exec` (the
-//! dispatcher and the instruction semantics, one file per family), the
+//! dispatcher and the instruction semantics, one file per family), `fast`
+//! (the frequent forms, classified once and run by specialised code), the
 //! arithmetic in `alu`, `bcd` and `muldiv`, `string`, `interrupt`,
 //! [`timing`] (the clock rows per model), `eu_timing` (the 8086's
 //! cycle-exact microcode scripts) and [`capabilities`] (what each model
@@ -33,6 +34,7 @@ pub mod biu;
 mod decode_cache;
 mod eu_timing;
 mod exec;
+mod fast;
 mod interrupt;
 mod muldiv;
 mod string;

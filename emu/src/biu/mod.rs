@@ -29,7 +29,7 @@ pub mod queue;
 use crate::alu::Size;
 use crate::bus::{Bus, DIRECT_BLOCK};
 use crate::cpu::{Cpu, Fault};
-use crate::decode_cache::Decoded;
+use crate::decode_cache::{DecodeCache, Slot};
 use crate::regs::SegReg;
 use cycle::{BusStatus, BusUnit, CycleRecord, QueueOp, Transfer};
 
@@ -319,23 +319,29 @@ impl Cpu {
     }
 
     /// Decodes the instruction at CS:IP straight from the bus's code window
-    /// (see [`Bus::code_window`]), through the decode cache, and advances IP
-    /// past it: the same bytes
-    /// [`Cpu::fetch8`] would read, without a bus call per byte. `None`, with
-    /// nothing changed, when the window does not hold the whole instruction
-    /// or IP could reach the 64 KiB wrap (the 8086's wrap and the 286/386
-    /// limit fault stay on the byte path).
-    #[inline]
-    pub(crate) fn decode_from_window<B: Bus>(&mut self, bus: &B) -> Option<Decoded> {
-        let ip = self.regs.ip;
+    /// (see [`Bus::code_window`]), through the decode cache `cache`: the
+    /// same bytes [`Cpu::fetch8`] would read, without a bus call per byte.
+    /// Returns its physical address and the cache's slot that holds it (the
+    /// caller advances IP past it); `None` when the window does not hold
+    /// the whole instruction or IP could reach the 64 KiB wrap (the 8086's
+    /// wrap and the 286/386 limit fault stay on the byte path). (A
+    /// function of the fields it reads, so that the slot borrows the cache
+    /// alone.)
+    #[inline(always)]
+    pub(crate) fn decode_from_window<'c, B: Bus>(
+        cache: &'c mut DecodeCache,
+        regs: &crate::regs::Registers,
+        model: crate::model::CpuModel,
+        bus: &B,
+    ) -> Option<(u32, &'c Slot)> {
+        let ip = regs.ip;
         // At most FFFFh - IP bytes: IP never reaches the wrap or the limit.
         let room = 0xFFFFu32.checked_sub(ip)? as usize;
-        let cs = (self.regs.sreg(SegReg::CS) as u32) << 4;
-        let addr = cs.wrapping_add(ip) & self.model.address_mask();
+        let cs = (regs.sreg(SegReg::CS) as u32) << 4;
+        let addr = cs.wrapping_add(ip) & model.address_mask();
         let window = bus.code_window(addr)?;
-        let ins = self.decode_cache.decode(self.model, addr, window, room)?;
-        self.regs.ip = ip + ins.ins.len as u32;
-        Some(ins)
+        let slot = cache.lookup(model, addr, window, room)?;
+        Some((addr, slot))
     }
 
     /// Pushes a word or doubleword: SP -= size, then the write at SS:SP. The

@@ -176,7 +176,7 @@ impl Cpu {
     }
 
     /// A double-width result: AH:AL for a byte, DX:AX or EDX:EAX otherwise.
-    fn put_acc_pair(&mut self, sz: Size, lo: u32, hi: u32) {
+    pub(crate) fn put_acc_pair(&mut self, sz: Size, lo: u32, hi: u32) {
         match sz {
             Size::Byte => self.regs.put16(0, (hi << 8 | lo) as u16),
             _ => {

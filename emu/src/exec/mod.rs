@@ -25,6 +25,8 @@ mod transfer;
 use crate::bus::Bus;
 use crate::cpu::{Cpu, Fault, StepEvent};
 use crate::decode::{decode_for, Instruction};
+use crate::decode_cache::Decoded;
+use crate::fast::Kind;
 use crate::regs::SegReg;
 use crate::table::Op;
 use crate::timing;
@@ -45,25 +47,64 @@ pub(crate) fn in_memory(ins: &Instruction) -> bool {
 
 impl Cpu {
     /// Decodes and executes one instruction.
+    #[inline(always)]
     pub(crate) fn execute_one<B: Bus>(&mut self, bus: &mut B) -> StepEvent {
         self.instr_ip = self.regs.ip;
-        if self.model.caps().faults_restart_instruction {
-            self.saved = self.regs.clone();
-        }
         self.fetch_fault = false;
         // Plain RAM/ROM code decodes from the bus's window; cycle-exact
         // mode and hooks see every fetch on the bus.
         if !self.slow_mem {
-            if let Some(d) = self.decode_from_window(bus) {
-                return self.execute_decoded(bus, &d.ins, Some(d.clocks));
+            let found =
+                Cpu::decode_from_window(&mut self.decode_cache, &self.regs, self.model, bus);
+            if let Some((addr, slot)) = found {
+                let fast = slot.fast;
+                self.regs.ip += fast.len as u32;
+                // (`x_scripted` is only ever left set by an exact mode
+                // since switched off; the generic path then skips the
+                // documented clocks, and so must this one.)
+                if fast.kind == Kind::Generic || self.x_scripted {
+                    let d = slot.ins;
+                    return self.execute_cached(bus, &d);
+                }
+                if self.run_fast(bus, &fast) {
+                    return StepEvent::Executed;
+                }
+                // Declined: nothing changed, and the slot still holds it.
+                let d = self.decode_cache.slot_of(addr).ins;
+                return self.execute_cached(bus, &d);
             }
         }
+        self.execute_fetched(bus)
+    }
+
+    /// The generic path for an instruction from the decode cache.
+    #[inline(never)]
+    fn execute_cached<B: Bus>(&mut self, bus: &mut B, d: &Decoded) -> StepEvent {
+        self.save_registers();
+        self.execute_decoded(bus, &d.ins, Some(d.clocks))
+    }
+
+    /// The generic path for an instruction decoded from bus fetches.
+    #[inline(never)]
+    fn execute_fetched<B: Bus>(&mut self, bus: &mut B) -> StepEvent {
+        self.save_registers();
         let model = self.model;
         let Some(ins) = decode_for(model, || self.fetch8(bus), usize::MAX) else {
             // Unreachable: decoding from the bus has no length limit.
             return StepEvent::Executed;
         };
         self.execute_decoded(bus, &ins, None)
+    }
+
+    /// Keeps the registers at instruction start for a 286/386 fault's
+    /// restart. Called with only IP moved past the instruction's bytes
+    /// (or not yet): the fast path, which never needs them, skips it.
+    #[inline(always)]
+    fn save_registers(&mut self) {
+        if self.model.caps().faults_restart_instruction {
+            self.saved = self.regs.clone();
+            self.saved.ip = self.instr_ip;
+        }
     }
 
     /// Executes the instruction just decoded (IP past it): the length and
