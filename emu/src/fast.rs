@@ -147,12 +147,20 @@ pub(crate) struct Fast {
     /// The destination register (or the condition of a Jcc).
     r: u8,
     /// The source register, a shift's count form; for a memory operand
-    /// its base (the ModR/M rm of 16-bit addressing, 8 for none).
+    /// its base (16-bit addressing: the ModR/M rm, 8 for none; 32-bit
+    /// addressing: the base register, 8 for none).
     s: u8,
+    /// A memory operand in 32-bit addressing (67h): base `s`, index
+    /// `index` (8 for none) scaled by 2^`scale`, displacement `disp`.
+    a32: bool,
+    /// The index register of 32-bit addressing (8 for none).
+    index: u8,
+    /// The index's scale, as a shift count.
+    scale: u8,
     /// A memory operand's segment (the override, or the base's default).
     seg: SegReg,
-    /// A memory operand's displacement.
-    disp: u16,
+    /// A memory operand's displacement (16 bits in 16-bit addressing).
+    disp: u32,
     /// The immediate (masked to the operand size), a jump's displacement
     /// or RET's release.
     imm: u32,
@@ -169,6 +177,9 @@ impl Fast {
         op: Op::Invalid,
         r: 0,
         s: 0,
+        a32: false,
+        index: 8,
+        scale: 0,
         seg: SegReg::DS,
         disp: 0,
         imm: 0,
@@ -204,13 +215,14 @@ pub(crate) fn classify(model: CpuModel, ins: &Instruction, clocks: [u32; 2]) -> 
     };
     let mem = match ins.modrm {
         Some(m) if !m.is_reg() && ins.form.has_modrm() => {
-            if ins.addrsize32 {
-                return generic;
-            }
-            let plain = m.mode == 0 && m.rm == 6;
-            f.s = if plain { 8 } else { m.rm };
-            f.disp = ins.disp as u16;
-            let ss = !plain && matches!(m.rm, 2 | 3 | 6);
+            let ss = if ins.addrsize32 {
+                classify_ea32(ins, m, &mut f)
+            } else {
+                let plain = m.mode == 0 && m.rm == 6;
+                f.s = if plain { 8 } else { m.rm };
+                f.disp = ins.disp & 0xFFFF;
+                !plain && matches!(m.rm, 2 | 3 | 6)
+            };
             f.seg = ins.seg.unwrap_or(if ss { SegReg::SS } else { SegReg::DS });
             let ea = timing::ea_clocks(model, m, ins.seg.is_some());
             f.clocks = f.clocks.map(|c| c + ea);
@@ -228,6 +240,33 @@ pub(crate) fn classify(model: CpuModel, ins: &Instruction, clocks: [u32; 2]) -> 
         return generic;
     }
     f
+}
+
+/// A 32-bit-addressed memory operand (80386 PRM, section 17.2.1, as
+/// [`Cpu::effective_address`]): its base, index, scale and displacement
+/// into `f`; true when it defaults to SS (an EBP or ESP base).
+fn classify_ea32(ins: &Instruction, m: crate::decode::ModRm, f: &mut Fast) -> bool {
+    f.a32 = true;
+    f.disp = ins.disp;
+    if let Some(sib) = ins.sib {
+        let base = sib & 7;
+        let index = (sib >> 3) & 7;
+        f.index = if index == 4 { 8 } else { index };
+        f.scale = sib >> 6;
+        if base == 5 && m.mode == 0 {
+            f.s = 8;
+            false
+        } else {
+            f.s = base;
+            base == 4 || base == 5
+        }
+    } else if m.rm == 5 && m.mode == 0 {
+        f.s = 8;
+        false
+    } else {
+        f.s = m.rm;
+        m.rm == 5
+    }
 }
 
 /// The ALU group's forms.
@@ -298,7 +337,7 @@ fn classify_mov(ins: &Instruction, f: &mut Fast, mem: bool, rm: u8, reg: u8) -> 
         }
         (Form::AccMoffs | Form::MoffsAcc, _) if !ins.addrsize32 => {
             // No ModR/M: no EA clocks, the offset is the immediate.
-            (f.r, f.s, f.disp) = (0, 8, ins.imm as u16);
+            (f.r, f.s, f.disp) = (0, 8, ins.imm & 0xFFFF);
             f.seg = ins.seg.unwrap_or(SegReg::DS);
             return if ins.form == Form::AccMoffs {
                 Kind::MovRM
@@ -480,7 +519,7 @@ fn classify_transfer(ins: &Instruction, f: &mut Fast, mem: bool) -> Kind {
     match ins.op {
         Op::Iret if op16 => Kind::Iret,
         Op::CallFar | Op::JmpFar if op16 => {
-            (f.imm, f.disp) = (ins.imm & 0xFFFF, ins.imm2 as u16);
+            (f.imm, f.disp) = (ins.imm & 0xFFFF, ins.imm2 & 0xFFFF);
             if ins.op == Op::CallFar {
                 Kind::CallFar
             } else {
@@ -718,12 +757,12 @@ impl Cpu {
             Kind::MovRR => by_size!(f.size, N => self.rput::<N>(f.r, self.rget::<N>(f.s))),
             Kind::MovRI => by_size!(f.size, N => self.rput::<N>(f.r, f.imm)),
             Kind::MovRM => {
-                let off = self.ea16(f);
+                let off = self.ea(f);
                 let v = self.read_mem(bus, f.seg, off, f.size).ok()?;
                 by_size!(f.size, N => self.rput::<N>(f.r, v));
             }
             Kind::MovMR | Kind::MovMI => {
-                let off = self.ea16(f);
+                let off = self.ea(f);
                 let v = if f.kind == Kind::MovMI {
                     f.imm
                 } else {
@@ -741,7 +780,7 @@ impl Cpu {
                 self.rput::<N>(f.s, a);
             }),
             Kind::Lea => {
-                let off = self.ea16(f);
+                let off = self.ea(f);
                 self.put_reg(f.r, f.size, off);
             }
             Kind::ShiftR => self.f_shift(f),
@@ -752,7 +791,7 @@ impl Cpu {
                 self.f_muldiv(f, src)?;
             }
             Kind::MulDivM => {
-                let off = self.ea16(f);
+                let off = self.ea(f);
                 let src = self.read_mem(bus, f.seg, off, f.size).ok()?;
                 self.f_muldiv(f, src)?;
             }
@@ -761,13 +800,13 @@ impl Cpu {
                 self.put_reg(f.r, f.size, v);
             }
             Kind::MovMS => {
-                let off = self.ea16(f);
+                let off = self.ea(f);
                 let v = self.regs.seg[f.r as usize % 6] as u32;
                 self.write_mem(bus, f.seg, off, Size::Word, v).ok()?;
             }
             Kind::MovSR => self.regs.seg[f.r as usize % 6] = self.regs.get16(f.s),
             Kind::MovSM => {
-                let off = self.ea16(f);
+                let off = self.ea(f);
                 let v = self.read_mem(bus, f.seg, off, Size::Word).ok()?;
                 self.regs.seg[f.r as usize % 6] = v as u16;
             }
@@ -874,8 +913,23 @@ impl Cpu {
         self.regs.flags = (self.regs.flags & !STATUS) | st;
     }
 
-    /// The offset of a 16-bit-addressed memory operand (as
-    /// [`Cpu::effective_address`]).
+    /// The offset of a memory operand (as [`Cpu::effective_address`]).
+    #[inline(always)]
+    fn ea(&self, f: &Fast) -> u32 {
+        if !f.a32 {
+            return self.ea16(f);
+        }
+        let g = &self.regs.gpr;
+        let base = if f.s < 8 { g[f.s as usize] } else { 0 };
+        let index = if f.index < 8 {
+            g[f.index as usize] << f.scale
+        } else {
+            0
+        };
+        base.wrapping_add(index).wrapping_add(f.disp)
+    }
+
+    /// The offset of a 16-bit-addressed memory operand.
     #[inline(always)]
     fn ea16(&self, f: &Fast) -> u32 {
         let g = |i: usize| self.regs.gpr[i] as u16;
@@ -890,7 +944,7 @@ impl Cpu {
             7 => g(3),
             _ => 0,
         };
-        base.wrapping_add(f.disp) as u32
+        base.wrapping_add(f.disp as u16) as u32
     }
 
     #[inline(always)]
@@ -920,7 +974,7 @@ impl Cpu {
     /// ALU reg, memory.
     #[inline(always)]
     fn f_alu_rm<const N: u32, B: Bus>(&mut self, bus: &mut B, f: &Fast) -> Option<()> {
-        let off = self.ea16(f);
+        let off = self.ea(f);
         let b = self.read_mem(bus, f.seg, off, size::<N>()).ok()?;
         let a = self.rget::<N>(f.r);
         self.f_alu_store::<N>(f, a, b);
@@ -931,7 +985,7 @@ impl Cpu {
     /// changes nothing); the store to the same operand then passes it.
     #[inline(always)]
     fn f_alu_m<const N: u32, B: Bus>(&mut self, bus: &mut B, f: &Fast) -> Option<()> {
-        let off = self.ea16(f);
+        let off = self.ea(f);
         let a = self.read_mem(bus, f.seg, off, size::<N>()).ok()?;
         let b = if f.kind == Kind::AluMI {
             f.imm
@@ -1005,7 +1059,7 @@ impl Cpu {
     /// passes it.
     #[inline(always)]
     fn f_unary_m<const N: u32, B: Bus>(&mut self, bus: &mut B, f: &Fast) -> Option<()> {
-        let off = self.ea16(f);
+        let off = self.ea(f);
         let a = self.read_mem(bus, f.seg, off, size::<N>()).ok()?;
         let (r, st, keep) = match f.op {
             Op::Inc => {
@@ -1042,7 +1096,7 @@ impl Cpu {
         if f.r != 0 {
             self.step_cycles += count * caps.shift_clocks_per_bit;
         }
-        let off = self.ea16(f);
+        let off = self.ea(f);
         let v = self.read_mem(bus, f.seg, off, f.size).ok()?;
         if count == 0 {
             return Some(());
@@ -1111,7 +1165,7 @@ impl Cpu {
             return None;
         }
         let (ip, cs) = if matches!(f.kind, Kind::CallFarM | Kind::JmpFarM) {
-            let off = self.ea16(f);
+            let off = self.ea(f);
             if off > 0xFFFC {
                 return None;
             }
@@ -1119,7 +1173,7 @@ impl Cpu {
             let cs = self.read_mem(bus, f.seg, off + 2, Size::Word).ok()?;
             (ip, cs as u16)
         } else {
-            (f.imm, f.disp)
+            (f.imm, f.disp as u16)
         };
         if call {
             let old_cs = self.regs.seg[SegReg::CS as usize] as u32;
@@ -1225,9 +1279,18 @@ mod tests {
         }
         let mut cpu = Cpu::new(model);
         let wide = model.caps().has_32bit_operands;
+        // Half the time small 32-bit registers, so that 32-bit addressing
+        // reaches memory inside the 64 KiB limit.
+        let small = rng.byte() < 128;
         for r in 0..8 {
             let v = rng.next() as u32;
-            cpu.regs.gpr[r] = if wide { v } else { v & 0xFFFF };
+            cpu.regs.gpr[r] = if !wide {
+                v & 0xFFFF
+            } else if small {
+                v & 0x3FFF
+            } else {
+                v
+            };
         }
         for s in 0..6 {
             cpu.regs.seg[s] = rng.next() as u16;
