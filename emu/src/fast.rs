@@ -467,15 +467,7 @@ fn classify_other(
             Kind::PushI
         }
         Op::PushSeg | Op::PopSeg => {
-            let sreg = if ins.two_byte {
-                if ins.opcode < 0xA8 {
-                    SegReg::FS
-                } else {
-                    SegReg::GS
-                }
-            } else {
-                SegReg::from_index((ins.opcode >> 3) & 3)
-            };
+            let sreg = crate::exec::sreg_of_opcode(ins);
             (f.r, f.size) = (sreg as u8, wide);
             if ins.op == Op::PushSeg {
                 Kind::PushS

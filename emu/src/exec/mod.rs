@@ -31,7 +31,7 @@ use crate::regs::SegReg;
 use crate::table::Op;
 use crate::timing;
 
-pub(crate) use operands::Loc;
+pub(crate) use operands::{sreg_of_opcode, Loc};
 
 /// #UD.
 const UD: Fault = Fault::Vector(6);

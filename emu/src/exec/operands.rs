@@ -165,20 +165,6 @@ impl Cpu {
         }
     }
 
-    /// The segment register of PUSH/POP Sreg: opcode bits 3-4 in the
-    /// one-byte map, FS (0F A0h/A1h) or GS (0F A8h/A9h) in the two-byte map.
-    pub(super) fn sreg_of_opcode(&self, ins: &Instruction) -> SegReg {
-        if ins.two_byte {
-            if ins.opcode < 0xA8 {
-                SegReg::FS
-            } else {
-                SegReg::GS
-            }
-        } else {
-            SegReg::from_index((ins.opcode >> 3) & 3)
-        }
-    }
-
     /// Loads a segment register; loading SS holds off interrupts for one
     /// instruction so that SS:SP can be set as a pair.
     pub(super) fn load_sreg(&mut self, s: SegReg, v: u16) {
@@ -223,5 +209,19 @@ impl Cpu {
         between(self, bus);
         let s = self.read16(bus, seg, self.next_off(off, wsz.bits() / 8))?;
         Ok(Some((s, o)))
+    }
+}
+
+/// The segment register of PUSH/POP Sreg: opcode bits 3-4 in the one-byte
+/// map, FS (0F A0h/A1h) or GS (0F A8h/A9h) in the two-byte map.
+pub(crate) fn sreg_of_opcode(ins: &Instruction) -> SegReg {
+    if ins.two_byte {
+        if ins.opcode < 0xA8 {
+            SegReg::FS
+        } else {
+            SegReg::GS
+        }
+    } else {
+        SegReg::from_index((ins.opcode >> 3) & 3)
     }
 }

@@ -77,7 +77,7 @@ impl Cpu {
     #[inline(always)]
     pub(super) fn push_pop_sreg<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) -> Exec {
         let wsz = Size::wide(ins.opsize32);
-        let s = self.sreg_of_opcode(ins);
+        let s = super::operands::sreg_of_opcode(ins);
         if ins.op == Op::PushSeg {
             self.x_script(bus, eu_timing::PUSH_PRE);
             let v = self.regs.sreg(s) as u32;
