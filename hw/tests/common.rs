@@ -49,3 +49,41 @@ pub fn field(out: &str, key: &str) -> u64 {
         .parse()
         .unwrap_or_else(|_| panic!("bad {key}= in {out:?}"))
 }
+
+/// Sends the CPU down the step-by-step path: with hooks set (even none),
+/// every step takes the generic decode and execute, every operand the byte
+/// path and every REP iteration its INTR sample. It is the reference the
+/// fast path is tested against.
+pub fn step_by_step(m: &mut Machine) {
+    m.cpu.hooks_mut();
+}
+
+/// What a run leaves, to compare two runs of one program.
+pub struct Outcome {
+    /// The debug port's text.
+    pub output: String,
+    /// Clocks and instructions.
+    pub counts: (u64, u64),
+    /// The registers.
+    pub registers: String,
+    /// All of memory.
+    pub memory: Vec<u8>,
+}
+
+/// The outcome of the run `m` has done.
+pub fn outcome(m: &Machine) -> Outcome {
+    Outcome {
+        output: String::from_utf8_lossy(m.debug_output()).into_owned(),
+        counts: (m.cycles(), m.instructions()),
+        registers: format!("{:?}", m.cpu.regs),
+        memory: m.bus.mem.bytes().to_vec(),
+    }
+}
+
+/// Asserts that two runs ended the same, naming `what`.
+pub fn assert_same(a: &Outcome, b: &Outcome, what: &str) {
+    assert_eq!(a.output, b.output, "{what}: output");
+    assert_eq!(a.counts, b.counts, "{what}: clocks, instructions");
+    assert_eq!(a.registers, b.registers, "{what}: registers");
+    assert!(a.memory == b.memory, "{what}: memory differs");
+}

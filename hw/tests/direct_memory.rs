@@ -2,11 +2,13 @@
 //! and `mem_write_direct`) give what the byte-by-byte bus path gives: the
 //! same memory, registers, clocks and device time. The byte path is the
 //! one a CPU with hooks set takes, so the same program runs once plain and
-//! once with a hook that never fires. The program touches what must stay
+//! once step by step (hooks set, `common::step_by_step`). The program touches what must stay
 //! on the byte path: a word across a 2 KiB page, a push across one, the
 //! A20 wrap at 1 MiB (gate closed, then open), the VGA window and ROM.
 
-use emu::{CpuModel, HookAction, HookKind};
+mod common;
+
+use emu::CpuModel;
 use hw::{Machine, MachineConfig};
 
 /// At 1000:0100, with DS = SS = CS.
@@ -65,30 +67,17 @@ const PROGRAM: &[u8] = &[
     0xFA, 0xF4,                   // cli; hlt
 ];
 
-/// What a run leaves: the debug output, the clocks, the registers and all
-/// of memory.
-fn run(model: CpuModel, hz: u64, hooked: bool) -> (Vec<u8>, u64, String, Vec<u8>) {
+/// A run of the program, plain or step by step.
+fn run(model: CpuModel, hz: u64, step_by_step: bool) -> common::Outcome {
     let mut m = Machine::new(MachineConfig::with_cpu(model, hz));
     m.load_com(PROGRAM, 0x1000).expect("program loads");
-    if hooked {
-        // Never fires: it only sends every access down the byte path.
-        m.cpu.hooks_mut().add(
-            HookKind::PortRead {
-                start: 0x3FF,
-                end: 0x3FF,
-            },
-            HookAction::Continue,
-        );
+    if step_by_step {
+        common::step_by_step(&mut m);
     }
     m.run_to_halt(10_000_000).expect("program halts");
     assert_eq!(m.peek8(0x107FF), 0x34, "{model:?}");
     assert_eq!(m.peek8(0x10800), 0x12, "{model:?}");
-    (
-        m.debug_output().to_vec(),
-        m.cycles(),
-        format!("{:?}", m.cpu.regs),
-        m.bus.mem.bytes().to_vec(),
-    )
+    common::outcome(&m)
 }
 
 #[test]
@@ -99,10 +88,7 @@ fn direct_operands_match_the_byte_path_on_every_model() {
         (CpuModel::I386, 33_000_000),
     ] {
         let plain = run(model, hz, false);
-        let hooked = run(model, hz, true);
-        assert_eq!(plain.0, hooked.0, "{model:?}: output");
-        assert_eq!(plain.1, hooked.1, "{model:?}: clocks");
-        assert_eq!(plain.2, hooked.2, "{model:?}: registers");
-        assert!(plain.3 == hooked.3, "{model:?}: memory differs");
+        let reference = run(model, hz, true);
+        common::assert_same(&plain, &reference, &format!("{model:?}"));
     }
 }
