@@ -27,6 +27,8 @@ use crate::session::{self, input_error, GoldenArgs, Loaded};
 /// Arguments of `tandem compare`.
 #[derive(Args, Debug)]
 #[command(after_help = crate::exit::HELP)]
+// `--bundle` brings its own profile.
+#[command(mut_arg("profile", |a| a.required(false).required_unless_present("bundle").default_value("").hide_default_value(true)))]
 pub struct CompareArgs {
     #[command(flatten)]
     pub(crate) golden: GoldenArgs,
@@ -46,6 +48,11 @@ pub struct CompareArgs {
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
+
+    /// Replay the reproduction bundle DIR of `tandem run --check` headless
+    /// to its divergence and print its report (docs/check.md).
+    #[arg(long, value_name = "DIR")]
+    bundle: Option<std::path::PathBuf>,
 }
 
 /// One run of the program with the frame hook: returns the divergence (if
@@ -270,6 +277,9 @@ fn last_instructions(
 
 /// Runs `tandem compare`.
 pub fn run(args: &CompareArgs) -> ExitCode {
+    if let Some(dir) = &args.bundle {
+        return crate::check::bundle::replay(dir, args.json);
+    }
     let g = match session::golden_setup(&args.golden) {
         Ok(g) => g,
         Err(e) => return report("compare", &e),

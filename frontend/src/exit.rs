@@ -57,6 +57,7 @@ pub fn of_run(outcome: &Outcome) -> u8 {
     match outcome {
         Outcome::Ended(e) => of_exit(e),
         Outcome::FrameLimit | Outcome::Quit => RUN_ENDED_FIRST,
+        Outcome::Diverged => CHECK_FAILED,
     }
 }
 

@@ -8,6 +8,7 @@
 
 mod bench_cmd;
 mod call_cmd;
+mod check;
 mod compare_cmd;
 mod corpus;
 mod debug;
@@ -67,7 +68,7 @@ enum Command {
     /// Run a DOS program (.EXE or .COM) in a window or headless, with
     /// tandem's DOS and BIOS; drive C: is a host folder. With no PROGRAM,
     /// the built-in replica demo.
-    Run(run_cmd::RunArgs),
+    Run(Box<run_cmd::RunArgs>),
     /// Run the corpus of real DOS programs in a manifest headless with
     /// their scripted keys; compare each final frame with its golden and
     /// each outcome with the manifest; write a contact sheet beside the

@@ -17,7 +17,7 @@ pub fn run(run: &mut Run, out: &mut impl Write, bar: bool) -> Outcome {
             let text = k.poll();
             run.player.session.dos.type_text(&text);
         }
-        let step = run.player.run_frame(run.cycle_limit);
+        let step = run.run_frame();
         run.player.flush_output(out);
         if let Some(w) = run.wav.as_mut() {
             if let Err(e) = w.pull(&mut run.player.session.m) {

@@ -19,6 +19,9 @@ pub struct Player {
     replay: VecDeque<Event>,
     recorder: Option<Recorder>,
     record_error: bool,
+    /// The events delivered since [`Player::start_log`] (`--check` keeps
+    /// those since its last checkpoint).
+    log: Option<Vec<Event>>,
 }
 
 impl Player {
@@ -30,6 +33,7 @@ impl Player {
             replay: VecDeque::new(),
             recorder: None,
             record_error: false,
+            log: None,
         }
     }
 
@@ -82,7 +86,22 @@ impl Player {
         self.record(&e);
     }
 
+    /// Keeps the events delivered from now on (dropping those kept).
+    pub fn start_log(&mut self) {
+        self.log = Some(Vec::new());
+    }
+
+    /// The events delivered since [`Player::start_log`].
+    pub fn log(&self) -> &[Event] {
+        self.log.as_deref().unwrap_or(&[])
+    }
+
     fn record(&mut self, e: &Event) {
+        if let Some(l) = self.log.as_mut() {
+            if !matches!(e.input, Input::End { .. }) {
+                l.push(*e);
+            }
+        }
         if let Some(r) = self.recorder.as_mut() {
             if let Err(err) = r.push(e) {
                 if !self.record_error {

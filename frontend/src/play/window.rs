@@ -50,6 +50,8 @@ struct Ui {
     guest_down: BTreeSet<i32>,
     /// Mouse captured (relative mode).
     captured: bool,
+    /// `--check` found a divergence: the emulation stays paused.
+    diverged: bool,
     /// The host lost the picture (expose, resize): present it again.
     redraw: bool,
     capture_change: Option<bool>,
@@ -72,6 +74,7 @@ impl Ui {
                 let alt = keymod.intersects(Mod::LALTMOD | Mod::RALTMOD);
                 let ctrl = keymod.intersects(Mod::LCTRLMOD | Mod::RCTRLMOD);
                 match sc {
+                    Scancode::Pause | Scancode::Period if self.diverged => return,
                     Scancode::Pause if !repeat => {
                         self.paused = !self.paused;
                         self.advance = 0;
@@ -192,6 +195,8 @@ struct Screen<'a> {
     next: Frame,
     /// The picture must be presented again (the host lost it).
     stale: bool,
+    /// Text drawn over the frame (`--check`'s report), at the logical size.
+    overlay: Option<Texture<'a>>,
 }
 
 impl<'a> Screen<'a> {
@@ -202,7 +207,25 @@ impl<'a> Screen<'a> {
             shown: Frame::default(),
             next: Frame::default(),
             stale: true,
+            overlay: None,
         }
+    }
+
+    /// Draws `lines` over the frame from now on (at 8x8 pixels a
+    /// character, on an opaque band of [`OVERLAY_BG`]).
+    fn set_overlay(&mut self, lines: &[String]) -> Result<(), String> {
+        let (w, h) = (LOGICAL.0 as usize, LOGICAL.1 as usize);
+        let mut t = self
+            .creator
+            .create_texture_streaming(PixelFormatEnum::ARGB8888, w as u32, h as u32)
+            .map_err(|e| e.to_string())?;
+        t.set_blend_mode(BlendMode::Blend);
+        t.with_lock(None, |pixels, pitch| {
+            overlay_pixels(lines, pixels, pitch, w, h)
+        })?;
+        self.overlay = Some(t);
+        self.stale = true;
+        Ok(())
     }
 
     /// Shows the machine's display unless it is on screen already.
@@ -238,10 +261,66 @@ impl<'a> Screen<'a> {
         if let Some((t, _, _)) = &self.texture {
             canvas.copy(t, None, None)?;
         }
+        if let Some(t) = &self.overlay {
+            canvas.copy(t, None, None)?;
+        }
         canvas.present();
         self.stale = false;
         Ok(())
     }
+}
+
+/// The colour of the band behind the overlay's text (ARGB): a dark
+/// violet that the tests look for.
+pub const OVERLAY_BG: [u8; 3] = [0x30, 0x00, 0x50];
+
+/// Draws `lines` (one 8x8 character cell each, cut at the width) on an
+/// opaque band at the top of a transparent ARGB8888 picture `w` x `h`.
+fn overlay_pixels(lines: &[String], pixels: &mut [u8], pitch: usize, w: usize, h: usize) {
+    let font = hw::vga::font::FONT_8X8;
+    let cols = (w - 8) / 8;
+    let lines = wrap(lines, cols);
+    let rows = (lines.len() * LINE + 8).min(h);
+    for y in 0..h {
+        let row = &mut pixels[y * pitch..][..w * 4];
+        for px in row.chunks_exact_mut(4) {
+            let [r, g, b] = OVERLAY_BG;
+            let a = if y < rows { 0xFF } else { 0 };
+            px.copy_from_slice(&[b, g, r, a]);
+        }
+    }
+    for (i, line) in lines.iter().enumerate() {
+        let y0 = 4 + i * LINE;
+        for (j, ch) in line.bytes().take(cols).enumerate() {
+            let glyph = &font[ch as usize * 8..][..8];
+            for (dy, bits) in glyph.iter().enumerate() {
+                for dx in 0..8 {
+                    if bits & (0x80 >> dx) != 0 && y0 + dy < h {
+                        let at = (y0 + dy) * pitch + (4 + j * 8 + dx) * 4;
+                        pixels[at..at + 4].copy_from_slice(&[0x40, 0xFF, 0xFF, 0xFF]);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Pixel rows from one overlay line to the next.
+const LINE: usize = 10;
+
+/// `lines` cut into pieces of at most `cols` characters, the pieces after
+/// the first indented by 6.
+fn wrap(lines: &[String], cols: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    for l in lines {
+        let chars: Vec<char> = l.chars().collect();
+        out.push(chars.iter().take(cols).collect::<String>());
+        let rest = &chars[cols.min(chars.len())..];
+        for piece in rest.chunks(cols.saturating_sub(6).max(1)) {
+            out.push(format!("      {}", piece.iter().collect::<String>()));
+        }
+    }
+    out
 }
 
 /// Writes `frame`'s pixels as XRGB8888 (B, G, R, X in memory) into a
@@ -328,7 +407,12 @@ pub fn run(run: &mut Run, fullscreen: bool, mute: bool) -> Result<Outcome, Strin
             run.player.input(i);
         }
         if ui.quit {
-            break Outcome::Quit;
+            // Closing the window after a divergence ends the run as one.
+            break if ui.diverged {
+                Outcome::Diverged
+            } else {
+                Outcome::Quit
+            };
         }
         if let Some(fs) = ui.fullscreen.take() {
             let t = if fs {
@@ -381,14 +465,22 @@ pub fn run(run: &mut Run, fullscreen: bool, mute: bool) -> Result<Outcome, Strin
         if let Some(i) = ui.mouse_input() {
             run.player.input(i);
         }
-        let step = run.player.run_frame(run.cycle_limit);
+        let step = run.run_frame();
         run.player.flush_output(&mut stdout);
         screen.show(&mut canvas, &run.player.session.m)?;
         if let Some(s) = sound.as_mut() {
             s.frame(&mut run.player.session.m);
         }
-        if let Some(o) = Outcome::of(step, run) {
-            break o;
+        match Outcome::of(step, run) {
+            Some(Outcome::Diverged) => {
+                diverged(run, &mut ui, &mut screen, &mut canvas, &title)?;
+                if let Some(s) = sound.as_mut() {
+                    s.hold(true);
+                }
+                continue;
+            }
+            Some(o) => break o,
+            None => check_title(run, &mut canvas, &title)?,
         }
         if ui.paused {
             ui.advance -= 1;
@@ -423,6 +515,49 @@ pub fn run(run: &mut Run, fullscreen: bool, mute: bool) -> Result<Outcome, Strin
         );
     }
     Ok(outcome)
+}
+
+/// `--check`'s status in the title, every 10 frame points checked.
+fn check_title(run: &Run, canvas: &mut WindowCanvas, title: &str) -> Result<(), String> {
+    let Some(c) = &run.check else {
+        return Ok(());
+    };
+    if c.frames() % 10 != 0 || c.frames() == 0 {
+        return Ok(());
+    }
+    canvas
+        .window_mut()
+        .set_title(&format!("{title} - check: {}", c.status()))
+        .map_err(|e| e.to_string())
+}
+
+/// At `--check`'s divergence: pauses for good, shows the report over the
+/// frame and says so in the title.
+fn diverged(
+    run: &Run,
+    ui: &mut Ui,
+    screen: &mut Screen,
+    canvas: &mut WindowCanvas,
+    title: &str,
+) -> Result<(), String> {
+    ui.paused = true;
+    ui.diverged = true;
+    ui.advance = 0;
+    let Some(c) = &run.check else {
+        return Ok(());
+    };
+    let mut lines = c.report.as_ref().map(|r| r.lines()).unwrap_or_default();
+    if let Some(d) = &c.bundle_written {
+        lines.push(format!("bundle: {}", d.display()));
+    }
+    lines.push("paused at the divergence; close the window to quit".into());
+    screen.set_overlay(&lines)?;
+    screen.present(canvas)?;
+    eprintln!("tandem run: check: paused at the divergence (close the window to quit)");
+    canvas
+        .window_mut()
+        .set_title(&format!("{title} - check: {} (paused)", c.status()))
+        .map_err(|e| e.to_string())
 }
 
 fn paused_line(run: &Run) -> String {

@@ -22,6 +22,7 @@ use crate::play::stdin_keys::StdinKeys;
 use crate::play::wav::WavOut;
 use crate::play::{headless, screenshot};
 
+mod check;
 mod prepare;
 pub use prepare::prepare;
 
@@ -122,6 +123,35 @@ pub struct RunArgs {
     #[arg(long, value_name = "FILE")]
     replay: Option<PathBuf>,
 
+    /// Run the models in lock-step with the program (docs/check.md): a
+    /// status line (the window's title; headless, one line at the end)
+    /// counts the frames checked; the first divergence pauses the window
+    /// (headless: ends the run, status 1), prints the report on stderr
+    /// and writes a reproduction bundle for `tandem compare --bundle`.
+    #[arg(long, requires = "profile", conflicts_with = "load_state")]
+    check: bool,
+
+    /// The profile of `--check`: replica, replica-demo, game-retail,
+    /// game-demo, or a TOML file.
+    #[arg(long, value_name = "NAME", requires = "check")]
+    profile: Option<String>,
+
+    /// The reference program whose tables the models read in `--check`
+    /// (default: the pristine built-in replica for replica profiles, else
+    /// the program).
+    #[arg(long, value_name = "FILE", requires = "check")]
+    reference: Option<PathBuf>,
+
+    /// `--check` keeps a save state every N frame points (the bundle
+    /// replays from the last one).
+    #[arg(long, value_name = "N", default_value_t = 70, requires = "check")]
+    checkpoint_every: u64,
+
+    /// Where `--check` writes the reproduction bundle (a folder)
+    /// [default: tandem-check-NAME-fFRAME in the current folder].
+    #[arg(long, value_name = "DIR", requires = "check")]
+    bundle_out: Option<PathBuf>,
+
     /// Start the window in fullscreen.
     #[arg(long)]
     fullscreen: bool,
@@ -174,7 +204,39 @@ pub struct Run {
     pub stdin: Option<StdinKeys>,
     /// The WAV being written (`--wav`).
     pub wav: Option<WavOut>,
+    /// The lock-step check (`--check`).
+    pub check: Option<crate::check::Checker>,
     _temp: Option<TempDir>,
+}
+
+impl Run {
+    /// Runs until the next frame is complete or the run ends (as
+    /// [`Player::run_frame`]); with `--check`, checks the frame points on
+    /// the way, keeps checkpoints, and at a divergence reports it, writes
+    /// the bundle and returns [`Exit::HookStop`] (see [`Outcome::of`]).
+    pub fn run_frame(&mut self) -> Exit {
+        let Some(c) = self.check.as_mut() else {
+            return self.player.run_frame(self.cycle_limit);
+        };
+        loop {
+            let exit = self.player.run_frame(self.cycle_limit);
+            if let Some(d) = c.after(&mut self.player.session, &exit) {
+                c.diverged(&mut self.player, &d);
+                return Exit::HookStop;
+            }
+            match exit {
+                Exit::HookStop => {
+                    if c.checkpoint_due() {
+                        if let Err(e) = c.take_checkpoint(&mut self.player) {
+                            eprintln!("tandem run: error: --check: {e}");
+                            c.every = 0;
+                        }
+                    }
+                }
+                e => return e,
+            }
+        }
+    }
 }
 
 /// How a run ended: as the session's run did, or at a limit only the
@@ -187,6 +249,8 @@ pub enum Outcome {
     FrameLimit,
     /// The user closed the window.
     Quit,
+    /// `--check` found a divergence.
+    Diverged,
 }
 
 impl Outcome {
@@ -197,6 +261,9 @@ impl Outcome {
                 Some(n) if run.player.session.frames >= n => Some(Outcome::FrameLimit),
                 _ => None,
             },
+            Exit::HookStop if run.check.as_ref().is_some_and(|c| c.report.is_some()) => {
+                Some(Outcome::Diverged)
+            }
             e => Some(Outcome::Ended(e)),
         }
     }
@@ -310,6 +377,9 @@ fn finish(args: &RunArgs, run: &mut Run, outcome: Outcome) -> ExitCode {
             s.frames
         );
     }
+    if let Some(c) = &run.check {
+        eprintln!("tandem run: check: {}", c.status());
+    }
     if let Some(why) = why_stopped(run, &outcome) {
         eprintln!("tandem run: stopped: {}: {why}", run.name);
     }
@@ -336,6 +406,7 @@ fn why_stopped(run: &Run, outcome: &Outcome) -> Option<String> {
         Outcome::Quit => {
             format!("the window was closed at cycle {cycle}, frame {frames}")
         }
+        Outcome::Diverged => format!("--check found a divergence (at {at}, frame {frames})"),
         Outcome::Ended(Exit::Stopped(why)) => why.to_string(),
         // `tandem run` sets no hooks.
         Outcome::Ended(Exit::HookStop) => format!("a hook stopped the run (at {at})"),

@@ -50,6 +50,7 @@ pub fn prepare(args: &RunArgs, headless: bool, stdin: Stdin) -> Result<Run, Erro
     let config = machine_config(args, replay.as_ref(), &name)?;
     let (mount, temp) = mount(args)?;
     let (mut session, origin) = start(args, config, &mount, &name, &image)?;
+    let check = super::check::checker(args, &mut session, &name, &image, &mount)?;
     // A resumed run goes on with the saved machine's CPU and clock.
     let cpu_hz = session.m.config().cpu_hz;
     // Headless: the host's stdin (when it is not a terminal) is typed on
@@ -109,6 +110,7 @@ pub fn prepare(args: &RunArgs, headless: bool, stdin: Stdin) -> Result<Run, Erro
         seconds,
         stdin: stdin_keys,
         wav,
+        check,
         _temp: temp,
     })
 }
@@ -142,7 +144,7 @@ fn read_program(args: &RunArgs) -> Result<(String, Vec<u8>), Error> {
 
 /// The machine: the options, else the replayed record's header, else the
 /// defaults (an 8086; a 386 for the built-in replica, which needs 186+
-/// instructions). A record made on another machine is refused.
+/// instructions, and for `--check`, as for `tandem compare`). A record made on another machine is refused.
 fn machine_config(
     args: &RunArgs,
     replay: Option<&Replay>,
@@ -155,8 +157,9 @@ fn machine_config(
         }
         _ => None,
     };
-    let default_cpu = if args.program.is_none() {
-        CpuModel::I386
+    // `--check` runs on the golden-master commands' CPU, as `compare` does.
+    let default_cpu = if args.program.is_none() || args.check {
+        crate::session::GM_CPU
     } else {
         CpuModel::I8086
     };
