@@ -396,3 +396,87 @@ fn scripted_presses_reach_the_program_in_the_window() {
         "{o:?}"
     );
 }
+
+/// The band behind `--check`'s report in the window (play::window's
+/// OVERLAY_BG).
+const OVERLAY_BG: [u8; 3] = [0x30, 0x00, 0x50];
+
+#[test]
+fn check_pauses_the_window_at_a_mutant_s_divergence_and_its_bundle_replays() {
+    let x = start_xvfb();
+    let dir = temp_dir("window-check");
+    // The replica with band 2's amplitude (136) made 120.
+    let mut exe = std::fs::read(common::replica()).expect("replica.exe");
+    exe[0x20 + 0xDB6A + 2] = 120;
+    let amp = dir.join("amp.exe");
+    std::fs::write(&amp, exe).expect("write mutant");
+    let bundle = dir.join("bundle");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tandem"))
+        .args(["run", "--mute", "--check", "--profile", "replica"])
+        .args(["--checkpoint-every", "20", "--bundle-out"])
+        .args([&bundle, &amp])
+        .current_dir(&dir)
+        .env("DISPLAY", &x.display)
+        .env("SDL_AUDIODRIVER", "dummy")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn tandem");
+    let (tx, rx) = channel();
+    let stderr = child.stderr.take().expect("stderr");
+    std::thread::spawn(move || {
+        for l in BufReader::new(stderr).lines().map_while(Result::ok) {
+            if tx.send(l).is_err() {
+                break;
+            }
+        }
+    });
+    let mut seen = Vec::new();
+    wait_line(&rx, "paused at the divergence", &mut seen);
+    let report: Vec<String> = seen
+        .iter()
+        .filter_map(|l| l.strip_prefix("tandem run: check: "))
+        .take_while(|l| !l.starts_with("reproduction bundle"))
+        .map(str::to_string)
+        .collect();
+    assert!(
+        report.first().is_some_and(|l| l.ends_with("slot 11")),
+        "{seen:#?}"
+    );
+    // Paused: the window says so, shows the report over the frame, and
+    // the program stays where it is.
+    let window = find_window(&x);
+    let title = xdotool(&x, &["getwindowname", &window]);
+    assert!(title.contains("1 divergence (paused)"), "{title}");
+    std::thread::sleep(Duration::from_millis(300));
+    let a = xwd(&x, &window);
+    let band = (0..a.h)
+        .flat_map(|y| (0..a.w).map(move |x| (x, y)))
+        .filter(|&(x, y)| a.at(x, y) == OVERLAY_BG)
+        .count();
+    assert!(band > a.w * a.h / 10, "{band} pixels of the report's band");
+    std::thread::sleep(Duration::from_millis(700));
+    assert!(
+        xwd(&x, &window).rgb == a.rgb,
+        "the window changed while paused"
+    );
+    assert!(child.try_wait().expect("wait").is_none(), "{seen:#?}");
+    // Closing the window (SDL turns SIGTERM into a quit) ends the run
+    // with status 1.
+    let killed = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .expect("kill");
+    assert!(killed.success());
+    let status = wait_exit(&mut child, &seen);
+    assert_eq!(status.code(), Some(1), "{seen:#?}");
+
+    // The bundle replays headless to the same report.
+    let o = common::tandem(&["compare", "--bundle", s(&bundle)]);
+    assert_eq!(o.status.code(), Some(1), "{o:?}");
+    let out = text(&o.stdout);
+    let replayed: Vec<&str> = out.lines().take_while(|l| *l != "1 divergence").collect();
+    assert_eq!(replayed, report);
+    let _ = std::fs::remove_dir_all(&dir);
+}
