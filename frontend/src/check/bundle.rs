@@ -58,11 +58,14 @@ pub fn default_path(program: &str, frame: u64) -> PathBuf {
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
+    // "replica (built-in)" is the built-in replica.
     let stem: String = stem
+        .split(' ')
+        .next()
+        .unwrap_or_default()
         .chars()
         .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
         .collect();
-    let stem = stem.split(' ').next().unwrap_or("program").to_string();
     PathBuf::from(format!("tandem-check-{stem}-f{frame}"))
 }
 
@@ -330,4 +333,17 @@ pub fn replay(dir: &Path, json: bool) -> ExitCode {
         eprintln!("tandem compare: this report differs from the bundle's report.json");
     }
     ExitCode::from(crate::exit::CHECK_FAILED)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_paths_name_the_program_and_the_frame() {
+        let p = default_path("/games/fly/GAME.EXE", 7);
+        assert_eq!(p, PathBuf::from("tandem-check-GAME-f7"));
+        let p = default_path("replica (built-in)", 49);
+        assert_eq!(p, PathBuf::from("tandem-check-replica-f49"));
+    }
 }
