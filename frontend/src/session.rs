@@ -6,9 +6,10 @@
 use std::path::{Path, PathBuf};
 
 use dos::{Dos, DosConfig, Session};
-use emu::{CpuModel, SegReg};
+use emu::{CpuModel, FlatBus, SegReg};
 use hw::Machine;
-use models::{Placement, Profile};
+use models::profile::Seg;
+use models::{Placement, Profile, Segments};
 
 use crate::error::Error;
 
@@ -111,24 +112,59 @@ impl Loaded {
     }
 
     /// Where `profile` finds the program: its main code segment by
-    /// signature, its data group at the entry SS.
+    /// signature, its data group at the entry SS (or by the profile's data
+    /// signature).
     pub fn place(&self, profile: &Profile, name: &str) -> Result<Placement, Error> {
-        let last = self.load_seg.saturating_add(self.image_paras);
-        let code_seg = profile
-            .find_code_segment(&self.session.m, self.load_seg, last)
-            .ok_or_else(|| {
-                Error::bad(
-                    name,
-                    format!(
-                        "the signature of profile {} is not in this program (is it the right program?)",
-                        profile.name
-                    ),
-                )
-            })?;
+        let segs = self.locate(profile, name)?;
         Ok(Placement {
-            code_seg,
-            data_seg: self.entry_ss,
+            code_seg: segs.code,
+            data_seg: segs.data,
         })
+    }
+
+    /// Where `profile` finds each segment of the program: code (and data,
+    /// when the profile has a data signature) by signature, searched from
+    /// the segment the program's offsets count from ([`Loaded::origin_seg`]:
+    /// the PSP of a .COM) to the end of its image; the stack at the entry
+    /// SS, and the data there too without a data signature.
+    pub fn locate(&self, profile: &Profile, name: &str) -> Result<Segments, Error> {
+        let last = self.load_seg.saturating_add(self.image_paras);
+        let find = |seg: Seg| {
+            profile
+                .find_segment(seg, &self.session.m, self.origin_seg, last)
+                .ok_or_else(|| {
+                    Error::bad(
+                        name,
+                        format!(
+                            "the {} signature of profile {} is not in this program (is it the right program?)",
+                            seg.name(),
+                            profile.name
+                        ),
+                    )
+                })
+        };
+        let code = find(Seg::Code)?;
+        let data = if profile.has_data_signature() {
+            find(Seg::Data)?
+        } else {
+            self.entry_ss
+        };
+        Ok(Segments {
+            code,
+            data,
+            stack: self.entry_ss,
+        })
+    }
+
+    /// The first mebibyte of the program's memory as a flat bus, for
+    /// routines run alone (sweeps): cheap to copy per thread, and read
+    /// without the PC's memory map.
+    pub fn flat(&self) -> FlatBus {
+        let mut bus = FlatBus::new(1 << 20);
+        let bytes = self.session.m.bus.mem.bytes();
+        let n = bytes.len().min(1 << 20);
+        bus.mem[..n].copy_from_slice(&bytes[..n]);
+        bus
     }
 }
 
@@ -319,13 +355,16 @@ pub struct GoldenSetup {
     pub reference: Loaded,
     /// Where the reference is in its memory.
     pub ref_at: Placement,
+    /// Where each of the reference's segments is.
+    pub ref_segs: Segments,
 }
 
 /// The arguments `sweep` and `compare` share: the profile, the program,
 /// the reference and the machine.
 #[derive(clap::Args, Debug)]
 pub struct GoldenArgs {
-    /// Profile: replica, replica-demo, game-retail, game-demo, or a TOML file.
+    /// Profile: replica, replica-demo, game-retail, game-demo, or a TOML file
+    /// (docs/models.md).
     #[arg(long, value_name = "NAME")]
     pub profile: String,
 
@@ -361,11 +400,13 @@ pub fn golden_setup(args: &GoldenArgs) -> Result<GoldenSetup, Error> {
         &name,
         &args.machine(),
     )?;
+    let ref_segs = reference.locate(&profile, &name)?;
     Ok(GoldenSetup {
         profile,
         image,
         name,
         reference,
         ref_at,
+        ref_segs,
     })
 }
