@@ -690,22 +690,88 @@ mod tests {
     #[test]
     fn bad_profiles_are_errors_naming_the_key() {
         let base = "name='x'\ndescription=''\n[[signature]]\noffset='0'\nbytes='SIG'\n\
-            [code]\ndivisor='1774'\nclock='0BF8'\nfountain='DB1A'\nsine='944A'\namps='DB6A'\nEXTRA\n\
-            [data]\nparams='7935'\nfountain_slot='9'\n";
+            [code]\nclock='0BF8'\nfountain='DB1A'\nsine='944A'\namps='DB6A'\n\
+            [data]\nparams='7935'\n[routine.fountain]\nslot='9'\nEXTRA\n";
         let ok = base.replace("SIG", "8B ?? 74").replace("EXTRA", "");
         let p = Profile::parse(&ok).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(p.signatures[0].bytes, vec![Some(0x8B), None, Some(0x74)]);
-        assert_eq!(p.code.fountain, 0xDB1A);
+        assert_eq!(p.symbol("fountain"), Some((Seg::Code, 0xDB1A)));
+        assert_eq!(p.data.fountain_slot, 9);
         let e =
             Profile::parse(&base.replace("SIG", "ZZ").replace("EXTRA", "")).expect_err("bad byte");
         assert!(e.to_string().contains("ZZ"), "{e}");
         let e = Profile::parse(&ok.replace("sine='944A'", "sine='94G'")).expect_err("bad offset");
         assert!(e.to_string().contains("sine"), "{e}");
-        let e = Profile::parse(&ok.replace("amps='DB6A'", "")).expect_err("missing key");
-        assert!(e.to_string().contains("amps"), "{e}");
         let e = Profile::parse(&base.replace("SIG", "8B").replace("EXTRA", "bogus='1'"))
             .expect_err("unknown key");
-        assert!(e.to_string().contains("bogus"), "{e}");
+        assert!(
+            e.to_string().contains("routine.fountain key 'bogus'"),
+            "{e}"
+        );
+        let e = Profile::parse(&ok.replace("slot='9'", "slot='FB'")).expect_err("slot");
+        assert!(e.to_string().contains("routine.fountain.slot"), "{e}");
+        let e =
+            Profile::parse(&ok.replace("[routine.fountain]", "[routine.fountain]\nmodel='nope'"))
+                .expect_err("model");
+        assert!(e.to_string().contains("no model 'nope'"), "{e}");
+        let e = Profile::parse(&ok.replace("[data]", "[data]\nclock='1'")).expect_err("twice");
+        assert!(e.to_string().contains("'clock' is in both"), "{e}");
+    }
+
+    /// A profile names only what it knows; asking for a routine names the
+    /// first symbol that routine lacks, and nothing about other routines.
+    #[test]
+    fn a_routine_names_only_its_own_missing_symbol() {
+        let text = "name='com'\ndescription=''\n[[signature]]\noffset='100'\nbytes='EB'\n\
+            [code]\nfountain='200'\nclock='300'\nsine='400'\namps='380'\n[data]\nparams='1000'\n";
+        let p = Profile::parse(text).unwrap_or_else(|e| panic!("{e}"));
+        let r = p.routine("fountain").unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!((r.entry, r.value("slot")), (0x200, 0));
+        let e = p.routine("state-selection").expect_err("no state_select");
+        assert_eq!(
+            e.to_string(),
+            "profile com does not name 'state_select', which routine state-selection needs"
+        );
+        let e = Profile::parse(&text.replace("amps='380'\n", ""))
+            .unwrap_or_else(|e| panic!("{e}"))
+            .routine("fountain")
+            .expect_err("no amps");
+        assert_eq!(
+            e.to_string(),
+            "profile com does not name 'amps', which routine fountain needs"
+        );
+        // A routine section may map a model's symbol to another name.
+        let p = Profile::parse(
+            &text
+                .replace("amps='380'", "heights='380'")
+                .to_string()
+                .replace("[data]", "[routine.fountain]\namps='heights'\n[data]"),
+        );
+        let p = p.unwrap_or_else(|e| panic!("{e}"));
+        let r = p.routine("fountain").unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(r.symbol("amps"), Some((Seg::Code, 0x380)));
+    }
+
+    /// The format before routine sections still parses, its slots moved
+    /// into routines `fountain` and `landing`.
+    #[test]
+    fn the_old_format_is_still_read() {
+        let old = "name='old'\ndescription=''\n[[signature]]\noffset='0321'\nbytes='8B'\n\
+            [code]\ndivisor='1774'\nclock='0BF8'\nfountain='DB1A'\nsine='944A'\namps='DB6A'\n\
+            landing_update='C656'\n[data]\nparams='7935'\nfountain_slot='9'\nlanding_slot='14'\n";
+        let p = Profile::parse(old).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(p.routine_names(), ["fountain", "landing"]);
+        assert_eq!((p.data.fountain_slot, p.data.landing_slot), (9, Some(20)));
+        let r = p.routine("landing").unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!((r.entry, r.value("slot")), (0xC656, 20));
+        let new = Profile::builtin("replica").unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            new.data,
+            DataLayout {
+                banks: Some(0x1000),
+                ..p.data.clone()
+            }
+        );
     }
 
     #[test]
