@@ -410,3 +410,40 @@ pub fn golden_setup(args: &GoldenArgs) -> Result<GoldenSetup, Error> {
         ref_segs,
     })
 }
+
+/// `--profile` and `--routine` of `call` and `trace`: a profile locates
+/// the program's segments (so `code:OFF` names an offset of its code
+/// segment) and a routine its entry.
+#[derive(clap::Args, Debug, Default)]
+pub struct RoutineArgs {
+    /// A profile (built-in name or TOML file) whose signatures find the
+    /// code segment: `code:OFF` addresses count from it.
+    #[arg(long, value_name = "NAME")]
+    pub profile: Option<String>,
+
+    /// A routine of the profile (or a registered model): its entry is the
+    /// address (with --profile).
+    #[arg(long, value_name = "NAME", requires = "profile")]
+    pub routine: Option<String>,
+}
+
+impl RoutineArgs {
+    /// The program's segments as the profile finds them (`None` without a
+    /// profile) and the routine's entry (`None` without `--routine`).
+    pub fn locate(
+        &self,
+        s: &Loaded,
+        name: &str,
+    ) -> Result<(Option<Segments>, Option<(u16, u16)>), Error> {
+        let Some(p) = &self.profile else {
+            return Ok((None, None));
+        };
+        let profile = profile(p)?;
+        let segs = s.locate(&profile, name)?;
+        let entry = match &self.routine {
+            Some(r) => Some((segs.code, profile.routine(r)?.entry)),
+            None => None,
+        };
+        Ok((Some(segs), entry))
+    }
+}

@@ -114,6 +114,10 @@ impl Model for Fountain {
         format!("clock {:04X}h", point.values[0])
     }
 
+    fn in_lock_step(&self) -> bool {
+        true
+    }
+
     fn frame(&self, ctx: &Ctx, at: &FrameInput, _state: &mut i64, out: &mut [i64]) -> bool {
         Fountain::six(ctx, at.clock, out);
         true

@@ -100,6 +100,10 @@ impl Model for Landing {
         format!("step {:X}h from {:04X}h", point.values[0], point.values[1])
     }
 
+    fn in_lock_step(&self) -> bool {
+        true
+    }
+
     fn frame(&self, _ctx: &Ctx, at: &FrameInput, state: &mut i64, out: &mut [i64]) -> bool {
         let p = landing_update(*state as u16, at.elapsed);
         *state = p as i64;

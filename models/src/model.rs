@@ -332,6 +332,12 @@ pub trait Model: Sync {
         format!("output {k}")
     }
 
+    /// Whether the model takes part in lock-step frames ([`Model::frame`]);
+    /// `compare` spot-checks the others at each frame instead.
+    fn in_lock_step(&self) -> bool {
+        false
+    }
+
     /// Lock-step: the outputs at a frame point into `out` (as
     /// [`Model::expect`]), with `state` the model's own, carried between
     /// frames (0 at the first). `false`: the model does not take part.

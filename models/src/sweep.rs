@@ -310,3 +310,42 @@ impl<B: Bus + GuestMemory> Runner<'_, B> {
         Ok(())
     }
 }
+
+/// Points a spot check runs at each frame.
+pub const SPOT_POINTS: usize = 16;
+
+/// A spot check at lock-step frame `frame`: [`SPOT_POINTS`] points of the
+/// domain (a different, deterministic choice at each frame) run on a copy
+/// of the running program, the model reading the same copy, so a routine
+/// whose tables change while the program runs (the parameter table) is
+/// checked on the data of the moment. The first mismatch, if any.
+pub fn spot_check<B: Bus + GuestMemory + Clone>(
+    routine: &Routine,
+    program: &Program<B>,
+    domain: &[Point],
+    frame: u64,
+) -> Result<Option<Mismatch>, Error> {
+    if domain.is_empty() {
+        return Ok(None);
+    }
+    let pick: Vec<Point> = (0..SPOT_POINTS as u64)
+        .map(|j| {
+            let k = (frame * SPOT_POINTS as u64 + j).wrapping_mul(7919) % domain.len() as u64;
+            domain[k as usize]
+        })
+        .collect();
+    let (mut cpu, mut bus) = (program.cpu.clone(), program.bus.clone());
+    let wiring = Wiring::new(routine, program.segs);
+    let mut run = Runner {
+        routine,
+        program,
+        wiring: &wiring,
+        cpu: &mut cpu,
+        bus: &mut bus,
+    };
+    let reference = Reference {
+        mem: program.bus,
+        segs: program.segs,
+    };
+    Ok(run.points(&pick, &reference, &|_| {})?.first)
+}

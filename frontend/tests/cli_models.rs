@@ -1,0 +1,149 @@
+//! Models on programs other than the built-in replicas: a .COM of its own
+//! layout swept with a profile that names only the fountain's symbols, and
+//! the worked example of docs/models.md (param-lookup, one file in
+//! models/src) swept and compared with the commands unchanged.
+
+use std::path::PathBuf;
+use std::process::Output;
+
+mod common;
+use common::{repo, s, tandem, text};
+
+/// Builds roms/fountain-com/fountain.asm with nasm into a fresh folder;
+/// returns the program, a copy with amplitude byte 2 changed, and the
+/// profile.
+fn fountain_com() -> (PathBuf, PathBuf, PathBuf) {
+    let d = common::temp_dir("fountain-com");
+    let src = repo().join("roms/fountain-com/fountain.asm");
+    let com = d.join("FOUNTAIN.COM");
+    let o = std::process::Command::new("nasm")
+        .args(["-f", "bin", "-o", s(&com), s(&src)])
+        .output()
+        .expect("nasm runs (apt-get install nasm)");
+    assert!(o.status.success(), "nasm: {}", text(&o.stderr));
+    let mut b = std::fs::read(&com).expect("the .COM");
+    b[0x250 - 0x100 + 2] = 76; // amplitude 2: 75 -> 76
+    let mutant = d.join("MUTANT.COM");
+    std::fs::write(&mutant, b).expect("write the mutant");
+    (com, mutant, repo().join("roms/fountain-com/fountain.toml"))
+}
+
+fn json(o: &Output) -> serde_json::Value {
+    serde_json::from_str(text(&o.stdout).trim()).unwrap_or_else(|e| panic!("{e}: {o:?}"))
+}
+
+#[test]
+fn a_com_of_its_own_sweeps_equal_and_a_changed_amplitude_names_its_slot() {
+    let (com, mutant, profile) = fountain_com();
+    let o = tandem(&[
+        "sweep",
+        "--profile",
+        s(&profile),
+        s(&com),
+        "--routine",
+        "fountain",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    assert!(
+        text(&o.stdout).trim_end().ends_with("12288 of 12288 equal"),
+        "{}",
+        text(&o.stdout)
+    );
+    let mutant_sweep = |threads: &str| {
+        tandem(&[
+            "sweep",
+            "--profile",
+            s(&profile),
+            s(&mutant),
+            "--reference",
+            s(&com),
+            "--routine",
+            "fountain",
+            "--threads",
+            threads,
+            "--json",
+        ])
+    };
+    let o = mutant_sweep("1");
+    assert_eq!(o.status.code(), Some(1), "{o:?}");
+    let v = json(&o);
+    assert_eq!(v["first_mismatch"]["output"], "slot 2", "{v}");
+    assert!(v["equal"].as_u64() < Some(12_288), "{v}");
+    // The same report on 3 threads (only the timing and the count differ).
+    let mut w = json(&mutant_sweep("3"));
+    assert_eq!(w["threads"], 3, "{w}");
+    let mut v = v;
+    for x in [&mut v, &mut w] {
+        for k in ["seconds", "loop_seconds", "threads"] {
+            x[k] = serde_json::Value::Null;
+        }
+    }
+    assert_eq!(v, w);
+}
+
+/// The profile names only the fountain: asking for another routine names
+/// that routine's first missing symbol, in one line, exit 2.
+#[test]
+fn a_routine_the_profile_cannot_locate_names_its_missing_symbol() {
+    let (com, _, profile) = fountain_com();
+    let o = tandem(&[
+        "sweep",
+        "--profile",
+        s(&profile),
+        s(&com),
+        "--routine",
+        "landing",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    let err = text(&o.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("does not name 'landing_update', which routine landing needs"),
+        "{err}"
+    );
+}
+
+/// A mutant of the replica's lookup (AND AL,31 becomes AND AL,63).
+fn lookup_mutant() -> PathBuf {
+    let mut b = std::fs::read(common::replica()).expect("replica");
+    let at = 0x20 + 0x3300;
+    assert_eq!(&b[at..at + 2], &[0x24, 0x1F], "AND AL,1Fh at 3300");
+    b[at + 1] = 0x3F;
+    let d = common::temp_dir("lookup-mutant");
+    let p = d.join("LOOKUP.EXE");
+    std::fs::write(&p, b).expect("write");
+    p
+}
+
+#[test]
+fn the_worked_example_sweeps_and_compares() {
+    let o = tandem(&["sweep", "--profile", "replica", "--routine", "param-lookup"]);
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    assert!(text(&o.stdout).contains("65536 of 65536 equal"), "{o:?}");
+    let o = tandem(&[
+        "compare",
+        "--profile",
+        "replica",
+        "--seconds",
+        "2",
+        "--routine",
+        "param-lookup",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    // The table is all zeros at load, so only the spot checks on the live
+    // table (compare) can tell the mutant.
+    let m = lookup_mutant();
+    let o = tandem(&[
+        "compare",
+        "--profile",
+        "replica",
+        s(&m),
+        "--seconds",
+        "3",
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{o:?}");
+    let v = json(&o);
+    assert_eq!(v["divergence"]["routine"], "param-lookup", "{v}");
+    assert_eq!(v["divergence"]["output"], "AX", "{v}");
+}
