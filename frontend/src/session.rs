@@ -411,6 +411,9 @@ pub fn golden_setup(args: &GoldenArgs) -> Result<GoldenSetup, Error> {
     })
 }
 
+/// What `--profile`/`--routine` locate: the segments and the entry.
+pub type Located = (Option<Segments>, Option<(u16, u16)>);
+
 /// `--profile` and `--routine` of `call` and `trace`: a profile locates
 /// the program's segments (so `code:OFF` names an offset of its code
 /// segment) and a routine its entry.
@@ -430,11 +433,7 @@ pub struct RoutineArgs {
 impl RoutineArgs {
     /// The program's segments as the profile finds them (`None` without a
     /// profile) and the routine's entry (`None` without `--routine`).
-    pub fn locate(
-        &self,
-        s: &Loaded,
-        name: &str,
-    ) -> Result<(Option<Segments>, Option<(u16, u16)>), Error> {
+    pub fn locate(&self, s: &Loaded, name: &str) -> Result<Located, Error> {
         let Some(p) = &self.profile else {
             return Ok((None, None));
         };
