@@ -107,8 +107,10 @@ fn spots(
         let r = names.iter().map(|n| profile.routine(n));
         r.collect::<Result<Vec<_>, _>>()?
     };
-    let mem = reference.flat();
-    let reference = Reference { mem: &mem, segs };
+    let reference = Reference {
+        mem: reference.memory(),
+        segs,
+    };
     let mut v = Vec::new();
     for r in chosen {
         if let Ok(d) = sweep::domain(&r, &reference) {
@@ -276,10 +278,9 @@ impl Run<'_> {
         }
         let mut cpu = s.session.m.cpu.clone();
         cpu.hooks = None;
-        let bus = s.flat();
         let program = Program {
             cpu: &cpu,
-            bus: &bus,
+            mem: s.memory(),
             segs,
         };
         for (r, domain) in &self.spots {

@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use dos::{Dos, DosConfig, Session};
-use emu::{CpuModel, FlatBus, SegReg};
+use emu::{CpuModel, SegReg};
 use hw::Machine;
 use models::profile::Seg;
 use models::{Placement, Profile, Segments};
@@ -131,7 +131,7 @@ impl Loaded {
         let last = self.load_seg.saturating_add(self.image_paras);
         let find = |seg: Seg| {
             profile
-                .find_segment(seg, &self.session.m, self.origin_seg, last)
+                .find_segment(seg, self.memory(), self.origin_seg, last)
                 .ok_or_else(|| {
                     Error::bad(
                         name,
@@ -156,15 +156,10 @@ impl Loaded {
         })
     }
 
-    /// The first mebibyte of the program's memory as a flat bus, for
-    /// routines run alone (sweeps): cheap to copy per thread, and read
-    /// without the PC's memory map.
-    pub fn flat(&self) -> FlatBus {
-        let mut bus = FlatBus::new(1 << 20);
-        let bytes = self.session.m.bus.mem.bytes();
-        let n = bytes.len().min(1 << 20);
-        bus.mem[..n].copy_from_slice(&bytes[..n]);
-        bus
+    /// The machine's memory from linear address 0 (what sweeps copy and
+    /// models read).
+    pub fn memory(&self) -> &[u8] {
+        self.session.m.bus.mem.bytes()
     }
 }
 
@@ -357,6 +352,10 @@ pub struct GoldenSetup {
     pub ref_at: Placement,
     /// Where each of the reference's segments is.
     pub ref_segs: Segments,
+    /// Whether the reference is the program itself (same bytes): a
+    /// command that only reads the program before running it may use the
+    /// reference's load instead of loading it again.
+    pub reference_is_program: bool,
 }
 
 /// The arguments `sweep` and `compare` share: the profile, the program,
@@ -401,7 +400,12 @@ pub fn golden_setup(args: &GoldenArgs) -> Result<GoldenSetup, Error> {
         &args.machine(),
     )?;
     let ref_segs = reference.locate(&profile, &name)?;
+    let reference_is_program = match args.reference.as_deref() {
+        Some(p) => std::fs::read(p).map_err(|e| Error::file(p, e))? == image,
+        None => builtin(&profile).is_none_or(|b| b == image.as_slice()),
+    };
     Ok(GoldenSetup {
+        reference_is_program,
         profile,
         image,
         name,

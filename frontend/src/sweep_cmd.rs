@@ -50,17 +50,24 @@ struct Swept {
 /// Loads the program, runs the sweep on the current rayon pool.
 fn run_sweep(args: &SweepArgs, g: &GoldenSetup, routine: &Routine) -> Result<Swept, String> {
     let name = &g.name;
-    let s = Loaded::start(&g.image, name, None, &args.golden.machine(), b"")
-        .map_err(|e| e.to_string())?;
+    // The reference is loaded and nothing has run: when it is the program
+    // itself, its load serves for both.
+    let own;
+    let s = if g.reference_is_program {
+        &g.reference
+    } else {
+        own = Loaded::start(&g.image, name, None, &args.golden.machine(), b"")
+            .map_err(|e| e.to_string())?;
+        &own
+    };
     let segs = s.locate(&g.profile, name).map_err(|e| e.to_string())?;
-    let (bus, ref_mem) = (s.flat(), g.reference.flat());
     let program = Program {
         cpu: &s.session.m.cpu,
-        bus: &bus,
+        mem: s.memory(),
         segs,
     };
     let reference = Reference {
-        mem: &ref_mem,
+        mem: g.reference.memory(),
         segs: g.ref_segs,
     };
     let points = sweep::domain(routine, &reference).map_err(|e| e.to_string())?;

@@ -47,10 +47,13 @@ fn fountain(c: &mut Criterion) {
     let cpu = Cpu::new(CpuModel::I386);
     let program = Program {
         cpu: &cpu,
-        bus: &bus,
+        mem: &bus.mem,
         segs,
     };
-    let reference = Reference { mem: &bus, segs };
+    let reference = Reference {
+        mem: &bus.mem[..],
+        segs,
+    };
     let run = || {
         let r =
             sweep::sweep(&routine, &program, &reference, &|_| {}).unwrap_or_else(|e| panic!("{e}"));

@@ -16,7 +16,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use emu::{Bus, Cpu, SegReg};
+use emu::{Bus, Cpu, FlatBus, SegReg};
 use rayon::prelude::*;
 
 use crate::call::call_near;
@@ -56,15 +56,40 @@ const SWEEP_SP: u16 = 0xFFF0;
 /// Points between two progress reports.
 const PROGRESS_EVERY: usize = 64;
 
-/// The program under test: its CPU and memory as loaded (each thread runs
-/// on its own copy) and its segments.
-pub struct Program<'a, B> {
+/// The program under test: its CPU and its first mebibyte of memory as
+/// loaded (each thread runs on its own copy, [`flat_copy`]) and its
+/// segments.
+pub struct Program<'a> {
     /// The CPU, its registers as each call starts.
     pub cpu: &'a Cpu,
-    /// The memory.
-    pub bus: &'a B,
+    /// The memory from linear address 0 (at most 1 MiB is used).
+    pub mem: &'a [u8],
     /// Where its segments are.
     pub segs: Segments,
+}
+
+/// Size of a sweep's flat memory: the real-mode address space.
+const FLAT_SIZE: usize = 1 << 20;
+/// The unit [`flat_copy`] skips when it is all zeros (a page).
+const PAGE: usize = 4096;
+/// A page of zeros to compare with.
+static ZERO_PAGE: [u8; PAGE] = [0; PAGE];
+
+/// A flat 1 MiB bus holding `mem`'s first mebibyte. Pages of zeros are
+/// not copied: the bus starts zeroed, and a page never written is never
+/// touched (a process-wide sweep copies about a quarter of a DOS machine's
+/// first mebibyte, the rest being empty).
+pub fn flat_copy(mem: &[u8]) -> FlatBus {
+    let mut bus = FlatBus::new(FLAT_SIZE);
+    let n = mem.len().min(FLAT_SIZE);
+    for (dst, src) in bus.mem[..n].chunks_mut(PAGE).zip(mem[..n].chunks(PAGE)) {
+        // A comparison with a zero page is a memcmp: much faster than a
+        // byte loop that may stop early.
+        if src != &ZERO_PAGE[..src.len()] {
+            dst.copy_from_slice(src);
+        }
+    }
+    bus
 }
 
 /// The reference program whose tables the model reads.
@@ -131,14 +156,13 @@ pub fn domain<R: GuestMemory + ?Sized>(
 /// Sweeps `routine` over its model's domain: the program runs each point,
 /// the model computes it from the reference. `progress` gets the number of
 /// points done so far (from any thread). Runs on the current rayon pool.
-pub fn sweep<B, R>(
+pub fn sweep<R>(
     routine: &Routine,
-    program: &Program<B>,
+    program: &Program,
     reference: &Reference<R>,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<SweepReport, Error>
 where
-    B: Bus + GuestMemory + Clone + Sync,
     R: GuestMemory + Sync + ?Sized,
 {
     let points = domain(routine, reference)?;
@@ -146,15 +170,14 @@ where
 }
 
 /// [`sweep`] over given points (a domain from [`domain`]).
-pub fn sweep_points<B, R>(
+pub fn sweep_points<R>(
     routine: &Routine,
-    program: &Program<B>,
+    program: &Program,
     reference: &Reference<R>,
     domain: &[Point],
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<SweepReport, Error>
 where
-    B: Bus + GuestMemory + Clone + Sync,
     R: GuestMemory + Sync + ?Sized,
 {
     let threads = rayon::current_num_threads().max(1);
@@ -165,7 +188,7 @@ where
         .par_chunks(part)
         .map(|points| {
             let mut cpu = program.cpu.clone();
-            let mut bus = program.bus.clone();
+            let mut bus = flat_copy(program.mem);
             let mut run = Runner {
                 routine,
                 program,
@@ -204,15 +227,15 @@ impl<M: GuestMemory + ?Sized> GuestMemory for Dyn<'_, M> {
 }
 
 /// One thread's part of a sweep.
-struct Runner<'a, B> {
+struct Runner<'a> {
     routine: &'a Routine,
-    program: &'a Program<'a, B>,
+    program: &'a Program<'a>,
     wiring: &'a Wiring,
     cpu: &'a mut Cpu,
-    bus: &'a mut B,
+    bus: &'a mut FlatBus,
 }
 
-impl<B: Bus + GuestMemory> Runner<'_, B> {
+impl Runner<'_> {
     fn points<R: GuestMemory + ?Sized>(
         &mut self,
         points: &[Point],
@@ -266,7 +289,7 @@ impl<B: Bus + GuestMemory> Runner<'_, B> {
         for (o, a) in iface.outputs.iter().zip(&self.wiring.outputs) {
             if let Some(a) = *a {
                 for b in 0..2 * o.len() as u32 {
-                    self.bus.mem_write8(a + b, self.program.bus.read8(a + b));
+                    self.bus.mem_write8(a + b, self.program.mem.read8(a + b));
                 }
             }
         }
@@ -319,9 +342,9 @@ pub const SPOT_POINTS: usize = 16;
 /// of the running program, the model reading the same copy, so a routine
 /// whose tables change while the program runs (the parameter table) is
 /// checked on the data of the moment. The first mismatch, if any.
-pub fn spot_check<B: Bus + GuestMemory + Clone>(
+pub fn spot_check(
     routine: &Routine,
-    program: &Program<B>,
+    program: &Program,
     domain: &[Point],
     frame: u64,
 ) -> Result<Option<Mismatch>, Error> {
@@ -334,7 +357,7 @@ pub fn spot_check<B: Bus + GuestMemory + Clone>(
             domain[k as usize]
         })
         .collect();
-    let (mut cpu, mut bus) = (program.cpu.clone(), program.bus.clone());
+    let (mut cpu, mut bus) = (program.cpu.clone(), flat_copy(program.mem));
     let wiring = Wiring::new(routine, program.segs);
     let mut run = Runner {
         routine,
@@ -344,7 +367,7 @@ pub fn spot_check<B: Bus + GuestMemory + Clone>(
         bus: &mut bus,
     };
     let reference = Reference {
-        mem: program.bus,
+        mem: program.mem,
         segs: program.segs,
     };
     Ok(run.points(&pick, &reference, &|_| {})?.first)

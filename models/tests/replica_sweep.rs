@@ -61,9 +61,13 @@ fn sweep_with(
 ) -> SweepReport {
     let r = profile.routine(routine).unwrap_or_else(|e| panic!("{e}"));
     let segs = Segments::from(at);
-    let program = Program { cpu, bus, segs };
+    let program = Program {
+        cpu,
+        mem: &bus.mem,
+        segs,
+    };
     let reference = Reference {
-        mem: reference,
+        mem: &reference.mem[..],
         segs,
     };
     let pool = rayon::ThreadPoolBuilder::new()
