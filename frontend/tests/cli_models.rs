@@ -9,11 +9,13 @@ use std::process::Output;
 mod common;
 use common::{repo, s, tandem, text};
 
-/// Builds roms/fountain-com/fountain.asm with nasm into a fresh folder;
+/// Builds roms/fountain-com/fountain.asm with nasm into a fresh folder for
+/// `test`;
 /// returns the program, a copy with amplitude byte 2 changed, and the
 /// profile.
-fn fountain_com() -> (PathBuf, PathBuf, PathBuf) {
-    let d = common::temp_dir("fountain-com");
+fn fountain_com(test: &str) -> (PathBuf, PathBuf, PathBuf) {
+    // A folder per test: tests run in parallel.
+    let d = common::temp_dir(&format!("fountain-com-{test}"));
     let src = repo().join("roms/fountain-com/fountain.asm");
     let com = d.join("FOUNTAIN.COM");
     let o = std::process::Command::new("nasm")
@@ -34,7 +36,7 @@ fn json(o: &Output) -> serde_json::Value {
 
 #[test]
 fn a_com_of_its_own_sweeps_equal_and_a_changed_amplitude_names_its_slot() {
-    let (com, mutant, profile) = fountain_com();
+    let (com, mutant, profile) = fountain_com("sweep");
     let o = tandem(&[
         "sweep",
         "--profile",
@@ -79,13 +81,14 @@ fn a_com_of_its_own_sweeps_equal_and_a_changed_amplitude_names_its_slot() {
         }
     }
     assert_eq!(v, w);
+    let _ = std::fs::remove_dir_all(com.parent().expect("folder"));
 }
 
 /// The profile names only the fountain: asking for another routine names
 /// that routine's first missing symbol, in one line, exit 2.
 #[test]
 fn a_routine_the_profile_cannot_locate_names_its_missing_symbol() {
-    let (com, _, profile) = fountain_com();
+    let (com, _, profile) = fountain_com("missing");
     let o = tandem(&[
         "sweep",
         "--profile",
@@ -101,6 +104,7 @@ fn a_routine_the_profile_cannot_locate_names_its_missing_symbol() {
         err.contains("does not name 'landing_update', which routine landing needs"),
         "{err}"
     );
+    let _ = std::fs::remove_dir_all(com.parent().expect("folder"));
 }
 
 /// A mutant of the replica's lookup (AND AL,31 becomes AND AL,63).
@@ -146,4 +150,46 @@ fn the_worked_example_sweeps_and_compares() {
     let v = json(&o);
     assert_eq!(v["divergence"]["routine"], "param-lookup", "{v}");
     assert_eq!(v["divergence"]["output"], "AX", "{v}");
+}
+
+/// `call` and `trace` take a profile's routine: its entry in the code
+/// segment the signature found (the .COM's PSP), DS the data segment.
+#[test]
+fn call_and_trace_find_a_routine_by_its_profile() {
+    let (com, _, profile) = fountain_com("call");
+    let o = tandem(&[
+        "call",
+        s(&com),
+        "--profile",
+        s(&profile),
+        "--routine",
+        "fountain",
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    let v = json(&o);
+    let routine = v["routine"].as_str().unwrap_or_default().to_string();
+    assert!(routine.ends_with(":0600"), "{v}");
+    let seg = u32::from_str_radix(&routine[..4], 16).expect("segment");
+    let heights = (seg << 4) + 0x2000;
+    let writes = v["memory_writes"].as_array().expect("writes");
+    assert!(
+        writes
+            .iter()
+            .any(|w| w["linear"].as_u64() == Some(heights as u64)),
+        "the six heights at PSP:2000: {v}"
+    );
+    let o = tandem(&[
+        "trace",
+        s(&com),
+        "--profile",
+        s(&profile),
+        "--routine",
+        "fountain",
+        "--count",
+        "1",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    assert!(text(&o.stdout).contains(":0600  push bp"), "{o:?}");
+    let _ = std::fs::remove_dir_all(com.parent().expect("folder"));
 }

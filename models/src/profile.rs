@@ -784,4 +784,25 @@ mod tests {
         assert_eq!(p.find_code_segment(&mem, 0x1000, 0x2000), Some(seg));
         assert_eq!(p.find_code_segment(&mem, 0x1235, 0x2000), None);
     }
+
+    /// A data signature finds the data segment on its own; without one
+    /// there is none to find (the caller takes the stack segment).
+    #[test]
+    fn a_data_signature_finds_the_data_segment() {
+        let text = "name='two'\ndescription=''\n\
+            [[signature]]\noffset='10'\nbytes='AA BB'\n\
+            [[signature]]\nsegment='data'\noffset='20'\nbytes='CC ?? DD'\n[data]\nparams='30'\n";
+        let p = Profile::parse(text).unwrap_or_else(|e| panic!("{e}"));
+        assert!(p.has_data_signature());
+        let mut mem = vec![0u8; 0x10000];
+        mem[0x1000 + 0x10..0x1000 + 0x12].copy_from_slice(&[0xAA, 0xBB]);
+        mem[0x3000 + 0x20..0x3000 + 0x23].copy_from_slice(&[0xCC, 0x00, 0xDD]);
+        assert_eq!(p.find_segment(Seg::Code, &mem, 0, 0xF00), Some(0x100));
+        assert_eq!(p.find_segment(Seg::Data, &mem, 0, 0xF00), Some(0x300));
+        let e = Profile::parse(&text.replace("segment='data'", "segment='heap'"));
+        assert!(e.expect_err("segment").to_string().contains("'heap'"));
+        let code_only = Profile::builtin("replica").unwrap_or_else(|e| panic!("{e}"));
+        assert!(!code_only.has_data_signature());
+        assert_eq!(code_only.find_segment(Seg::Data, &mem, 0, 0xF00), None);
+    }
 }
