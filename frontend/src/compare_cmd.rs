@@ -94,17 +94,18 @@ struct Spot {
 /// sections whose models are not in lock-step; each with its domain.
 fn spots(
     profile: &Profile,
+    arg: &str,
     names: &[String],
     reference: &Loaded,
     segs: Segments,
 ) -> Result<Vec<(Routine, Vec<Point>)>, Error> {
     let chosen: Vec<Routine> = if names.is_empty() {
         let all = profile.routine_names();
-        let resolved = all.iter().map(|n| profile.routine(n));
+        let resolved = all.iter().map(|n| session::routine(profile, arg, n));
         let r = resolved.collect::<Result<Vec<_>, _>>()?;
         r.into_iter().filter(|r| !r.model.in_lock_step()).collect()
     } else {
-        let r = names.iter().map(|n| profile.routine(n));
+        let r = names.iter().map(|n| session::routine(profile, arg, n));
         r.collect::<Result<Vec<_>, _>>()?
     };
     let reference = Reference {
@@ -384,7 +385,13 @@ pub fn run(args: &CompareArgs) -> ExitCode {
         Ok(v) => v,
         Err(e) => return input_error("compare", e),
     };
-    let spots = match spots(profile, &args.routines, reference, g.ref_segs) {
+    let spots = match spots(
+        profile,
+        &args.golden.profile,
+        &args.routines,
+        reference,
+        g.ref_segs,
+    ) {
         Ok(v) => v,
         Err(e) => return report("compare", &e),
     };

@@ -450,3 +450,19 @@ impl RoutineArgs {
         Ok((Some(segs), entry))
     }
 }
+
+/// A routine of `profile` (given as `--profile` names it: `arg`): the
+/// error names the profile file when it is one.
+pub fn routine(
+    profile: &Profile,
+    arg: &str,
+    name: &str,
+) -> Result<models::profile::Routine, Error> {
+    profile.routine(name).map_err(|e| {
+        if arg.ends_with(".toml") {
+            Error::bad(arg, e)
+        } else {
+            Error::from(e)
+        }
+    })
+}

@@ -102,7 +102,7 @@ pub fn run(args: &SweepArgs) -> ExitCode {
         Ok(g) => g,
         Err(e) => return input_error("sweep", e),
     };
-    let routine = match g.profile.routine(&args.routine) {
+    let routine = match session::routine(&g.profile, &args.golden.profile, &args.routine) {
         Ok(r) => r,
         Err(e) => return input_error("sweep", e),
     };
@@ -145,12 +145,13 @@ fn print_report(args: &SweepArgs, g: &GoldenSetup, w: &Swept, secs: f64) {
         return;
     }
     println!(
-        "{routine} of {name} (profile {}, code segment {:04X}, data segment {:04X}): sweep loop {:.3} ms on {} threads, {:.3} s in all",
+        "{routine} of {name} (profile {}, code segment {:04X}, data segment {:04X}): sweep loop {:.3} ms on {} thread{}, {:.3} s in all",
         g.profile.name,
         w.segs.code,
         w.segs.data,
         w.loop_secs * 1e3,
         w.threads,
+        if w.threads == 1 { "" } else { "s" },
         secs
     );
     if let Some(m) = &r.first {
