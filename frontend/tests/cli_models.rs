@@ -134,9 +134,26 @@ fn the_worked_example_sweeps_and_compares() {
         "param-lookup",
     ]);
     assert_eq!(o.status.code(), Some(0), "{o:?}");
-    // The table is all zeros at load, so only the spot checks on the live
-    // table (compare) can tell the mutant.
+    // The sweep fills the table (the model's `fills`): a cell state with
+    // bit 5 set selects another slot in the mutant.
     let m = lookup_mutant();
+    let o = tandem(&[
+        "sweep",
+        "--profile",
+        "replica",
+        s(&m),
+        "--routine",
+        "param-lookup",
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{o:?}");
+    let v = json(&o);
+    assert_eq!(v["equal"], 32_768, "{v}");
+    assert_eq!(
+        v["first_mismatch"]["input"], "cell state 20h, index 00h",
+        "{v}"
+    );
+    // Compare spot-checks it on the table as the running program holds it.
     let o = tandem(&[
         "compare",
         "--profile",

@@ -69,6 +69,7 @@ static INTERFACE: Interface = Interface {
         signed: true,
     }],
     tables: &["sine", "amps"],
+    fills: &[],
     values: &[Value {
         name: "slot",
         default: 0,

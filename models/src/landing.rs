@@ -57,6 +57,7 @@ static INTERFACE: Interface = Interface {
         signed: false,
     }],
     tables: &[],
+    fills: &[],
     values: &[Value {
         name: "slot",
         default: 0,

@@ -5,9 +5,10 @@
 //! cell state (AL) and an index (BL) select in the 256-word parameter table
 //! (`shared/design/target-game-facts.md`). The model declares those two
 //! registers as inputs, AX as its output and `params` as the table it
-//! reads; its domain is every (cell state, index) pair, 65,536 calls.
+//! reads, filled by the sweep (the program fills it only as it runs); its
+//! domain is every (cell state, index) pair, 65,536 calls.
 
-use crate::model::{Ctx, Input, Interface, Model, Output, Point, Reg};
+use crate::model::{Ctx, Fill, Input, Interface, Model, Output, Place, Point, Reg};
 use crate::params::slot;
 
 /// The parameter lookup model.
@@ -18,6 +19,11 @@ static INTERFACE: Interface = Interface {
     inputs: &[Input::Reg(Reg::AL), Input::Reg(Reg::BL)],
     outputs: &[Output::Reg(Reg::AX)],
     tables: &["params"],
+    // The program fills the table as it runs: a sweep fills it first.
+    fills: &[Fill {
+        place: Place::at("params"),
+        words: 256,
+    }],
     values: &[],
 };
 

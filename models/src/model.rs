@@ -150,6 +150,21 @@ pub struct Value {
     pub max: u16,
 }
 
+/// A table a sweep fills: `words` words from `place`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fill {
+    /// The first word.
+    pub place: Place,
+    /// How many words.
+    pub words: u16,
+}
+
+/// Word `k` of a filled table: all different for k < 65,536 (an odd
+/// multiplier), and none of them 0.
+pub fn fill_word(k: u16) -> u16 {
+    k.wrapping_mul(0x9E37).wrapping_add(0x1234) | 1
+}
+
 /// A model's declaration: everything the commands need to run the routine
 /// and compare it, without knowing the model.
 #[derive(Clone, Copy, Debug)]
@@ -162,6 +177,10 @@ pub struct Interface {
     pub outputs: &'static [Output],
     /// Symbols the body reads (tables), besides those of inputs and outputs.
     pub tables: &'static [&'static str],
+    /// Tables a sweep fills with a pattern first ([`fill_word`]), in the
+    /// program and in what the model reads alike: tables the program fills
+    /// only as it runs, which would otherwise be swept as zeros.
+    pub fills: &'static [Fill],
     /// Numbers the routine section may give.
     pub values: &'static [Value],
 }
@@ -180,6 +199,7 @@ impl Interface {
             Output::Words { place, .. } => Some(place.symbol),
         }));
         v.extend(self.tables.iter().copied());
+        v.extend(self.fills.iter().map(|f| f.place.symbol));
         let mut seen = Vec::new();
         v.retain(|s| {
             let new = !seen.contains(s);

@@ -54,6 +54,7 @@ static INTERFACE: Interface = Interface {
     inputs: &[Input::Reg(Reg::SI), Input::Reg(Reg::AX)],
     outputs: &[Output::Reg(Reg::SI)],
     tables: &["banks"],
+    fills: &[],
     values: &[],
 };
 

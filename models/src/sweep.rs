@@ -22,7 +22,7 @@ use rayon::prelude::*;
 use crate::call::call_near;
 use crate::error::Error;
 use crate::memory::{GuestMemory, Segments};
-use crate::model::{Ctx, Input, Output, Point, MAX_OUTPUTS};
+use crate::model::{fill_word, Ctx, Input, Output, Point, MAX_OUTPUTS};
 use crate::profile::Routine;
 
 /// The first disagreement of a sweep.
@@ -184,14 +184,24 @@ where
     let part = domain.len().div_ceil(threads).max(1);
     let done = AtomicU64::new(0);
     let wiring = Wiring::new(routine, program.segs);
+    // The model's fills, laid over what the model reads and over the
+    // program's memory (each thread's copy, and the words restored).
+    let ref_mem = Filled::new(reference.mem, routine, reference.segs);
+    let reference = &Reference {
+        mem: &ref_mem,
+        segs: reference.segs,
+    };
+    let pristine = Filled::new(program.mem, routine, program.segs);
     let parts: Vec<Result<SweepReport, Error>> = domain
         .par_chunks(part)
         .map(|points| {
             let mut cpu = program.cpu.clone();
             let mut bus = flat_copy(program.mem);
+            pristine.apply(&mut bus);
             let mut run = Runner {
                 routine,
                 program,
+                pristine: &pristine,
                 wiring: &wiring,
                 cpu: &mut cpu,
                 bus: &mut bus,
@@ -213,6 +223,47 @@ where
     Ok(report)
 }
 
+/// A memory with a model's fills ([`crate::model::Interface::fills`])
+/// laid over it: each range reads as the pattern of [`fill_word`].
+struct Filled<'a, M: ?Sized> {
+    base: &'a M,
+    /// Linear start and length in bytes of each fill.
+    ranges: Vec<(u32, u32)>,
+}
+
+impl<'a, M: GuestMemory + ?Sized> Filled<'a, M> {
+    /// `base` with `routine`'s fills at its places in `segs`.
+    fn new(base: &'a M, routine: &Routine, segs: Segments) -> Self {
+        let ranges = routine.model.interface().fills.iter();
+        let ranges = ranges.map(|f| (place_addr(routine, segs, &f.place), 2 * f.words as u32));
+        Filled {
+            base,
+            ranges: ranges.collect(),
+        }
+    }
+
+    /// Writes the fills into `bus`.
+    fn apply(&self, bus: &mut FlatBus) {
+        for &(start, len) in &self.ranges {
+            for a in start..start + len {
+                bus.mem_write8(a, self.read8(a));
+            }
+        }
+    }
+}
+
+impl<M: GuestMemory + ?Sized> GuestMemory for Filled<'_, M> {
+    fn read8(&self, linear: u32) -> u8 {
+        for &(start, len) in &self.ranges {
+            let k = linear.wrapping_sub(start);
+            if k < len {
+                return (fill_word((k / 2) as u16) >> (8 * (k % 2))) as u8;
+            }
+        }
+        self.base.read8(linear)
+    }
+}
+
 /// A `?Sized` memory seen as a `dyn GuestMemory`.
 pub(crate) struct Dyn<'a, M: ?Sized>(pub(crate) &'a M);
 
@@ -230,6 +281,8 @@ impl<M: GuestMemory + ?Sized> GuestMemory for Dyn<'_, M> {
 struct Runner<'a> {
     routine: &'a Routine,
     program: &'a Program<'a>,
+    /// The program's memory as each point starts (fills included).
+    pristine: &'a Filled<'a, [u8]>,
     wiring: &'a Wiring,
     cpu: &'a mut Cpu,
     bus: &'a mut FlatBus,
@@ -289,7 +342,7 @@ impl Runner<'_> {
         for (o, a) in iface.outputs.iter().zip(&self.wiring.outputs) {
             if let Some(a) = *a {
                 for b in 0..2 * o.len() as u32 {
-                    self.bus.mem_write8(a + b, self.program.mem.read8(a + b));
+                    self.bus.mem_write8(a + b, self.pristine.read8(a + b));
                 }
             }
         }
@@ -359,9 +412,15 @@ pub fn spot_check(
         .collect();
     let (mut cpu, mut bus) = (program.cpu.clone(), flat_copy(program.mem));
     let wiring = Wiring::new(routine, program.segs);
+    // No fills: the point is the data of the moment.
+    let pristine = Filled {
+        base: program.mem,
+        ranges: Vec::new(),
+    };
     let mut run = Runner {
         routine,
         program,
+        pristine: &pristine,
         wiring: &wiring,
         cpu: &mut cpu,
         bus: &mut bus,
