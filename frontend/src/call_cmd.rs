@@ -27,9 +27,12 @@ pub struct CallArgs {
 
     /// The routine: SEG:OFF with SEG hexadecimal or cs (entry CS), ss
     /// (entry SS), psp, load (PSP+10h for an .EXE, the PSP for a .COM,
-    /// whose entry is load:0100).
-    #[arg(long, value_name = "SEG:OFF")]
-    at: String,
+    /// whose entry is load:0100), code (with --profile). Or --routine.
+    #[arg(long, value_name = "SEG:OFF", required_unless_present = "routine")]
+    at: Option<String>,
+
+    #[command(flatten)]
+    pub(crate) located: session::RoutineArgs,
 
     /// A register before the call: R=V with V hexadecimal (ax..di, eax..edi,
     /// al..bh, ds, es, fs, gs, flags); repeatable.
@@ -131,14 +134,23 @@ pub fn run(args: &CallArgs) -> ExitCode {
         Ok(s) => s,
         Err(e) => return input_error("call", e),
     };
-    let segs = s.segs(None);
-    let (cs, ip) = match session::parse_addr(&args.at, &segs) {
-        Ok(a) => a,
+    let (located, entry) = match args.located.locate(&s, &name) {
+        Ok(x) => x,
         Err(e) => return input_error("call", e),
     };
+    let segs = s.segs(located.map(|l| l.code));
+    let (cs, ip) = match (entry, &args.at) {
+        (Some(e), _) => e,
+        (None, Some(at)) => match session::parse_addr(at, &segs) {
+            Ok(a) => a,
+            Err(e) => return input_error("call", e),
+        },
+        (None, None) => return input_error("call", "--at or --routine is required"),
+    };
     let ss = s.entry_ss;
-    s.session.m.cpu.regs.set_sreg(SegReg::DS, ss);
-    s.session.m.cpu.regs.set_sreg(SegReg::ES, ss);
+    let ds = located.map_or(ss, |l| l.data);
+    s.session.m.cpu.regs.set_sreg(SegReg::DS, ds);
+    s.session.m.cpu.regs.set_sreg(SegReg::ES, ds);
     s.session.m.cpu.regs.flags = s.session.m.cpu.normalize_flags(0);
     for r in &args.regs {
         if let Err(e) = set_reg(&mut s, r) {

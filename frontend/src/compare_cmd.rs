@@ -10,6 +10,13 @@
 //! The last instructions come from a second, deterministic run of the
 //! same program and inputs, stepped one instruction at a time up to the
 //! divergent frame.
+//!
+//! Routines whose models do not take part in lock-step (state selection,
+//! the parameter lookup, any new model) are spot-checked at each frame
+//! point: a few points of their domain run on a copy of the program as it
+//! stands, the model reading the same copy ([`models::sweep::spot_check`]).
+//! By default every such routine section of the profile; `--routine`
+//! names the routines to spot-check instead (any registered model).
 
 use std::collections::VecDeque;
 use std::process::ExitCode;
@@ -18,7 +25,10 @@ use clap::Args;
 use dos::Exit;
 use emu::{ExecAt, HookAction, HookEvent, HookKind};
 use models::compare::{Divergence, LockStep};
-use models::{GuestMemory, Placement, Profile};
+use models::model::Point;
+use models::profile::Routine;
+use models::sweep::{self, Mismatch, Program, Reference};
+use models::{GuestMemory, Placement, Profile, Segments};
 
 use crate::error::{report, Error};
 use crate::press::{self, Press};
@@ -41,6 +51,11 @@ pub struct CompareArgs {
     #[arg(long = "press", value_name = "S:KEY", long_help = crate::press::LONG_HELP)]
     presses: Vec<String>,
 
+    /// Spot-check this routine at each frame (repeatable; default: the
+    /// profile's routines that are not in lock-step).
+    #[arg(long = "routine", value_name = "NAME")]
+    routines: Vec<String>,
+
     /// Instructions shown before a divergence.
     #[arg(long, value_name = "N", default_value_t = 16)]
     last: usize,
@@ -62,6 +77,55 @@ struct Run<'a> {
     profile: &'a Profile,
     reference: &'a Loaded,
     ref_at: Placement,
+    /// The routines spot-checked at each frame, with their domains.
+    spots: Vec<(Routine, Vec<Point>)>,
+}
+
+/// What a run found first.
+enum Found {
+    /// The lock-step models disagree.
+    Lock(Divergence),
+    /// A spot-checked routine disagrees with its model.
+    Spot(Spot),
+}
+
+/// A spot check's mismatch.
+struct Spot {
+    routine: String,
+    frame: u64,
+    clock: u16,
+    mismatch: Mismatch,
+}
+
+/// The routines to spot-check: those named, else the profile's routine
+/// sections whose models are not in lock-step; each with its domain.
+fn spots(
+    profile: &Profile,
+    arg: &str,
+    names: &[String],
+    reference: &Loaded,
+    segs: Segments,
+) -> Result<Vec<(Routine, Vec<Point>)>, Error> {
+    let chosen: Vec<Routine> = if names.is_empty() {
+        let all = profile.routine_names();
+        let resolved = all.iter().map(|n| session::routine(profile, arg, n));
+        let r = resolved.collect::<Result<Vec<_>, _>>()?;
+        r.into_iter().filter(|r| !r.model.in_lock_step()).collect()
+    } else {
+        let r = names.iter().map(|n| session::routine(profile, arg, n));
+        r.collect::<Result<Vec<_>, _>>()?
+    };
+    let reference = Reference {
+        mem: reference.memory(),
+        segs,
+    };
+    let mut v = Vec::new();
+    for r in chosen {
+        if let Ok(d) = sweep::domain(&r, &reference) {
+            v.push((r, d));
+        }
+    }
+    Ok(v)
 }
 
 impl Run<'_> {
@@ -126,10 +190,11 @@ impl Run<'_> {
         at: Placement,
         end: u64,
         writers: &mut [(u16, u16); 256],
-    ) -> Result<(u64, Vec<u16>, Option<Divergence>), Error> {
+    ) -> Result<(u64, Vec<u16>, Option<Found>), Error> {
         let table = at.data(self.profile.data.params);
         let baseline = LockStep::table(&self.reference.session.m, self.profile, self.ref_at);
-        let mut lock = LockStep::new(self.profile.clone(), baseline);
+        let mut lock = LockStep::try_new(self.profile.clone(), baseline)?;
+        let segs = s.locate(self.profile, "the program")?;
         let step_addr = self.profile.code.step_imm.map(|o| at.code(o));
         let mut step = step_addr.map(|a| s.session.m.read16(a)).unwrap_or(1);
         let mut seen = 0usize;
@@ -188,6 +253,7 @@ impl Run<'_> {
             if !frame_point {
                 continue;
             }
+            let frame = lock.frames();
             if let Err(d) = lock.check(
                 &s.session.m,
                 at,
@@ -196,11 +262,49 @@ impl Run<'_> {
                 irqs,
                 advance,
             ) {
-                return Ok((lock.frames(), lock.clocks().to_vec(), Some(d)));
+                return Ok((lock.frames(), lock.clocks().to_vec(), Some(Found::Lock(d))));
+            }
+            if let Some(spot) = self.spot(s, segs, frame)? {
+                return Ok((
+                    lock.frames(),
+                    lock.clocks().to_vec(),
+                    Some(Found::Spot(spot)),
+                ));
             }
             irqs = 0;
             advance = 0;
         }
+    }
+}
+
+impl Run<'_> {
+    /// Spot-checks every chosen routine on a copy of the program as it
+    /// stands at frame point `frame`.
+    fn spot(&self, s: &Loaded, segs: Segments, frame: u64) -> Result<Option<Spot>, Error> {
+        if self.spots.is_empty() {
+            return Ok(None);
+        }
+        let mut cpu = s.session.m.cpu.clone();
+        cpu.hooks = None;
+        let program = Program {
+            cpu: &cpu,
+            mem: s.memory(),
+            segs,
+        };
+        for (r, domain) in &self.spots {
+            if let Some(m) = sweep::spot_check(r, &program, domain, frame)? {
+                return Ok(Some(Spot {
+                    routine: r.name.clone(),
+                    frame,
+                    clock: s
+                        .session
+                        .m
+                        .read16(segs.linear(models::profile::Seg::Code, self.profile.code.clock)),
+                    mismatch: m,
+                }));
+            }
+        }
+        Ok(None)
     }
 }
 
@@ -291,10 +395,21 @@ pub fn run(args: &CompareArgs) -> ExitCode {
         Ok(v) => v,
         Err(e) => return input_error("compare", e),
     };
+    let spots = match spots(
+        profile,
+        &args.golden.profile,
+        &args.routines,
+        reference,
+        g.ref_segs,
+    ) {
+        Ok(v) => v,
+        Err(e) => return report("compare", &e),
+    };
     let run = Run {
         profile,
         reference,
         ref_at,
+        spots,
     };
     let (mut s, at) = match run.start(image, name, &args.golden.machine(), &presses) {
         Ok(x) => x,
@@ -320,6 +435,10 @@ pub fn run(args: &CompareArgs) -> ExitCode {
             println!("0 divergences");
         }
         return ExitCode::SUCCESS;
+    };
+    let d = match d {
+        Found::Lock(d) => d,
+        Found::Spot(spot) => return report_spot(args, profile, name, frames, &spot),
     };
     let (cs_ip, last) = last_instructions(
         &run,
@@ -377,6 +496,39 @@ pub fn run(args: &CompareArgs) -> ExitCode {
         for l in &last {
             println!("    {l}");
         }
+        println!("1 divergence");
+    }
+    ExitCode::from(crate::exit::CHECK_FAILED)
+}
+
+/// Reports a spot-checked routine's mismatch (exit 1).
+fn report_spot(
+    args: &CompareArgs,
+    profile: &Profile,
+    name: &str,
+    frames: u64,
+    d: &Spot,
+) -> ExitCode {
+    let m = &d.mismatch;
+    if args.json {
+        println!(
+            "{}",
+            serde_json::json!({
+                "profile": profile.name, "program": name, "frames": frames,
+                "divergence": {"frame": d.frame, "clock": d.clock, "slot": null, "routine": d.routine,
+                    "input": m.input, "output": m.output, "expected": m.expected, "actual": m.actual,
+                    "what": format!("routine {} at {}: {} differs", d.routine, m.input, m.output)}
+            })
+        );
+    } else {
+        println!(
+            "{name} (profile {}): divergence at frame {}, clock {:04X}h, routine {}",
+            profile.name, d.frame, d.clock, d.routine
+        );
+        println!(
+            "  at {}: {}: expected {} ({:04X}h), actual {} ({:04X}h)",
+            m.input, m.output, m.expected, m.expected as u16, m.actual, m.actual as u16
+        );
         println!("1 divergence");
     }
     ExitCode::from(crate::exit::CHECK_FAILED)

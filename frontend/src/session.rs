@@ -8,7 +8,8 @@ use std::path::{Path, PathBuf};
 use dos::{Dos, DosConfig, Session};
 use emu::{CpuModel, SegReg};
 use hw::Machine;
-use models::{Placement, Profile};
+use models::profile::Seg;
+use models::{Placement, Profile, Segments};
 
 use crate::error::Error;
 
@@ -111,24 +112,54 @@ impl Loaded {
     }
 
     /// Where `profile` finds the program: its main code segment by
-    /// signature, its data group at the entry SS.
+    /// signature, its data group at the entry SS (or by the profile's data
+    /// signature).
     pub fn place(&self, profile: &Profile, name: &str) -> Result<Placement, Error> {
-        let last = self.load_seg.saturating_add(self.image_paras);
-        let code_seg = profile
-            .find_code_segment(&self.session.m, self.load_seg, last)
-            .ok_or_else(|| {
-                Error::bad(
-                    name,
-                    format!(
-                        "the signature of profile {} is not in this program (is it the right program?)",
-                        profile.name
-                    ),
-                )
-            })?;
+        let segs = self.locate(profile, name)?;
         Ok(Placement {
-            code_seg,
-            data_seg: self.entry_ss,
+            code_seg: segs.code,
+            data_seg: segs.data,
         })
+    }
+
+    /// Where `profile` finds each segment of the program: code (and data,
+    /// when the profile has a data signature) by signature, searched from
+    /// the segment the program's offsets count from ([`Loaded::origin_seg`]:
+    /// the PSP of a .COM) to the end of its image; the stack at the entry
+    /// SS, and the data there too without a data signature.
+    pub fn locate(&self, profile: &Profile, name: &str) -> Result<Segments, Error> {
+        let last = self.load_seg.saturating_add(self.image_paras);
+        let find = |seg: Seg| {
+            profile
+                .find_segment(seg, self.memory(), self.origin_seg, last)
+                .ok_or_else(|| {
+                    Error::bad(
+                        name,
+                        format!(
+                            "the {} signature of profile {} is not in this program (is it the right program?)",
+                            seg.name(),
+                            profile.name
+                        ),
+                    )
+                })
+        };
+        let code = find(Seg::Code)?;
+        let data = if profile.has_data_signature() {
+            find(Seg::Data)?
+        } else {
+            self.entry_ss
+        };
+        Ok(Segments {
+            code,
+            data,
+            stack: self.entry_ss,
+        })
+    }
+
+    /// The machine's memory from linear address 0 (what sweeps copy and
+    /// models read).
+    pub fn memory(&self) -> &[u8] {
+        self.session.m.bus.mem.bytes()
     }
 }
 
@@ -319,13 +350,20 @@ pub struct GoldenSetup {
     pub reference: Loaded,
     /// Where the reference is in its memory.
     pub ref_at: Placement,
+    /// Where each of the reference's segments is.
+    pub ref_segs: Segments,
+    /// Whether the reference is the program itself (same bytes): a
+    /// command that only reads the program before running it may use the
+    /// reference's load instead of loading it again.
+    pub reference_is_program: bool,
 }
 
 /// The arguments `sweep` and `compare` share: the profile, the program,
 /// the reference and the machine.
 #[derive(clap::Args, Debug)]
 pub struct GoldenArgs {
-    /// Profile: replica, replica-demo, game-retail, game-demo, or a TOML file.
+    /// Profile: replica, replica-demo, game-retail, game-demo, or a TOML file
+    /// (docs/models.md).
     #[arg(long, value_name = "NAME")]
     pub profile: String,
 
@@ -361,11 +399,70 @@ pub fn golden_setup(args: &GoldenArgs) -> Result<GoldenSetup, Error> {
         &name,
         &args.machine(),
     )?;
+    let ref_segs = reference.locate(&profile, &name)?;
+    let reference_is_program = match args.reference.as_deref() {
+        Some(p) => std::fs::read(p).map_err(|e| Error::file(p, e))? == image,
+        None => builtin(&profile).is_none_or(|b| b == image.as_slice()),
+    };
     Ok(GoldenSetup {
+        reference_is_program,
         profile,
         image,
         name,
         reference,
         ref_at,
+        ref_segs,
+    })
+}
+
+/// What `--profile`/`--routine` locate: the segments and the entry.
+pub type Located = (Option<Segments>, Option<(u16, u16)>);
+
+/// `--profile` and `--routine` of `call` and `trace`: a profile locates
+/// the program's segments (so `code:OFF` names an offset of its code
+/// segment) and a routine its entry.
+#[derive(clap::Args, Debug, Default)]
+pub struct RoutineArgs {
+    /// A profile (built-in name or TOML file) whose signatures find the
+    /// code segment: `code:OFF` addresses count from it.
+    #[arg(long, value_name = "NAME")]
+    pub profile: Option<String>,
+
+    /// A routine of the profile (or a registered model): its entry is the
+    /// address (with --profile).
+    #[arg(long, value_name = "NAME", requires = "profile")]
+    pub routine: Option<String>,
+}
+
+impl RoutineArgs {
+    /// The program's segments as the profile finds them (`None` without a
+    /// profile) and the routine's entry (`None` without `--routine`).
+    pub fn locate(&self, s: &Loaded, name: &str) -> Result<Located, Error> {
+        let Some(p) = &self.profile else {
+            return Ok((None, None));
+        };
+        let profile = profile(p)?;
+        let segs = s.locate(&profile, name)?;
+        let entry = match &self.routine {
+            Some(r) => Some((segs.code, profile.routine(r)?.entry)),
+            None => None,
+        };
+        Ok((Some(segs), entry))
+    }
+}
+
+/// A routine of `profile` (given as `--profile` names it: `arg`): the
+/// error names the profile file when it is one.
+pub fn routine(
+    profile: &Profile,
+    arg: &str,
+    name: &str,
+) -> Result<models::profile::Routine, Error> {
+    profile.routine(name).map_err(|e| {
+        if arg.ends_with(".toml") {
+            Error::bad(arg, e)
+        } else {
+            Error::from(e)
+        }
     })
 }

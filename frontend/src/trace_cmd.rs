@@ -25,9 +25,12 @@ pub struct TraceArgs {
 
     /// Start tracing when execution reaches SEG:OFF (SEG hexadecimal or cs,
     /// ss, psp, load: PSP+10h for an .EXE, the PSP for a .COM, whose entry
-    /// is load:0100).
+    /// is load:0100; code with --profile), or at --routine's entry.
     #[arg(long, value_name = "SEG:OFF")]
     from: Option<String>,
+
+    #[command(flatten)]
+    pub(crate) located: session::RoutineArgs,
 
     /// Instructions to trace.
     #[arg(long, value_name = "N", default_value_t = 100)]
@@ -87,8 +90,18 @@ pub fn run(args: &TraceArgs) -> ExitCode {
     let limit = args
         .seconds
         .saturating_mul(args.machine.config(session::GM_CPU).cpu_hz);
-    if let Some(from) = &args.from {
-        let (seg, off) = match session::parse_addr(from, &s.segs(None)) {
+    let (located, entry) = match args.located.locate(&s, &name) {
+        Ok(x) => x,
+        Err(e) => return input_error("trace", e),
+    };
+    let start = match (entry, &args.from) {
+        (Some(e), _) => Some(Ok(e)),
+        (None, Some(from)) => Some(session::parse_addr(from, &s.segs(located.map(|l| l.code)))),
+        (None, None) => None,
+    };
+    if let Some(start) = start {
+        let from = args.from.clone().unwrap_or_else(|| "the routine".into());
+        let (seg, off) = match start {
             Ok(a) => a,
             Err(e) => return input_error("trace", e),
         };

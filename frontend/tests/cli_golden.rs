@@ -289,16 +289,16 @@ fn a_bad_profile_file_exits_2_with_one_line() {
     std::fs::create_dir_all(&d).expect("dir");
     let good =
         std::fs::read_to_string(repo().join("models/profiles/replica.toml")).expect("replica.toml");
-    assert!(good.contains("fountain_slot = \"9\""));
+    assert!(good.contains("slot = \"9\""));
     let cases = [
         (
             "slot.toml",
-            good.replace("fountain_slot = \"9\"", "fountain_slot = \"FF\""),
-            "fountain_slot",
+            good.replace("slot = \"9\"", "slot = \"FF\""),
+            "routine.fountain.slot",
         ),
         (
             "broken.toml",
-            good.replace("fountain_slot = \"9\"", "fountain_slot = = ["),
+            good.replace("slot = \"9\"", "slot = = ["),
             "line ",
         ),
         ("short.toml", "name = \"x\"\n".to_string(), "missing field"),

@@ -92,8 +92,14 @@ pub fn call_near<B: Bus>(
     cpu.halted = false;
     let start = cpu.cycles;
     for steps in 1..=max_steps {
-        let info = cpu.step(bus);
-        match info.event {
+        // The plain path (no hooks, not cycle-exact) skips the per-step
+        // checks; `call` with its recording hooks takes the full one.
+        let event = if cpu.plain_path() {
+            cpu.step_plain(bus)
+        } else {
+            cpu.step(bus).event
+        };
+        match event {
             StepEvent::Halted => {
                 return Err(CallError::Halted {
                     cs,

@@ -6,11 +6,19 @@
 //! The frame point is the entry of the program's per-frame update (profile
 //! `code.frame_update`): there the previous frame's parameters are complete
 //! and the snapshot word holds the clock they were computed for.
+//!
+//! The models that take part are those of the profile's routine sections
+//! whose model says what its outputs hold at a frame ([`Model::frame`]):
+//! today the fountain and the landing. Their output words are slots of the
+//! parameter table (`params`); every other slot must keep its start value.
+//!
+//! [`Model::frame`]: crate::model::Model::frame
 
-use crate::fountain::fountain_in;
-use crate::landing::landing_update;
-use crate::memory::{GuestMemory, Placement};
-use crate::profile::Profile;
+use crate::error::Error;
+use crate::memory::{GuestMemory, Placement, Segments};
+use crate::model::{Ctx, FrameInput, Output, MAX_OUTPUTS};
+use crate::profile::{Profile, Routine};
+use crate::sweep::Dyn;
 
 /// What went wrong at a frame.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -37,7 +45,8 @@ pub struct LockStep {
     last_counter: Option<u16>,
     last_irqs: u64,
     last_clock: u16,
-    landing: Option<u16>,
+    routines: Vec<Routine>,
+    states: Vec<i64>,
     baseline: Vec<i16>,
     clocks: Vec<u16>,
 }
@@ -45,18 +54,45 @@ pub struct LockStep {
 impl LockStep {
     /// A checker for `profile`. `baseline` holds the parameter table as the
     /// reference program holds it before any frame (slots the models do not
-    /// drive must keep these values).
+    /// drive must keep these values). A routine section whose symbols the
+    /// profile lacks takes no part ([`LockStep::try_new`] says so instead).
     pub fn new(profile: Profile, baseline: Vec<i16>) -> Self {
+        let routines = profile
+            .routine_names()
+            .iter()
+            .filter_map(|n| profile.routine(n).ok())
+            .collect();
+        LockStep::with(profile, baseline, routines)
+    }
+
+    /// As [`LockStep::new`], but a routine section whose symbols the
+    /// profile lacks is an error naming the routine and the symbol.
+    pub fn try_new(profile: Profile, baseline: Vec<i16>) -> Result<Self, Error> {
+        let routines = profile
+            .routine_names()
+            .iter()
+            .map(|n| profile.routine(n))
+            .collect::<Result<Vec<_>, Error>>()?;
+        Ok(LockStep::with(profile, baseline, routines))
+    }
+
+    fn with(profile: Profile, baseline: Vec<i16>, routines: Vec<Routine>) -> Self {
         LockStep {
             profile,
             frame: 0,
             last_counter: None,
             last_irqs: 0,
             last_clock: 0,
-            landing: None,
+            states: vec![0; routines.len()],
+            routines,
             baseline,
             clocks: Vec::new(),
         }
+    }
+
+    /// The routines whose models take part.
+    pub fn routines(&self) -> Vec<&str> {
+        self.routines.iter().map(|r| r.name.as_str()).collect()
     }
 
     /// Reads the 256-entry parameter table of a program.
@@ -92,9 +128,9 @@ impl LockStep {
         irqs: u64,
         advance: u16,
     ) -> Result<(), Divergence> {
-        let p = &self.profile;
+        let (clock_off, counter) = (self.profile.code.clock, self.profile.code.counter);
         let frame = self.frame;
-        let clock = mem.read16(at.code(p.code.clock));
+        let clock = mem.read16(at.code(clock_off));
         if self.clocks.len() < 64 {
             self.clocks.push(clock);
         }
@@ -109,7 +145,7 @@ impl LockStep {
         // The clock: the counter advances by the step immediate per IRQ0
         // (the self-modifying ADD), and the snapshot catches up with it once
         // per frame.
-        if let Some(counter) = p.code.counter {
+        if let Some(counter) = counter {
             let now = mem.read16(at.code(counter));
             if let Some(last) = self.last_counter {
                 let want = last.wrapping_add(advance);
@@ -133,31 +169,70 @@ impl LockStep {
             // values; the models take over from the next frame.
             self.last_clock = clock;
             self.frame += 1;
-            if p.data.landing_slot.is_some() {
-                self.landing = Some(0);
-            }
             return Ok(());
         }
-        let mut want: Vec<i16> = self.baseline.clone();
-        let f = fountain_in(reference, p, ref_at, clock);
-        let first = p.data.fountain_slot as usize;
-        want[first..first + 6].copy_from_slice(&f);
-        if let (Some(slot), Some(l)) = (p.data.landing_slot, self.landing) {
-            let l = landing_update(l, clock.wrapping_sub(self.last_clock));
-            self.landing = Some(l);
-            want[slot as usize] = l as i16;
-        }
-        let got = LockStep::table(mem, p, at);
+        let got = LockStep::table(mem, &self.profile, at);
+        let (want, owner) = self.expected(reference, ref_at, clock);
         if let Some(s) = (0..256).find(|&s| got[s] != want[s]) {
+            let by = owner[s].map_or(String::new(), |r| format!(" (routine {r})"));
             return Err(diverge(
                 Some(s as u8),
                 want[s] as i64,
                 got[s] as i64,
-                format!("parameter slot {s} differs"),
+                format!("parameter slot {s}{by} differs"),
             ));
         }
         self.last_clock = clock;
         self.frame += 1;
         Ok(())
+    }
+
+    /// The table the models say the program holds at this frame, and the
+    /// routine that drives each slot.
+    fn expected(
+        &mut self,
+        reference: &(impl GuestMemory + ?Sized),
+        ref_at: Placement,
+        clock: u16,
+    ) -> (Vec<i16>, Vec<Option<&str>>) {
+        let mut want = self.baseline.clone();
+        want.resize(256, 0);
+        let mut owner = vec![None; 256];
+        let at = FrameInput {
+            clock,
+            elapsed: clock.wrapping_sub(self.last_clock),
+        };
+        let mem = Dyn(reference);
+        let params = self.profile.symbol("params");
+        for (r, state) in self.routines.iter().zip(self.states.iter_mut()) {
+            let ctx = Ctx {
+                mem: &mem,
+                segs: Segments::from(ref_at),
+                routine: r,
+            };
+            let mut out = [0i64; MAX_OUTPUTS];
+            if !r.model.frame(&ctx, &at, state, &mut out) {
+                continue;
+            }
+            let mut k = 0;
+            for o in r.model.interface().outputs {
+                if let (Output::Words { place, count, .. }, Some((pseg, poff))) = (o, params) {
+                    let (seg, off) = r.symbol(place.symbol).unwrap_or((pseg, 0));
+                    let first = off.wrapping_add(2 * place.index.map_or(0, |i| r.value(i)));
+                    for w in 0..*count {
+                        let slot = first.wrapping_add(2 * w).wrapping_sub(poff) / 2;
+                        if seg == pseg
+                            && (slot as usize) < want.len()
+                            && k + (w as usize) < out.len()
+                        {
+                            want[slot as usize] = out[k + w as usize] as i16;
+                            owner[slot as usize] = Some(r.name.as_str());
+                        }
+                    }
+                }
+                k += o.len();
+            }
+        }
+        (want, owner)
     }
 }

@@ -15,27 +15,49 @@ pub enum Error {
     /// The profile cannot be parsed or found.
     #[error(transparent)]
     Profile(#[from] ProfileError),
-    /// The profile does not locate a routine or table the command needs.
-    #[error("profile {profile} does not say where {}", where_is(.symbol))]
+    /// The profile does not name a symbol the routine asked for needs.
+    #[error("profile {profile} does not name '{symbol}', which routine {routine} needs")]
     MissingSymbol {
         /// The profile's name.
         profile: String,
-        /// The profile key (`code.state_select`).
-        symbol: &'static str,
+        /// The routine asked for.
+        routine: String,
+        /// The symbol (as the profile would name it).
+        symbol: String,
+    },
+    /// Neither a routine section of the profile nor a registered model.
+    #[error("profile {profile} has no routine '{routine}' (models: {known})")]
+    UnknownRoutine {
+        /// The profile's name.
+        profile: String,
+        /// The routine asked for.
+        routine: String,
+        /// The registered models.
+        known: String,
+    },
+    /// A routine's entry that is not a code symbol.
+    #[error(
+        "profile {profile}: the entry of routine {routine}, '{symbol}', is in [{seg}], not [code]"
+    )]
+    NotCode {
+        /// The profile's name.
+        profile: String,
+        /// The routine.
+        routine: String,
+        /// The entry symbol.
+        symbol: String,
+        /// Its section.
+        seg: &'static str,
+    },
+    /// The routine's model declares no sweep domain.
+    #[error("model {model} has no sweep domain")]
+    NoDomain {
+        /// The model.
+        model: &'static str,
     },
     /// A routine of the original program did not return.
     #[error(transparent)]
     Call(#[from] CallError),
-}
-
-/// The subject of "does not say where ..." for a profile key.
-fn where_is(symbol: &str) -> String {
-    match symbol {
-        "data.banks" => "the model banks are".into(),
-        "code.state_select" => "the state selection routine is".into(),
-        "code.frame_update" => "the per-frame update is".into(),
-        _ => format!("{symbol} is"),
-    }
 }
 
 /// The kind of a failure, for a binary to choose an exit status.
@@ -55,7 +77,10 @@ impl Error {
     pub fn kind(&self) -> ErrorKind {
         match self {
             Error::Profile(_) => ErrorKind::Profile,
-            Error::MissingSymbol { .. } => ErrorKind::MissingSymbol,
+            Error::MissingSymbol { .. }
+            | Error::UnknownRoutine { .. }
+            | Error::NotCode { .. }
+            | Error::NoDomain { .. } => ErrorKind::MissingSymbol,
             Error::Call(_) => ErrorKind::Routine,
         }
     }
@@ -69,12 +94,13 @@ mod tests {
     fn each_error_has_its_kind_and_message() {
         let e = Error::MissingSymbol {
             profile: "x".into(),
-            symbol: "data.banks",
+            routine: "state-selection".into(),
+            symbol: "banks".into(),
         };
         assert_eq!(e.kind(), ErrorKind::MissingSymbol);
         assert_eq!(
             e.to_string(),
-            "profile x does not say where the model banks are"
+            "profile x does not name 'banks', which routine state-selection needs"
         );
         let e = Error::from(ProfileError::Unknown { name: "n".into() });
         assert_eq!(e.kind(), ErrorKind::Profile);

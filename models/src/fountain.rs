@@ -8,9 +8,15 @@
 //! 5. `param[(band + 1) mod 6] -= floor(2 * amp[band + 1] * s / 65536)`.
 //!
 //! The cycle is 2,048 clock units.
+//!
+//! As a model ([`Fountain`]): the clock word in, the six words from
+//! `params` at `slot` out, reading the tables `sine` and `amps`; swept over
+//! the 2,048 clocks of a cycle (12,288 words), and in lock-step at every
+//! frame from the clock the frame computed for.
 
 use crate::memory::{GuestMemory, Placement};
-use crate::profile::Profile;
+use crate::model::{Ctx, FrameInput, Input, Interface, Model, Output, Place, Point, Value};
+use crate::profile::{Profile, FOUNTAIN_SLOTS, PARAM_SLOTS};
 
 /// The baseline every parameter starts from.
 pub const BASELINE: i16 = -384;
@@ -49,6 +55,74 @@ pub fn fountain_in(
         |i| mem.read16(at.code(sine.wrapping_add(2 * i as u16))) as i16,
         |k| mem.read8(at.code(amps.wrapping_add(k as u16))),
     )
+}
+
+/// The fountain model.
+pub struct Fountain;
+
+static INTERFACE: Interface = Interface {
+    entry: "fountain",
+    inputs: &[Input::Clock(Place::at("clock"))],
+    outputs: &[Output::Words {
+        place: Place::indexed("params", "slot"),
+        count: FOUNTAIN_SLOTS as u16,
+        signed: true,
+    }],
+    tables: &["sine", "amps"],
+    fills: &[],
+    values: &[Value {
+        name: "slot",
+        default: 0,
+        max: (PARAM_SLOTS - FOUNTAIN_SLOTS) as u16,
+    }],
+};
+
+impl Fountain {
+    fn six(ctx: &Ctx, clock: u16, out: &mut [i64]) {
+        let p = fountain(
+            clock,
+            |i| ctx.read16("sine", 2 * i as u16) as i16,
+            |k| ctx.read8("amps", k as u16),
+        );
+        for (o, v) in out.iter_mut().zip(p) {
+            *o = v as i64;
+        }
+    }
+}
+
+impl Model for Fountain {
+    fn name(&self) -> &'static str {
+        "fountain"
+    }
+
+    fn summary(&self) -> &'static str {
+        "the fountain's six parameters from the clock (model types 120-123)"
+    }
+
+    fn interface(&self) -> &'static Interface {
+        &INTERFACE
+    }
+
+    fn domain(&self, _ctx: &Ctx) -> Option<Vec<Point>> {
+        Some((0..CYCLE).map(|c| Point::new(&[c])).collect())
+    }
+
+    fn expect(&self, ctx: &Ctx, point: &Point, out: &mut [i64]) {
+        Fountain::six(ctx, point.values[0], out);
+    }
+
+    fn describe(&self, _ctx: &Ctx, point: &Point) -> String {
+        format!("clock {:04X}h", point.values[0])
+    }
+
+    fn in_lock_step(&self) -> bool {
+        true
+    }
+
+    fn frame(&self, ctx: &Ctx, at: &FrameInput, _state: &mut i64, out: &mut [i64]) -> bool {
+        Fountain::six(ctx, at.clock, out);
+        true
+    }
 }
 
 #[cfg(test)]

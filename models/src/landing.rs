@@ -7,6 +7,13 @@
 //! the anchor (command 35h) and the current point:
 //! `vertex = anchor + (current - anchor) * factor` with
 //! `factor = (uint16(param) >> 1) / 32768`.
+//!
+//! As a model ([`Landing`]): the update routine with CX = the step and the
+//! parameter (`params` at `slot`) in and out; swept over 256 parameters x
+//! 67 steps, and in lock-step from 0 at the first frame, one update per
+//! frame by the clock units elapsed.
+
+use crate::model::{Ctx, FrameInput, Input, Interface, Model, Output, Place, Point, Reg, Value};
 
 /// The landing cap.
 pub const CAP: u16 = 0xE800;
@@ -33,6 +40,77 @@ pub fn gate_factor(param: u16) -> f64 {
 /// shift, so the result is floored).
 pub fn gate_vertex(anchor: i32, current: i32, param: u16) -> i32 {
     anchor + (((current - anchor) as i64 * (param >> 1) as i64) >> 15) as i32
+}
+
+/// The landing update model.
+pub struct Landing;
+
+static INTERFACE: Interface = Interface {
+    entry: "landing_update",
+    inputs: &[
+        Input::Reg(Reg::CX),
+        Input::Word(Place::indexed("params", "slot")),
+    ],
+    outputs: &[Output::Words {
+        place: Place::indexed("params", "slot"),
+        count: 1,
+        signed: false,
+    }],
+    tables: &[],
+    fills: &[],
+    values: &[Value {
+        name: "slot",
+        default: 0,
+        max: 255,
+    }],
+};
+
+/// The steps swept: every small one, and both sides of the largest that
+/// does not cap by itself.
+fn steps() -> impl Iterator<Item = u16> {
+    (0..64).chain([0x39F, 0x3A0, 0xFFFF])
+}
+
+impl Model for Landing {
+    fn name(&self) -> &'static str {
+        "landing"
+    }
+
+    fn summary(&self) -> &'static str {
+        "the landing parameter after an update of CX timer units (capped at E800h)"
+    }
+
+    fn interface(&self) -> &'static Interface {
+        &INTERFACE
+    }
+
+    fn domain(&self, _ctx: &Ctx) -> Option<Vec<Point>> {
+        let params = (0..=255u16).map(|k| k * 0x101);
+        Some(
+            params
+                .flat_map(|p| steps().map(move |s| Point::new(&[s, p])))
+                .collect(),
+        )
+    }
+
+    fn expect(&self, _ctx: &Ctx, point: &Point, out: &mut [i64]) {
+        out[0] = landing_update(point.values[1], point.values[0]) as i64;
+    }
+
+    fn describe(&self, _ctx: &Ctx, point: &Point) -> String {
+        format!("step {:X}h from {:04X}h", point.values[0], point.values[1])
+    }
+
+    fn in_lock_step(&self) -> bool {
+        true
+    }
+
+    fn frame(&self, _ctx: &Ctx, at: &FrameInput, state: &mut i64, out: &mut [i64]) -> bool {
+        let p = landing_update(*state as u16, at.elapsed);
+        *state = p as i64;
+        out[0] = p as i64;
+        true
+    }
 }
 
 #[cfg(test)]

@@ -3,6 +3,10 @@
 //! program keeps them, and the golden-master comparison against the
 //! original code running on the emulated CPU.
 //!
+//! A model declares its routine's inputs and outputs ([`model::Interface`])
+//! and is registered in [`registry`]; profiles are symbol tables whose
+//! routine sections name what each model needs.
+//!
 //! Models read their data (sine table, amplitudes, link graphs) from guest
 //! memory through [`GuestMemory`], never from copies in Rust.
 
@@ -11,13 +15,17 @@ pub mod compare;
 pub mod error;
 pub mod fountain;
 pub mod landing;
+pub mod lookup;
 pub mod memory;
+pub mod model;
 pub mod params;
 pub mod pit;
 pub mod profile;
+pub mod registry;
 pub mod state;
 pub mod sweep;
 
 pub use error::{Error, ErrorKind};
-pub use memory::{GuestMemory, Placement};
+pub use memory::{GuestMemory, Placement, Segments};
+pub use model::Model;
 pub use profile::{Profile, ProfileError};

@@ -63,3 +63,42 @@ impl Placement {
         ((self.data_seg as u32) << 4) + off as u32
     }
 }
+
+/// Where each of a program's segments is: the code segment and the data
+/// segment its profile found, and the stack segment (SS at the entry).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Segments {
+    /// The main code segment.
+    pub code: u16,
+    /// The data segment.
+    pub data: u16,
+    /// The stack segment.
+    pub stack: u16,
+}
+
+impl Segments {
+    /// The paragraph of a segment kind.
+    pub fn get(&self, seg: crate::profile::Seg) -> u16 {
+        match seg {
+            crate::profile::Seg::Code => self.code,
+            crate::profile::Seg::Data => self.data,
+            crate::profile::Seg::Stack => self.stack,
+        }
+    }
+
+    /// Linear address of `off` in segment kind `seg`.
+    pub fn linear(&self, seg: crate::profile::Seg, off: u16) -> u32 {
+        ((self.get(seg) as u32) << 4) + off as u32
+    }
+}
+
+/// A placement is a program whose data and stack segments coincide.
+impl From<Placement> for Segments {
+    fn from(p: Placement) -> Segments {
+        Segments {
+            code: p.code_seg,
+            data: p.data_seg,
+            stack: p.data_seg,
+        }
+    }
+}

@@ -6,8 +6,15 @@
 //! link `(state & mask) >> 5` times, with `mask` 20h for bank 30 and 60h for
 //! banks 31 and 32. Special-object headers are not link records and must not
 //! be followed.
+//!
+//! As a model ([`StateSelection`]): SI = the header and AX = bank << 8 |
+//! state in, SI out; swept over every state byte of every city-model
+//! definition of banks 30, 31 and 32 that the bank directory (`banks`: three
+//! words, each the offset of a count byte and 3-byte entries: kind, header)
+//! lists. Special objects (kind not 0) are skipped.
 
 use crate::memory::GuestMemory;
+use crate::model::{Ctx, Input, Interface, Model, Output, Point, Reg};
 
 /// The damage mask of a bank (20h for 30, 60h for 31 and 32).
 pub fn damage_mask(bank: u8) -> u8 {
@@ -37,6 +44,83 @@ pub fn select(
         h = h.wrapping_add(link(h, 0));
     }
     h
+}
+
+/// The state selection model.
+pub struct StateSelection;
+
+static INTERFACE: Interface = Interface {
+    entry: "state_select",
+    inputs: &[Input::Reg(Reg::SI), Input::Reg(Reg::AX)],
+    outputs: &[Output::Reg(Reg::SI)],
+    tables: &["banks"],
+    fills: &[],
+    values: &[],
+};
+
+/// The banks swept.
+const BANKS: [u8; 3] = [30, 31, 32];
+
+impl Model for StateSelection {
+    fn name(&self) -> &'static str {
+        "state-selection"
+    }
+
+    fn summary(&self) -> &'static str {
+        "the city-model header a state byte selects (banks 30-32)"
+    }
+
+    fn interface(&self) -> &'static Interface {
+        &INTERFACE
+    }
+
+    fn domain(&self, ctx: &Ctx) -> Option<Vec<Point>> {
+        let seg = ctx.base("banks");
+        let mut v = Vec::new();
+        for (i, bank) in BANKS.into_iter().enumerate() {
+            let table = ctx.read16("banks", 2 * i as u16);
+            let count = ctx.mem.read8(seg + table as u32);
+            for d in 0..count as u16 {
+                let entry = table.wrapping_add(1 + 3 * d);
+                if ctx.mem.read8(seg + entry as u32) != 0 {
+                    continue; // a special object: not a link record
+                }
+                let header = ctx.mem.read16(seg + entry.wrapping_add(1) as u32);
+                for state in 0..=255u16 {
+                    v.push(Point {
+                        values: [header, (bank as u16) << 8 | state, 0, 0],
+                        tag: d as u32,
+                    });
+                }
+            }
+        }
+        Some(v)
+    }
+
+    fn expect(&self, ctx: &Ctx, point: &Point, out: &mut [i64]) {
+        let [header, ax, ..] = point.values;
+        out[0] = select(
+            ctx.mem,
+            ctx.base("banks"),
+            header,
+            ax as u8,
+            (ax >> 8) as u8,
+        ) as i64;
+    }
+
+    fn describe(&self, _ctx: &Ctx, point: &Point) -> String {
+        let [header, ax, ..] = point.values;
+        format!(
+            "bank {}, definition {} at {header:04X}h, state {:02X}h",
+            ax >> 8,
+            point.tag,
+            ax as u8
+        )
+    }
+
+    fn output_name(&self, _ctx: &Ctx, _k: usize) -> String {
+        "selected header".into()
+    }
 }
 
 #[cfg(test)]

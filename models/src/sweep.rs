@@ -1,25 +1,29 @@
-//! Sweeps: run a routine of the original program over its whole input
-//! domain and compare every result with the model.
+//! Sweeps: run a routine of the original program over its model's whole
+//! input domain and compare every result with the model, for any
+//! registered model, on every core.
 //!
 //! The models read their tables from the memory of the *reference* program
 //! (the golden master): normally the same program, loaded on its own; for a
 //! built-in replica profile the pristine replica, so that an altered program
 //! (a mutant, or a patched game) is compared against the original's data.
 //!
-//! - fountain: every clock of the 2,048-unit cycle x the six parameters
-//!   (12,288 words);
-//! - state selection: every state byte on every city-model definition of
-//!   banks 30, 31 and 32 (special objects are not link records and are
-//!   skipped).
+//! Each point starts from the same state: the registers as the program
+//! left them before the sweep, the model's inputs written, its output words
+//! restored to the program's own. So the report is the same whatever the
+//! number of threads: the domain is cut into one contiguous part per
+//! thread, each runs on its own copy of the CPU and memory, and the parts
+//! are joined in order (the first mismatch is the first in domain order).
 
-use emu::{Bus, Cpu, SegReg};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use emu::{Bus, Cpu, FlatBus, SegReg};
+use rayon::prelude::*;
 
 use crate::call::call_near;
 use crate::error::Error;
-use crate::fountain::{fountain_in, CYCLE};
-use crate::memory::{GuestMemory, Placement};
-use crate::profile::Profile;
-use crate::state::select;
+use crate::memory::{GuestMemory, Segments};
+use crate::model::{fill_word, Ctx, Input, Output, Point, MAX_OUTPUTS};
+use crate::profile::Routine;
 
 /// The first disagreement of a sweep.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -45,128 +49,385 @@ pub struct SweepReport {
     pub first: Option<Mismatch>,
 }
 
-impl SweepReport {
-    fn check(&mut self, ok: bool, m: impl FnOnce() -> Mismatch) {
-        self.total += 1;
-        if ok {
-            self.equal += 1;
-        } else if self.first.is_none() {
-            self.first = Some(m());
+/// Instructions allowed per call before a routine counts as stuck.
+const MAX_STEPS: u64 = 100_000;
+/// The stack pointer of each call (near the top of the stack segment).
+const SWEEP_SP: u16 = 0xFFF0;
+/// Points between two progress reports.
+const PROGRESS_EVERY: usize = 64;
+
+/// The program under test: its CPU and its first mebibyte of memory as
+/// loaded (each thread runs on its own copy, [`flat_copy`]) and its
+/// segments.
+pub struct Program<'a> {
+    /// The CPU, its registers as each call starts.
+    pub cpu: &'a Cpu,
+    /// The memory from linear address 0 (at most 1 MiB is used).
+    pub mem: &'a [u8],
+    /// Where its segments are.
+    pub segs: Segments,
+}
+
+/// Size of a sweep's flat memory: the real-mode address space.
+const FLAT_SIZE: usize = 1 << 20;
+/// The unit [`flat_copy`] skips when it is all zeros (a page).
+const PAGE: usize = 4096;
+/// A page of zeros to compare with.
+static ZERO_PAGE: [u8; PAGE] = [0; PAGE];
+
+/// A flat 1 MiB bus holding `mem`'s first mebibyte. Pages of zeros are
+/// not copied: the bus starts zeroed, and a page never written is never
+/// touched (a process-wide sweep copies about a quarter of a DOS machine's
+/// first mebibyte, the rest being empty).
+pub fn flat_copy(mem: &[u8]) -> FlatBus {
+    let mut bus = FlatBus::new(FLAT_SIZE);
+    let n = mem.len().min(FLAT_SIZE);
+    for (dst, src) in bus.mem[..n].chunks_mut(PAGE).zip(mem[..n].chunks(PAGE)) {
+        // A comparison with a zero page is a memcmp: much faster than a
+        // byte loop that may stop early.
+        if src != &ZERO_PAGE[..src.len()] {
+            dst.copy_from_slice(src);
+        }
+    }
+    bus
+}
+
+/// The reference program whose tables the model reads.
+pub struct Reference<'a, R: ?Sized> {
+    /// Its memory.
+    pub mem: &'a R,
+    /// Where its segments are.
+    pub segs: Segments,
+}
+
+/// The linear addresses of a routine's memory inputs and outputs in the
+/// program under test (`None` for a register).
+struct Wiring {
+    inputs: Vec<Option<u32>>,
+    outputs: Vec<Option<u32>>,
+}
+
+fn place_addr(r: &Routine, segs: Segments, p: &crate::model::Place) -> u32 {
+    let (seg, off) = r.symbol(p.symbol).unwrap_or((crate::profile::Seg::Code, 0));
+    let ix = p.index.map_or(0, |i| r.value(i));
+    segs.linear(seg, off.wrapping_add(2 * ix))
+}
+
+impl Wiring {
+    fn new(r: &Routine, segs: Segments) -> Wiring {
+        let iface = r.model.interface();
+        let inputs = iface
+            .inputs
+            .iter()
+            .map(|i| match i {
+                Input::Reg(_) => None,
+                Input::Word(p) | Input::Clock(p) => Some(place_addr(r, segs, p)),
+            })
+            .collect();
+        let outputs = iface
+            .outputs
+            .iter()
+            .map(|o| match o {
+                Output::Reg(_) => None,
+                Output::Words { place, .. } => Some(place_addr(r, segs, place)),
+            })
+            .collect();
+        Wiring { inputs, outputs }
+    }
+}
+
+/// The domain of `routine`'s model, read from the reference: the points
+/// a sweep runs, in order.
+pub fn domain<R: GuestMemory + ?Sized>(
+    routine: &Routine,
+    reference: &Reference<R>,
+) -> Result<Vec<Point>, Error> {
+    let mem = Dyn(reference.mem);
+    let ctx = Ctx {
+        mem: &mem,
+        segs: reference.segs,
+        routine,
+    };
+    routine.model.domain(&ctx).ok_or(Error::NoDomain {
+        model: routine.model.name(),
+    })
+}
+
+/// Sweeps `routine` over its model's domain: the program runs each point,
+/// the model computes it from the reference. `progress` gets the number of
+/// points done so far (from any thread). Runs on the current rayon pool.
+pub fn sweep<R>(
+    routine: &Routine,
+    program: &Program,
+    reference: &Reference<R>,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<SweepReport, Error>
+where
+    R: GuestMemory + Sync + ?Sized,
+{
+    let points = domain(routine, reference)?;
+    sweep_points(routine, program, reference, &points, progress)
+}
+
+/// [`sweep`] over given points (a domain from [`domain`]).
+pub fn sweep_points<R>(
+    routine: &Routine,
+    program: &Program,
+    reference: &Reference<R>,
+    domain: &[Point],
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<SweepReport, Error>
+where
+    R: GuestMemory + Sync + ?Sized,
+{
+    let threads = rayon::current_num_threads().max(1);
+    let part = domain.len().div_ceil(threads).max(1);
+    let done = AtomicU64::new(0);
+    let wiring = Wiring::new(routine, program.segs);
+    // The model's fills, laid over what the model reads and over the
+    // program's memory (each thread's copy, and the words restored).
+    let ref_mem = Filled::new(reference.mem, routine, reference.segs);
+    let reference = &Reference {
+        mem: &ref_mem,
+        segs: reference.segs,
+    };
+    let pristine = Filled::new(program.mem, routine, program.segs);
+    let parts: Vec<Result<SweepReport, Error>> = domain
+        .par_chunks(part)
+        .map(|points| {
+            let mut cpu = program.cpu.clone();
+            let mut bus = flat_copy(program.mem);
+            pristine.apply(&mut bus);
+            let mut run = Runner {
+                routine,
+                program,
+                pristine: &pristine,
+                wiring: &wiring,
+                cpu: &mut cpu,
+                bus: &mut bus,
+            };
+            run.points(points, reference, &|n| {
+                progress(done.fetch_add(n, Ordering::Relaxed) + n)
+            })
+        })
+        .collect();
+    let mut report = SweepReport::default();
+    for p in parts {
+        let p = p?;
+        report.equal += p.equal;
+        report.total += p.total;
+        if report.first.is_none() {
+            report.first = p.first;
+        }
+    }
+    Ok(report)
+}
+
+/// A memory with a model's fills ([`crate::model::Interface::fills`])
+/// laid over it: each range reads as the pattern of [`fill_word`].
+struct Filled<'a, M: ?Sized> {
+    base: &'a M,
+    /// Linear start and length in bytes of each fill.
+    ranges: Vec<(u32, u32)>,
+}
+
+impl<'a, M: GuestMemory + ?Sized> Filled<'a, M> {
+    /// `base` with `routine`'s fills at its places in `segs`.
+    fn new(base: &'a M, routine: &Routine, segs: Segments) -> Self {
+        let ranges = routine.model.interface().fills.iter();
+        let ranges = ranges.map(|f| (place_addr(routine, segs, &f.place), 2 * f.words as u32));
+        Filled {
+            base,
+            ranges: ranges.collect(),
+        }
+    }
+
+    /// Writes the fills into `bus`.
+    fn apply(&self, bus: &mut FlatBus) {
+        for &(start, len) in &self.ranges {
+            for a in start..start + len {
+                bus.mem_write8(a, self.read8(a));
+            }
         }
     }
 }
 
-/// Instructions allowed per call before a routine counts as stuck.
-const MAX_STEPS: u64 = 100_000;
-
-/// A sweep's setting: the CPU and bus running the program under test
-/// (placed at `at`), and the reference program's memory its models read
-/// (placed at `ref_at`).
-pub struct Sweep<'a, B: Bus + GuestMemory, R: GuestMemory + ?Sized> {
-    /// The CPU running the program under test.
-    pub cpu: &'a mut Cpu,
-    /// Its bus.
-    pub bus: &'a mut B,
-    /// The memory of the reference program (the golden master).
-    pub reference: &'a R,
-    /// Where the program keeps each routine and table.
-    pub profile: &'a Profile,
-    /// The program under test's segments.
-    pub at: Placement,
-    /// The reference program's segments.
-    pub ref_at: Placement,
+impl<M: GuestMemory + ?Sized> GuestMemory for Filled<'_, M> {
+    fn read8(&self, linear: u32) -> u8 {
+        for &(start, len) in &self.ranges {
+            let k = linear.wrapping_sub(start);
+            if k < len {
+                return (fill_word((k / 2) as u16) >> (8 * (k % 2))) as u8;
+            }
+        }
+        self.base.read8(linear)
+    }
 }
 
-impl<B: Bus + GuestMemory, R: GuestMemory + ?Sized> Sweep<'_, B, R> {
-    /// Calls the routine at `ip` of the code segment with the stack in the
-    /// data group (near its top).
-    fn call(&mut self, ip: u16) -> Result<(), Error> {
-        let at = self.at;
+/// A `?Sized` memory seen as a `dyn GuestMemory`.
+pub(crate) struct Dyn<'a, M: ?Sized>(pub(crate) &'a M);
+
+impl<M: GuestMemory + ?Sized> GuestMemory for Dyn<'_, M> {
+    fn read8(&self, linear: u32) -> u8 {
+        self.0.read8(linear)
+    }
+
+    fn read16(&self, linear: u32) -> u16 {
+        self.0.read16(linear)
+    }
+}
+
+/// One thread's part of a sweep.
+struct Runner<'a> {
+    routine: &'a Routine,
+    program: &'a Program<'a>,
+    /// The program's memory as each point starts (fills included).
+    pristine: &'a Filled<'a, [u8]>,
+    wiring: &'a Wiring,
+    cpu: &'a mut Cpu,
+    bus: &'a mut FlatBus,
+}
+
+impl Runner<'_> {
+    fn points<R: GuestMemory + ?Sized>(
+        &mut self,
+        points: &[Point],
+        reference: &Reference<R>,
+        progress: &dyn Fn(u64),
+    ) -> Result<SweepReport, Error> {
+        let mem = Dyn(reference.mem);
+        let ctx = Ctx {
+            mem: &mem,
+            segs: reference.segs,
+            routine: self.routine,
+        };
+        let model = self.routine.model;
+        let n = model.interface().output_len().min(MAX_OUTPUTS);
+        let regs = self.program.cpu.regs.clone();
+        let mut r = SweepReport::default();
+        let (mut got, mut want) = ([0i64; MAX_OUTPUTS], [0i64; MAX_OUTPUTS]);
+        for (i, p) in points.iter().enumerate() {
+            self.cpu.regs = regs.clone();
+            self.run(p, &mut got)?;
+            model.expect(&ctx, p, &mut want[..n]);
+            for k in 0..n {
+                r.total += 1;
+                if got[k] == want[k] {
+                    r.equal += 1;
+                } else if r.first.is_none() {
+                    r.first = Some(Mismatch {
+                        input: model.describe(&ctx, p),
+                        output: model.output_name(&ctx, k),
+                        expected: want[k],
+                        actual: got[k],
+                    });
+                }
+            }
+            if (i + 1) % PROGRESS_EVERY == 0 || i + 1 == points.len() {
+                progress((i % PROGRESS_EVERY + 1) as u64);
+            }
+        }
+        Ok(r)
+    }
+
+    /// Sets the point's inputs, calls the routine and reads its outputs.
+    fn run(&mut self, p: &Point, got: &mut [i64; MAX_OUTPUTS]) -> Result<(), Error> {
+        let iface = self.routine.model.interface();
+        let segs = self.program.segs;
+        self.cpu.regs.flags = self.cpu.normalize_flags(0); // alone: no interrupts
+        self.cpu.regs.set_sreg(SegReg::DS, segs.data);
+        self.cpu.regs.set_sreg(SegReg::ES, segs.data);
+        // Output words start as the program's own, so no point depends on
+        // the one before (nor on how the domain was cut).
+        for (o, a) in iface.outputs.iter().zip(&self.wiring.outputs) {
+            if let Some(a) = *a {
+                for b in 0..2 * o.len() as u32 {
+                    self.bus.mem_write8(a + b, self.pristine.read8(a + b));
+                }
+            }
+        }
+        for (k, (input, a)) in iface.inputs.iter().zip(&self.wiring.inputs).enumerate() {
+            let v = p.values[k];
+            match (input, a) {
+                (Input::Reg(r), _) => r.set(&mut self.cpu.regs, v),
+                (_, Some(a)) => {
+                    self.bus.mem_write8(*a, v as u8);
+                    self.bus.mem_write8(a + 1, (v >> 8) as u8);
+                }
+                _ => {}
+            }
+        }
         call_near(
             self.cpu,
             self.bus,
-            at.code_seg,
-            ip,
-            at.data_seg,
-            0xFFF0,
+            segs.code,
+            self.routine.entry,
+            segs.stack,
+            SWEEP_SP,
             MAX_STEPS,
         )?;
+        let mut k = 0;
+        for (o, a) in iface.outputs.iter().zip(&self.wiring.outputs) {
+            match (o, a) {
+                (Output::Reg(r), _) => {
+                    got[k] = r.get(&self.cpu.regs) as i64;
+                    k += 1;
+                }
+                (Output::Words { count, signed, .. }, Some(a)) => {
+                    for w in 0..*count as u32 {
+                        let v = self.bus.read16(a + 2 * w);
+                        got[k] = if *signed { v as i16 as i64 } else { v as i64 };
+                        k += 1;
+                    }
+                }
+                _ => {}
+            }
+        }
         Ok(())
     }
+}
 
-    /// Sweeps the fountain over all 2,048 clocks: for each, writes the
-    /// clock word, calls the routine, and compares the six parameters with
-    /// the model. `progress` gets the number of clocks done.
-    pub fn fountain(&mut self, mut progress: impl FnMut(u64)) -> Result<SweepReport, Error> {
-        let (profile, at) = (self.profile, self.at);
-        let mut r = SweepReport::default();
-        let clock_addr = at.code(profile.code.clock);
-        let params = profile.fountain_params();
-        for clock in 0..CYCLE {
-            self.bus.mem_write8(clock_addr, clock as u8);
-            self.bus.mem_write8(clock_addr + 1, (clock >> 8) as u8);
-            self.cpu.regs.set_sreg(SegReg::DS, at.data_seg);
-            self.cpu.regs.set_sreg(SegReg::ES, at.data_seg);
-            self.call(profile.code.fountain)?;
-            let want = fountain_in(self.reference, profile, self.ref_at, clock);
-            for (k, &w) in want.iter().enumerate() {
-                let got = self.bus.read16(at.data(params.wrapping_add(2 * k as u16))) as i16;
-                r.check(got == w, || Mismatch {
-                    input: format!("clock {clock:04X}h"),
-                    output: format!("slot {}", profile.data.fountain_slot as usize + k),
-                    expected: w as i64,
-                    actual: got as i64,
-                });
-            }
-            progress(clock as u64 + 1);
-        }
-        Ok(r)
-    }
+/// Points a spot check runs at each frame.
+pub const SPOT_POINTS: usize = 16;
 
-    /// Sweeps the state selection routine over every state byte of every
-    /// city-model definition of banks 30, 31 and 32, as the program's bank
-    /// directory lists them (profile `data.banks`, `code.state_select`).
-    pub fn state_selection(&mut self, mut progress: impl FnMut(u64)) -> Result<SweepReport, Error> {
-        let banks = self
-            .profile
-            .require(self.profile.data.banks, "data.banks")?;
-        let routine = self
-            .profile
-            .require(self.profile.code.state_select, "code.state_select")?;
-        let (reference, ref_at) = (self.reference, self.ref_at);
-        let base = ref_at.data(0);
-        let mut r = SweepReport::default();
-        let mut done = 0;
-        for (i, bank) in [30u8, 31, 32].into_iter().enumerate() {
-            let table = reference.read16(ref_at.data(banks.wrapping_add(2 * i as u16)));
-            let count = reference.read8(ref_at.data(table));
-            for d in 0..count as u16 {
-                let entry = table.wrapping_add(1 + 3 * d);
-                let kind = reference.read8(ref_at.data(entry));
-                let header = reference.read16(ref_at.data(entry.wrapping_add(1)));
-                if kind != 0 {
-                    continue; // a special object: not a link record
-                }
-                for state in 0..=255u8 {
-                    self.cpu.regs.set_sreg(SegReg::DS, self.at.data_seg);
-                    self.cpu.regs.put16(6, header);
-                    self.cpu.regs.put16(0, (bank as u16) << 8 | state as u16);
-                    self.call(routine)?;
-                    let got = self.cpu.regs.get16(6);
-                    let want = select(reference, base, header, state, bank);
-                    r.check(got == want, || Mismatch {
-                        input: format!(
-                            "bank {bank}, definition {d} at {header:04X}h, state {state:02X}h"
-                        ),
-                        output: "selected header".to_string(),
-                        expected: want as i64,
-                        actual: got as i64,
-                    });
-                    done += 1;
-                    progress(done);
-                }
-            }
-        }
-        Ok(r)
+/// A spot check at lock-step frame `frame`: [`SPOT_POINTS`] points of the
+/// domain (a different, deterministic choice at each frame) run on a copy
+/// of the running program, the model reading the same copy, so a routine
+/// whose tables change while the program runs (the parameter table) is
+/// checked on the data of the moment. The first mismatch, if any.
+pub fn spot_check(
+    routine: &Routine,
+    program: &Program,
+    domain: &[Point],
+    frame: u64,
+) -> Result<Option<Mismatch>, Error> {
+    if domain.is_empty() {
+        return Ok(None);
     }
+    let pick: Vec<Point> = (0..SPOT_POINTS as u64)
+        .map(|j| {
+            let k = (frame * SPOT_POINTS as u64 + j).wrapping_mul(7919) % domain.len() as u64;
+            domain[k as usize]
+        })
+        .collect();
+    let (mut cpu, mut bus) = (program.cpu.clone(), flat_copy(program.mem));
+    let wiring = Wiring::new(routine, program.segs);
+    // No fills: the point is the data of the moment.
+    let pristine = Filled {
+        base: program.mem,
+        ranges: Vec::new(),
+    };
+    let mut run = Runner {
+        routine,
+        program,
+        pristine: &pristine,
+        wiring: &wiring,
+        cpu: &mut cpu,
+        bus: &mut bus,
+    };
+    let reference = Reference {
+        mem: program.mem,
+        segs: program.segs,
+    };
+    Ok(run.points(&pick, &reference, &|_| {})?.first)
 }

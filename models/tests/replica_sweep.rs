@@ -4,8 +4,8 @@
 //! clock and slot.
 
 use emu::{Cpu, CpuModel, FlatBus};
-use models::sweep::{Sweep, SweepReport};
-use models::{GuestMemory, Placement, Profile};
+use models::sweep::{self, Program, Reference, SweepReport};
+use models::{GuestMemory, Placement, Profile, Segments};
 
 const LOAD_SEG: u16 = 0x1000;
 
@@ -48,22 +48,34 @@ fn setup(exe: &str, profile: &str) -> (Cpu, FlatBus, Profile, Placement) {
     (Cpu::new(CpuModel::I386), bus, profile, at)
 }
 
-/// A sweep of the program in `bus` against `reference`, both at `at`.
-fn sweep<'a>(
-    cpu: &'a mut Cpu,
-    bus: &'a mut FlatBus,
-    reference: &'a FlatBus,
-    profile: &'a Profile,
+/// Sweeps routine `routine` of the program in `bus` against `reference`,
+/// both at `at`, on a pool of `threads` threads.
+fn sweep_with(
+    cpu: &Cpu,
+    bus: &FlatBus,
+    reference: &FlatBus,
+    profile: &Profile,
     at: Placement,
-) -> Sweep<'a, FlatBus, FlatBus> {
-    Sweep {
+    routine: &str,
+    threads: usize,
+) -> SweepReport {
+    let r = profile.routine(routine).unwrap_or_else(|e| panic!("{e}"));
+    let segs = Segments::from(at);
+    let program = Program {
         cpu,
-        bus,
-        reference,
-        profile,
-        at,
-        ref_at: at,
-    }
+        mem: &bus.mem,
+        segs,
+    };
+    let reference = Reference {
+        mem: &reference.mem[..],
+        segs,
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap_or_else(|e| panic!("{e}"));
+    pool.install(|| sweep::sweep(&r, &program, &reference, &|_| {}))
+        .unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// Sweeps the fountain of the program `exe`, altered by `patch`, against
@@ -73,12 +85,10 @@ fn fountain_sweep(
     profile: &str,
     patch: impl FnOnce(&mut FlatBus, &Profile, Placement),
 ) -> SweepReport {
-    let (mut cpu, mut bus, profile, at) = setup(exe, profile);
+    let (cpu, mut bus, profile, at) = setup(exe, profile);
     let reference = bus.clone();
     patch(&mut bus, &profile, at);
-    sweep(&mut cpu, &mut bus, &reference, &profile, at)
-        .fountain(|_| {})
-        .unwrap_or_else(|e| panic!("{e}"))
+    sweep_with(&cpu, &bus, &reference, &profile, at, "fountain", 2)
 }
 
 #[test]
@@ -112,11 +122,8 @@ fn state_selection_sweeps_equal() {
         ("replica.exe", "replica"),
         ("replica-demo.exe", "replica-demo"),
     ] {
-        let (mut cpu, mut bus, profile, at) = setup(exe, profile);
-        let reference = bus.clone();
-        let r = sweep(&mut cpu, &mut bus, &reference, &profile, at)
-            .state_selection(|_| {})
-            .unwrap_or_else(|e| panic!("{e}"));
+        let (cpu, bus, profile, at) = setup(exe, profile);
+        let r = sweep_with(&cpu, &bus, &bus, &profile, at, "state-selection", 2);
         // 18 city definitions (5 + 6 + 7) x 256 states.
         assert_eq!((r.equal, r.total), (18 * 256, 18 * 256), "{:?}", r.first);
     }
@@ -148,4 +155,38 @@ fn an_altered_sine_entry_is_caught_at_its_clock() {
         .find(|c| ((((c << 5) & 0xFFFF) * 6) & 0xFFFF) >> 7 == 100)
         .expect("a clock");
     assert_eq!(m.input, format!("clock {clock:04X}h"), "{m:?}");
+}
+
+#[test]
+fn landing_and_the_lookup_sweep_equal() {
+    let (cpu, bus, profile, at) = setup("replica.exe", "replica");
+    let r = sweep_with(&cpu, &bus, &bus, &profile, at, "landing", 2);
+    assert_eq!((r.equal, r.total), (256 * 67, 256 * 67), "{:?}", r.first);
+    let r = sweep_with(&cpu, &bus, &bus, &profile, at, "param-lookup", 2);
+    assert_eq!((r.equal, r.total), (65_536, 65_536), "{:?}", r.first);
+}
+
+/// The report, first mismatch included, is the same on 1, 2, 3 and 7
+/// threads: a mutant whose sine table differs at several entries, so that
+/// mismatches fall in more than one thread's part of the domain.
+#[test]
+fn the_result_does_not_depend_on_the_thread_count() {
+    let (cpu, mut bus, profile, at) = setup("replica.exe", "replica");
+    let reference = bus.clone();
+    for entry in [100usize, 400, 700, 1000] {
+        bus.mem[at.code(profile.code.sine) as usize + 2 * entry + 1] ^= 0x20;
+    }
+    let one = sweep_with(&cpu, &bus, &reference, &profile, at, "fountain", 1);
+    assert!(one.first.is_some() && one.equal < one.total, "{one:?}");
+    for n in [2, 3, 7] {
+        let r = sweep_with(&cpu, &bus, &reference, &profile, at, "fountain", n);
+        assert_eq!(r, one, "{n} threads");
+    }
+    // Landing writes the word it reads: each point starts from the same
+    // memory whatever ran before it on that thread.
+    let one = sweep_with(&cpu, &bus, &reference, &profile, at, "landing", 1);
+    assert_eq!(
+        sweep_with(&cpu, &bus, &reference, &profile, at, "landing", 5),
+        one
+    );
 }
