@@ -181,6 +181,24 @@ impl PcBus {
     }
 }
 
+impl PcBus {
+    /// The `n` bytes of `v` at (ungated) `addr`, inside one 2 KiB page,
+    /// into the VGA window when the page is the VGA's, low byte first, with
+    /// the half-clocks of [`Bus::mem_wait_states`]: what the CPU's byte
+    /// path does, without its calls per byte. False (nothing written)
+    /// elsewhere.
+    #[inline(never)]
+    fn vga_write_direct(&mut self, addr: u32, n: u32, v: u32) -> bool {
+        let a = self.mem.gate(addr);
+        if self.mem.decode(a) != Region::Vga {
+            return false;
+        }
+        self.dev.vga.mem_write_n(a, n, v);
+        self.step_half += n as u64 * self.half_per_byte;
+        true
+    }
+}
+
 impl Bus for PcBus {
     #[inline]
     fn mem_read8(&mut self, addr: u32) -> u8 {
@@ -217,13 +235,46 @@ impl Bus for PcBus {
     }
 
     /// Plain RAM of one 2 KiB page ([`Memory::write_direct`]), with the
-    /// half-clocks of [`Bus::mem_wait_states`].
+    /// half-clocks of [`Bus::mem_wait_states`]; the VGA window byte by
+    /// byte here (`PcBus::vga_write_direct`), as the byte path would.
     #[inline]
     fn mem_write_direct(&mut self, addr: u32, n: u32, v: u32) -> bool {
         if !self.mem.write_direct(addr, n, v) {
-            return false;
+            return self.vga_write_direct(addr, n, v);
         }
         self.step_half += n as u64 * self.half_per_byte;
+        true
+    }
+
+    /// Plain RAM and ROM to the end of a 2 KiB page, as for code.
+    #[inline]
+    fn data_window(&self, addr: u32) -> Option<&[u8]> {
+        self.mem.code_window(self.mem.gate(addr))
+    }
+
+    #[inline]
+    fn mem_direct_done(&mut self, bytes: u64) {
+        self.step_half += bytes * self.half_per_byte;
+    }
+
+    /// [`Memory::fill_direct`], with the half-clocks of the bytes.
+    #[inline]
+    fn mem_fill_direct(&mut self, addr: u32, len: u32, n: u32, v: u32) -> bool {
+        if !self.mem.fill_direct(addr, len, n, v) {
+            return false;
+        }
+        self.step_half += len as u64 * self.half_per_byte;
+        true
+    }
+
+    /// [`Memory::copy_direct`], with the half-clocks of the bytes read and
+    /// written.
+    #[inline]
+    fn mem_copy_direct(&mut self, dst: u32, src: u32, len: u32, down: bool) -> bool {
+        if !self.mem.copy_direct(dst, src, len, down) {
+            return false;
+        }
+        self.step_half += 2 * len as u64 * self.half_per_byte;
         true
     }
 
