@@ -211,14 +211,14 @@ impl Memory {
         let Some(b) = self.bytes.get_mut(r) else {
             return false;
         };
+        let e = v.to_le_bytes();
         match n {
             1 => b.fill(v as u8),
-            _ => {
-                let e = v.to_le_bytes();
-                for c in b.chunks_mut(n as usize) {
-                    c.copy_from_slice(&e[..c.len()]);
-                }
-            }
+            2 => b
+                .chunks_exact_mut(2)
+                .for_each(|c| c.copy_from_slice(&e[..2])),
+            4 => b.chunks_exact_mut(4).for_each(|c| c.copy_from_slice(&e)),
+            _ => return false,
         }
         true
     }

@@ -101,6 +101,17 @@ start:  cli
         rep lodsb
         add bp, ax
         add bp, si
+        mov si, 2990            ; across a change of A's bytes
+        mov cx, 20
+        rep lodsb
+        add bp, ax
+        std
+        mov si, 4010            ; LODSW going down, across 4000
+        mov cx, 12
+        rep lodsw
+        cld
+        add bp, ax
+        add bp, si
         ; REPE CMPSW from the top going down (STD), A against B
         std
         mov si, 0FFFEh
@@ -132,12 +143,14 @@ start:  cli
         add bp, cx
         add bp, di
         cld
-        ; LODSB one by one (no REP), summed
+        ; LODSB one by one (no REP), summed, going down
+        std
         mov si, 7777
         mov cx, 700
 .lods:  lodsb
         add bp, ax
         loop .lods
+        cld
         ; overlapping MOVSB going down that feeds back (destination
         ; below the source), then one that does not (destination above)
         mov ds, [cs:bufb]
@@ -184,6 +197,12 @@ start:  cli
         mov di, 9100
         mov cx, 200
         rep movsw
+        mov si, 8010h           ; compare it back: 400 equal bytes
+        mov di, 9100
+        mov cx, 500
+        repe cmpsb
+        add bp, cx
+        add bp, si
         mov ax, 0F000h
         mov es, ax
         mov di, 1000h

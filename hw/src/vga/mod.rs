@@ -325,18 +325,21 @@ impl Vga {
             return;
         }
         let map = self.seq.map_mask();
+        let (base, size) = self.gc.window();
         for i in 0..n {
-            let Some(off) = self.window_offset(addr.wrapping_add(i)) else {
+            let off = addr.wrapping_add(i).wrapping_sub(base);
+            if off >= size {
                 continue;
-            };
+            }
             let (planes, o) = self.decode_write(off);
             let mask = planes & map;
             let b = (v >> (8 * i)) as u8;
+            if o >= PLANE_SIZE || self.planes.len() < 4 * PLANE_SIZE {
+                continue;
+            }
             for p in 0..4 {
                 if mask >> p & 1 != 0 {
-                    if let Some(x) = self.planes.get_mut(p * PLANE_SIZE + o) {
-                        *x = b;
-                    }
+                    self.planes[p * PLANE_SIZE + o] = b;
                 }
             }
         }
