@@ -223,6 +223,12 @@ impl Memory {
         true
     }
 
+    /// The `len` bytes at (ungated) `addr`, inside one page of RAM or
+    /// ROM (a REP MOVS source, `emu::Bus::mem_copy_direct`).
+    pub fn read_run(&self, addr: u32, len: u32) -> Option<&[u8]> {
+        self.bytes.get(self.direct_range(addr, len, false)?)
+    }
+
     /// Copies `len` bytes from (ungated) `src` (RAM or ROM) to `dst` (RAM),
     /// each inside one page: a REP MOVS burst going down (`down`) or up
     /// (`emu::Bus::mem_copy_direct`). False (nothing written) when a range

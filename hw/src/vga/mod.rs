@@ -316,7 +316,7 @@ impl Vga {
     /// the registers looked at once when the write is plain
     /// ([`GraphicsController::plain_write`]: each byte goes unchanged into
     /// the planes it reaches).
-    #[inline]
+    #[inline(always)]
     pub fn mem_write_n(&mut self, addr: u32, n: u32, v: u32) {
         if !self.gc.plain_write() {
             for i in 0..n {
