@@ -50,12 +50,53 @@ pub trait Bus {
     }
     /// Writes the low `n` (1, 2 or 4) bytes of `v` at physical `addr` to
     /// `addr + n - 1` (already masked, inside one [`DIRECT_BLOCK`]),
-    /// little-endian, when all of them lie in plain RAM, with the
+    /// little-endian, when all of them lie in plain RAM (or where the bus
+    /// does itself what the byte path below would, in its order), with the
     /// accounting of [`Bus::mem_wait_states`] for the `n` bytes. False (the
     /// default), with nothing changed, when the caller must write byte by
     /// byte through [`Bus::mem_wait_states`] and [`Bus::mem_write8`].
     #[inline]
     fn mem_write_direct(&mut self, _addr: u32, _n: u32, _v: u32) -> bool {
+        false
+    }
+    /// The bytes from physical `addr` (already masked) to the end of the
+    /// memory page that holds it when that page is plain RAM or ROM, for
+    /// the data reads of a REP CMPS/SCAS/LODS burst (the CPU keeps each
+    /// burst inside one [`DIRECT_BLOCK`]). Reads through it have no side
+    /// effects and no wait states; the CPU reports the bytes it took with
+    /// [`Bus::mem_direct_done`]. `None` (the default) sends the reads one
+    /// by one through [`Bus::mem_read_direct`] or the byte path.
+    #[inline]
+    fn data_window(&self, _addr: u32) -> Option<&[u8]> {
+        None
+    }
+    /// The accounting of [`Bus::mem_wait_states`] for `bytes` bytes the
+    /// CPU read through [`Bus::data_window`] (no-op by default, for a bus
+    /// whose wait states are zero there).
+    #[inline]
+    fn mem_direct_done(&mut self, _bytes: u64) {}
+    /// Fills `len` bytes at physical `addr` (already masked, inside one
+    /// [`DIRECT_BLOCK`], `len` a multiple of `n`) with the low `n` (1, 2
+    /// or 4) bytes of `v` repeated, little-endian: the elements of a REP
+    /// STOS burst, when all of them lie in plain RAM, with the accounting
+    /// of [`Bus::mem_wait_states`] for the `len` bytes. False (the
+    /// default), with nothing changed, when the caller must store the
+    /// elements one by one.
+    #[inline]
+    fn mem_fill_direct(&mut self, _addr: u32, _len: u32, _n: u32, _v: u32) -> bool {
+        false
+    }
+    /// Copies `len` bytes from physical `src` to physical `dst` (each
+    /// already masked and inside one [`DIRECT_BLOCK`]): the elements of a
+    /// REP MOVS burst going down (`down`, DF set) or up, when the source
+    /// lies in RAM or ROM and the destination in plain RAM, and moving them
+    /// all at once gives the bytes that element after element would (the
+    /// bus compares the two ranges where they really land, after any
+    /// address gate), with the accounting of [`Bus::mem_wait_states`] for
+    /// the `2 * len` bytes. False (the default), with nothing changed, when
+    /// the caller must move the elements one by one.
+    #[inline]
+    fn mem_copy_direct(&mut self, _dst: u32, _src: u32, _len: u32, _down: bool) -> bool {
         false
     }
     /// Reads one byte from an I/O port.
@@ -188,6 +229,11 @@ impl Bus for FlatBus {
             }
             None => false,
         }
+    }
+    /// All of memory is plain RAM, to its end.
+    #[inline]
+    fn data_window(&self, addr: u32) -> Option<&[u8]> {
+        self.code_window(addr)
     }
     fn io_read8(&mut self, _port: u16) -> u8 {
         0xFF

@@ -11,7 +11,8 @@
 //! the 286 restarts at the first prefix).
 
 use crate::alu::Size;
-use crate::bus::Bus;
+use crate::biu::BUS_CYCLE;
+use crate::bus::{le_value, Bus, DIRECT_BLOCK};
 use crate::cpu::{Cpu, Fault};
 use crate::decode::{Instruction, Rep};
 use crate::eu_timing;
@@ -240,16 +241,147 @@ impl Cpu {
         }
         let mut done = 0u64;
         while done < k {
-            self.string_once(bus, ins, sz, src_seg)?;
-            self.step_cycles += per;
-            let cx = self.index_reg(1, a32).wrapping_sub(1);
-            self.set_index_reg(1, a32, cx);
-            done += 1;
+            let left = k - done;
+            let m = match self.scan_chunk(bus, ins, sz, src_seg, left) {
+                0 => {
+                    // An element across a block, or memory the bus does
+                    // not window: one iteration the usual way.
+                    self.string_once(bus, ins, sz, src_seg)?;
+                    let cx = self.index_reg(1, a32).wrapping_sub(1);
+                    self.set_index_reg(1, a32, cx);
+                    1
+                }
+                m => m,
+            };
+            self.step_cycles += per * m as u32;
+            done += m;
             if self.rep_ended(ins, a32) {
                 break;
             }
         }
         Ok(done)
+    }
+
+    /// The physical address of the element at `seg:off` of `n` bytes and
+    /// how many of the next `left` elements (going down or up from it) lie
+    /// in its [`DIRECT_BLOCK`] with it: (lowest address of them, count).
+    /// The count is 0 when that element straddles two blocks. The offsets
+    /// stay inside 64 KiB ([`Cpu::rep_burst`]), so the elements' linear
+    /// addresses are consecutive, and a block moves whole through the
+    /// address mask.
+    #[inline(always)]
+    fn block_run(&self, seg: SegReg, off: u32, n: u32, down: bool, left: u64) -> (u32, u32) {
+        let lin = ((self.regs.sreg(seg) as u32) << 4).wrapping_add(off);
+        let pa = lin & self.model.address_mask();
+        let at = pa & (DIRECT_BLOCK - 1);
+        if at + n > DIRECT_BLOCK {
+            return (pa, 0);
+        }
+        let fit = if down {
+            at / n + 1
+        } else {
+            (DIRECT_BLOCK - at) / n
+        };
+        let count = (fit as u64).min(left) as u32;
+        if down {
+            (pa - count.saturating_sub(1) * n, count)
+        } else {
+            (pa, count)
+        }
+    }
+
+    /// The extra bus cycle of every word or doubleword at an odd offset
+    /// (`Cpu::odd_word_cycle`), for `m` elements at `off` and its steps,
+    /// which keep its parity.
+    #[inline(always)]
+    fn odd_cycles(&mut self, off: u32, n: u32, m: u32) {
+        if n > 1 && off & 1 != 0 {
+            self.step_cycles += BUS_CYCLE * m;
+        }
+    }
+
+    /// Up to `left` iterations of REP CMPS/SCAS/LODS at once on the
+    /// bytes of the bus's [`Bus::data_window`], inside one block per
+    /// operand, stopping after the element that ends the repetition (the
+    /// flags are those of its comparison). Updates SI, DI, CX and the odd
+    /// cycles; the caller adds the per-iteration clocks. Returns the
+    /// iterations run, 0 when the bus gives no window or an element
+    /// straddles a block.
+    #[inline(always)]
+    fn scan_chunk<B: Bus>(
+        &mut self,
+        bus: &mut B,
+        ins: &Instruction,
+        sz: Size,
+        src_seg: SegReg,
+        left: u64,
+    ) -> u64 {
+        let a32 = ins.addrsize32;
+        let n = sz.bits() / 8;
+        let down = self.flag(DF);
+        let si = self.index_reg(6, a32);
+        let di = self.index_reg(7, a32);
+        let mut count = left.min(u32::MAX as u64) as u32;
+        let (mut ps, mut pd) = (0, 0);
+        if ins.op != Op::Scas {
+            (ps, count) = self.block_run(src_seg, si, n, down, count as u64);
+        }
+        if ins.op != Op::Lods && count > 0 {
+            (pd, count) = self.block_run(SegReg::ES, di, n, down, count as u64);
+            if down && ins.op == Op::Cmps {
+                // The source run may be longer: keep its top `count`.
+                ps = self.block_run(src_seg, si, n, down, count as u64).0;
+            }
+        }
+        if count == 0 {
+            return 0;
+        }
+        let len = (count * n) as usize;
+        let window = |a: u32| bus.data_window(a).and_then(|w| w.get(..len));
+        let elem = |w: &[u8], i: u32| -> u32 {
+            // Element i in execution order: from the top going down.
+            let j = if down { count - 1 - i } else { i } as usize * n as usize;
+            le_value(&w[j..j + n as usize])
+        };
+        let stop_on_equal = ins.rep == Rep::Repne;
+        let (m, last) = match ins.op {
+            Op::Lods => {
+                let Some(ws) = window(ps) else { return 0 };
+                (count, (elem(ws, count - 1), 0))
+            }
+            Op::Scas => {
+                let Some(wd) = window(pd) else { return 0 };
+                let acc = self.regs.gpr[0] & sz.mask();
+                let hit = (0..count).find(|&i| (elem(wd, i) == acc) == stop_on_equal);
+                let i = hit.unwrap_or(count - 1);
+                (i + 1, (acc, elem(wd, i)))
+            }
+            _ => {
+                let (Some(ws), Some(wd)) = (window(ps), window(pd)) else {
+                    return 0;
+                };
+                let hit = (0..count).find(|&i| (elem(ws, i) == elem(wd, i)) == stop_on_equal);
+                let i = hit.unwrap_or(count - 1);
+                (i + 1, (elem(ws, i), elem(wd, i)))
+            }
+        };
+        let step = if down { n.wrapping_neg() } else { n }.wrapping_mul(m);
+        let per_bytes = if ins.op == Op::Cmps { 2 * n } else { n };
+        bus.mem_direct_done((m * per_bytes) as u64);
+        if ins.op == Op::Lods {
+            self.put_reg(0, sz, last.0);
+        } else {
+            self.sub(last.0, last.1, 0, sz);
+            self.set_index_reg(7, a32, di.wrapping_add(step));
+            self.odd_cycles(di, n, m);
+        }
+        if ins.op != Op::Scas {
+            self.set_index_reg(6, a32, si.wrapping_add(step));
+            self.odd_cycles(si, n, m);
+        }
+        let cx = self.index_reg(1, a32).wrapping_sub(m);
+        self.set_index_reg(1, a32, cx);
+        m as u64
     }
 
     /// The 8086 in cycle-exact mode: one iteration per pass of the string
@@ -357,7 +489,10 @@ impl Cpu {
 
     /// `k` iterations of MOVS or STOS (no more than CX, none past the
     /// 64 KiB offset range: see [`Cpu::rep_burst`]) with SI, DI and CX in
-    /// locals, the clocks of each transfer counted as one by one.
+    /// locals, the clocks of each transfer counted as one by one. The
+    /// elements inside one [`DIRECT_BLOCK`] per operand go to the bus at
+    /// once ([`Bus::mem_fill_direct`], [`Bus::mem_copy_direct`]) when it
+    /// takes them; the others one by one.
     #[inline(always)]
     fn move_burst<B: Bus>(
         &mut self,
@@ -369,22 +504,59 @@ impl Cpu {
     ) -> Result<(), Fault> {
         let a32 = ins.addrsize32;
         let n = sz.bits() / 8;
-        let step = if self.flag(DF) { n.wrapping_neg() } else { n };
+        let down = self.flag(DF);
+        let step = if down { n.wrapping_neg() } else { n };
+        let stos = ins.op == Op::Stos;
+        let acc = self.regs.gpr[0] & sz.mask();
         let mut di = self.index_reg(7, a32);
-        if ins.op == Op::Stos {
-            let acc = self.regs.gpr[0] & sz.mask();
-            for _ in 0..k {
-                self.write_mem_inline(bus, SegReg::ES, di, sz, acc)?;
-                di = di.wrapping_add(step);
+        let mut si = self.index_reg(6, a32);
+        let mut left = k;
+        while left > 0 {
+            let (mut pd, mut m) = self.block_run(SegReg::ES, di, n, down, left as u64);
+            let mut ps = 0;
+            if !stos && m > 0 {
+                let (s, ms) = self.block_run(src_seg, si, n, down, m as u64);
+                if down {
+                    pd += (m - ms) * n;
+                }
+                (ps, m) = (s, ms);
             }
-        } else {
-            let mut si = self.index_reg(6, a32);
-            for _ in 0..k {
-                let v = self.read_mem_inline(bus, src_seg, si, sz)?;
-                self.write_mem_inline(bus, SegReg::ES, di, sz, v)?;
-                si = si.wrapping_add(step);
-                di = di.wrapping_add(step);
+            let bulk = m > 0
+                && if stos {
+                    bus.mem_fill_direct(pd, m * n, n, acc)
+                } else {
+                    bus.mem_copy_direct(pd, ps, m * n, down)
+                };
+            if bulk {
+                self.odd_cycles(di, n, m);
+                if !stos {
+                    self.odd_cycles(si, n, m);
+                }
+            } else {
+                // The bus did not take the run (a device, ROM, feeding
+                // overlap) or an element straddles blocks: one by one.
+                m = m.max(1);
+                for _ in 0..m {
+                    let v = if stos {
+                        acc
+                    } else {
+                        let v = self.read_mem_inline(bus, src_seg, si, sz)?;
+                        si = si.wrapping_add(step);
+                        v
+                    };
+                    self.write_mem_inline(bus, SegReg::ES, di, sz, v)?;
+                    di = di.wrapping_add(step);
+                }
+                left -= m;
+                continue;
             }
+            di = di.wrapping_add(step.wrapping_mul(m));
+            if !stos {
+                si = si.wrapping_add(step.wrapping_mul(m));
+            }
+            left -= m;
+        }
+        if !stos {
             self.set_index_reg(6, a32, si);
         }
         self.set_index_reg(7, a32, di);

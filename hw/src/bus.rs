@@ -181,6 +181,76 @@ impl PcBus {
     }
 }
 
+impl PcBus {
+    /// The `n` bytes of `v` at (ungated) `addr`, inside one 2 KiB page,
+    /// into the VGA window when the page is the VGA's, low byte first, with
+    /// the half-clocks of [`Bus::mem_wait_states`]: what the CPU's byte
+    /// path does, without its calls per byte. False (nothing written)
+    /// elsewhere.
+    #[inline(never)]
+    fn vga_write_direct(&mut self, addr: u32, n: u32, v: u32) -> bool {
+        let a = self.mem.gate(addr);
+        if self.mem.decode(a) != Region::Vga {
+            return false;
+        }
+        // One copy per operand size: the loop over the bytes unrolled.
+        match n {
+            1 => self.dev.vga.mem_write_n(a, 1, v),
+            2 => self.dev.vga.mem_write_n(a, 2, v),
+            _ => self.dev.vga.mem_write_n(a, n, v),
+        }
+        self.step_half += n as u64 * self.half_per_byte;
+        true
+    }
+
+    /// The gated address of (ungated) `addr` when its 2 KiB page is the
+    /// VGA window's and the VGA's writes are plain
+    /// ([`crate::vga::GraphicsController::plain_write`]): each byte of the
+    /// page then lands in planes that no other byte of it reaches (its
+    /// window offsets differ below 64 KiB, and every plane mapping is one
+    /// to one there) and reads nothing back, so a burst may store the
+    /// page's bytes in any order.
+    fn vga_plain_page(&self, addr: u32) -> Option<u32> {
+        let a = self.mem.gate(addr);
+        (self.mem.decode(a) == Region::Vga && self.dev.vga.gc.plain_write()).then_some(a)
+    }
+
+    /// A REP STOS burst into the VGA window with plain writes
+    /// (`PcBus::vga_plain_page`): each element as the CPU's element writes
+    /// would store it, with the half-clocks of the bytes.
+    #[inline(never)]
+    fn vga_fill_direct(&mut self, addr: u32, len: u32, n: u32, v: u32) -> bool {
+        let Some(a) = self.vga_plain_page(addr) else {
+            return false;
+        };
+        for i in (0..len).step_by(n.max(1) as usize) {
+            self.dev.vga.mem_write_n(a + i, n, v);
+        }
+        self.step_half += len as u64 * self.half_per_byte;
+        true
+    }
+
+    /// A REP MOVS burst from RAM or ROM into the VGA window with plain
+    /// writes (`PcBus::vga_plain_page`), with the half-clocks of the bytes
+    /// read and written. (A source in the VGA window loads the latches:
+    /// element by element.)
+    #[inline(never)]
+    fn vga_copy_direct(&mut self, dst: u32, src: u32, len: u32) -> bool {
+        let Some(a) = self.vga_plain_page(dst) else {
+            return false;
+        };
+        let Some(bytes) = self.mem.read_run(src, len) else {
+            return false;
+        };
+        let vga = &mut self.dev.vga;
+        for (i, &b) in bytes.iter().enumerate() {
+            vga.mem_write_n(a + i as u32, 1, b as u32);
+        }
+        self.step_half += 2 * len as u64 * self.half_per_byte;
+        true
+    }
+}
+
 impl Bus for PcBus {
     #[inline]
     fn mem_read8(&mut self, addr: u32) -> u8 {
@@ -217,13 +287,46 @@ impl Bus for PcBus {
     }
 
     /// Plain RAM of one 2 KiB page ([`Memory::write_direct`]), with the
-    /// half-clocks of [`Bus::mem_wait_states`].
+    /// half-clocks of [`Bus::mem_wait_states`]; the VGA window byte by
+    /// byte here (`PcBus::vga_write_direct`), as the byte path would.
     #[inline]
     fn mem_write_direct(&mut self, addr: u32, n: u32, v: u32) -> bool {
         if !self.mem.write_direct(addr, n, v) {
-            return false;
+            return self.vga_write_direct(addr, n, v);
         }
         self.step_half += n as u64 * self.half_per_byte;
+        true
+    }
+
+    /// Plain RAM and ROM to the end of a 2 KiB page, as for code.
+    #[inline]
+    fn data_window(&self, addr: u32) -> Option<&[u8]> {
+        self.mem.code_window(self.mem.gate(addr))
+    }
+
+    #[inline]
+    fn mem_direct_done(&mut self, bytes: u64) {
+        self.step_half += bytes * self.half_per_byte;
+    }
+
+    /// [`Memory::fill_direct`], with the half-clocks of the bytes.
+    #[inline]
+    fn mem_fill_direct(&mut self, addr: u32, len: u32, n: u32, v: u32) -> bool {
+        if !self.mem.fill_direct(addr, len, n, v) {
+            return self.vga_fill_direct(addr, len, n, v);
+        }
+        self.step_half += len as u64 * self.half_per_byte;
+        true
+    }
+
+    /// [`Memory::copy_direct`], with the half-clocks of the bytes read and
+    /// written.
+    #[inline]
+    fn mem_copy_direct(&mut self, dst: u32, src: u32, len: u32, down: bool) -> bool {
+        if !self.mem.copy_direct(dst, src, len, down) {
+            return self.vga_copy_direct(dst, src, len);
+        }
+        self.step_half += 2 * len as u64 * self.half_per_byte;
         true
     }
 

@@ -201,6 +201,60 @@ impl Memory {
         }
     }
 
+    /// Fills `len` bytes at (ungated) `addr`, inside one page of RAM,
+    /// with the low `n` bytes of `v` repeated (a REP STOS burst,
+    /// `emu::Bus::mem_fill_direct`); false (nothing written) otherwise.
+    pub fn fill_direct(&mut self, addr: u32, len: u32, n: u32, v: u32) -> bool {
+        let Some(r) = self.direct_range(addr, len, true) else {
+            return false;
+        };
+        let Some(b) = self.bytes.get_mut(r) else {
+            return false;
+        };
+        let e = v.to_le_bytes();
+        match n {
+            1 => b.fill(v as u8),
+            2 => b
+                .chunks_exact_mut(2)
+                .for_each(|c| c.copy_from_slice(&e[..2])),
+            4 => b.chunks_exact_mut(4).for_each(|c| c.copy_from_slice(&e)),
+            _ => return false,
+        }
+        true
+    }
+
+    /// The `len` bytes at (ungated) `addr`, inside one page of RAM or
+    /// ROM (a REP MOVS source, `emu::Bus::mem_copy_direct`).
+    pub fn read_run(&self, addr: u32, len: u32) -> Option<&[u8]> {
+        self.bytes.get(self.direct_range(addr, len, false)?)
+    }
+
+    /// Copies `len` bytes from (ungated) `src` (RAM or ROM) to `dst` (RAM),
+    /// each inside one page: a REP MOVS burst going down (`down`) or up
+    /// (`emu::Bus::mem_copy_direct`). False (nothing written) when a range
+    /// is elsewhere, or when the ranges overlap so that element-by-element
+    /// order would read bytes it has already written (going up with the
+    /// destination inside the source, past its start; going down with the
+    /// source inside the destination, past its start).
+    pub fn copy_direct(&mut self, dst: u32, src: u32, len: u32, down: bool) -> bool {
+        let (Some(d), Some(s)) = (
+            self.direct_range(dst, len, true),
+            self.direct_range(src, len, false),
+        ) else {
+            return false;
+        };
+        let feeds_back = if down {
+            d.start < s.start && s.start < d.end
+        } else {
+            s.start < d.start && d.start < s.end
+        };
+        if feeds_back || d.end > self.bytes.len() || s.end > self.bytes.len() {
+            return false;
+        }
+        self.bytes.copy_within(s, d.start);
+        true
+    }
+
     /// Places a ROM image at `addr` (below 1 MiB, rounded to 2 KiB pages):
     /// the pages it covers read as the image and ignore writes. Bytes past
     /// 1 MiB are dropped. Returns the number of bytes placed.
@@ -348,6 +402,64 @@ mod tests {
         assert_eq!(m.read_direct(end - 2, 4), None);
         assert!(!m.write_direct(end - 1, 2, 0));
         assert_eq!(m.read_direct(end, 1), None);
+    }
+
+    /// Byte by byte in the order a REP MOVS runs (`down`: from the top).
+    fn copy_bytewise(m: &mut Memory, dst: u32, src: u32, len: u32, down: bool) {
+        for k in 0..len {
+            let i = if down { len - 1 - k } else { k };
+            let v = m.peek(src + i);
+            m.poke(dst + i, v);
+        }
+    }
+
+    #[test]
+    fn bulk_copy_matches_bytewise_order_or_declines() {
+        for down in [false, true] {
+            for delta in [-9i32, -1, 0, 1, 2, 9, 700] {
+                let mut m = Memory::new(640, 64);
+                for i in 0..0x1000u32 {
+                    m.poke(0x4000 + i, (i * 7 + 3) as u8);
+                }
+                let mut r = m.clone();
+                let (src, len) = (0x4100, 0x200);
+                let dst = (src as i32 + delta) as u32;
+                copy_bytewise(&mut r, dst, src, len, down);
+                if m.copy_direct(dst, src, len, down) {
+                    assert!(m.bytes == r.bytes, "delta {delta}, down {down}");
+                } else {
+                    // Only a destination the order would read back from.
+                    let feeds = if down { delta < 0 } else { delta > 0 };
+                    assert!(feeds && delta.unsigned_abs() < len, "{delta} {down}");
+                }
+            }
+        }
+        // A20 off: 10_4100h is 4100h, so this copy feeds back.
+        let mut m = Memory::new(640, 64);
+        assert!(!m.copy_direct(MIB + 0x4101, 0x4100, 0x100, false));
+        assert!(m.copy_direct(MIB + 0x4100, 0x4101, 0x100, false));
+        // ROM and the VGA take no bulk writes; ROM is a source.
+        assert!(!m.copy_direct(0xF0000, 0x4000, 16, false));
+        assert!(!m.copy_direct(0xA0000, 0x4000, 16, false));
+        assert!(m.copy_direct(0x4000, 0xF0000, 16, true));
+        assert_eq!(m.peek(0x4000), 0xFF);
+        assert!(!m.fill_direct(0xF0000, 16, 2, 0));
+    }
+
+    #[test]
+    fn bulk_fill_repeats_the_element() {
+        let mut m = Memory::new(640, 64);
+        assert!(m.fill_direct(0x2002, 12, 4, 0x4433_2211));
+        assert!(m.fill_direct(0x2010, 6, 2, 0xBBAA));
+        assert!(m.fill_direct(0x2020, 3, 1, 0xCC));
+        let got: Vec<u8> = (0x2000..0x2024).map(|a| m.peek(a)).collect();
+        let mut want = vec![0u8; 0x24];
+        want[2..14].copy_from_slice(&[0x11, 0x22, 0x33, 0x44].repeat(3));
+        want[0x10..0x16].copy_from_slice(&[0xAA, 0xBB].repeat(3));
+        want[0x20..0x23].fill(0xCC);
+        assert_eq!(got, want);
+        // Across a page: declined.
+        assert!(!m.fill_direct(0x27FE, 4, 2, 0));
     }
 
     #[test]

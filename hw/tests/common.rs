@@ -68,6 +68,8 @@ pub struct Outcome {
     pub registers: String,
     /// All of memory.
     pub memory: Vec<u8>,
+    /// The VGA's four planes.
+    pub vga: Vec<u8>,
 }
 
 /// The outcome of the run `m` has done.
@@ -77,6 +79,7 @@ pub fn outcome(m: &Machine) -> Outcome {
         counts: (m.cycles(), m.instructions()),
         registers: format!("{:?}", m.cpu.regs),
         memory: m.bus.mem.bytes().to_vec(),
+        vga: m.bus.vga.planes.clone(),
     }
 }
 
@@ -86,4 +89,5 @@ pub fn assert_same(a: &Outcome, b: &Outcome, what: &str) {
     assert_eq!(a.counts, b.counts, "{what}: clocks, instructions");
     assert_eq!(a.registers, b.registers, "{what}: registers");
     assert!(a.memory == b.memory, "{what}: memory differs");
+    assert!(a.vga == b.vga, "{what}: VGA memory differs");
 }

@@ -4,7 +4,11 @@
 ; destination buffer's first byte, so where each interrupt landed shows
 ; in the data. Runs REP MOVSB/MOVSW (forward and backward, overlapping),
 ; REP STOSB/STOSW, REPE CMPSB (with ZF clear before it), REPNE SCASB, REP
-; LODSB, near the 64 KiB offset end, then prints a checksum of buffer B,
+; LODSB, near the 64 KiB offset end; REPE/REPNE CMPSW and SCASW going
+; down, LODSB without REP, overlapping moves going down and up, the offset
+; wrap at FFFFh, FFFF:xxxx across the ROM's top and the A20 wrap, STOS and
+; MOVS into ROM and into and out of VGA text memory; then prints a
+; checksum of buffers A and B,
 ; SI, DI, CX and the tick count on port E9h. A test runs it with and
 ; without hooks (the step-by-step and the burst paths) and compares
 ; everything (hw/tests/rep_string.rs).
@@ -97,6 +101,140 @@ start:  cli
         rep lodsb
         add bp, ax
         add bp, si
+        mov si, 2990            ; across a change of A's bytes
+        mov cx, 20
+        rep lodsb
+        add bp, ax
+        std
+        mov si, 4010            ; LODSW going down, across 4000
+        mov cx, 12
+        rep lodsw
+        cld
+        add bp, ax
+        add bp, si
+        ; REPE CMPSW from the top going down (STD), A against B
+        std
+        mov si, 0FFFEh
+        mov di, 0FFFEh
+        mov cx, 7000h
+        repe cmpsw
+        add bp, cx
+        add bp, di
+        ; REPNE CMPSB: up to the first equal byte
+        cld
+        mov si, 100
+        mov di, 101
+        mov cx, 9000
+        repne cmpsb
+        add bp, cx
+        add bp, si
+        ; REPE SCASW for words equal to AX, then REPNE SCASW going down
+        mov ax, [es:8000]
+        mov di, 8000
+        mov cx, 4000
+        repe scasw
+        add bp, cx
+        add bp, di
+        std
+        mov ax, 0A55Ah
+        mov di, 0FFF0h
+        mov cx, 0FFFFh
+        repne scasw
+        add bp, cx
+        add bp, di
+        cld
+        ; LODSB one by one (no REP), summed, going down
+        std
+        mov si, 7777
+        mov cx, 700
+.lods:  lodsb
+        add bp, ax
+        loop .lods
+        cld
+        ; overlapping MOVSB going down that feeds back (destination
+        ; below the source), then one that does not (destination above)
+        mov ds, [cs:bufb]
+        std
+        mov si, 30000
+        mov di, 29999
+        mov cx, 3000
+        rep movsb
+        mov si, 40000
+        mov di, 40003
+        mov cx, 5001
+        rep movsw
+        cld
+        ; forward MOVSW with the destination below the source, overlapping
+        mov si, 20001
+        mov di, 19998
+        mov cx, 3001
+        rep movsw
+        ; bytes across the 64 KiB offset wrap at FFFFh, both operands
+        mov si, 0FFF0h
+        mov di, 0FFE0h
+        mov cx, 40h
+        rep movsb
+        add bp, si
+        add bp, di
+        ; FFFF:0 on: the ROM's top, then the A20 wrap (linear 100000h and
+        ; up: physical 0 with A20 off) into A, through 8000h by STOSB and
+        ; back by MOVSW; STOSW and MOVSB into ROM (ignored)
+        mov ax, 0FFFFh
+        mov ds, ax
+        mov es, [cs:bufa]
+        xor si, si
+        mov di, 9000
+        mov cx, 40h
+        rep movsb
+        mov es, ax
+        mov di, 8010h
+        mov ax, 3C3Ch
+        add al, [cs:pass]
+        mov cx, 300
+        rep stosb
+        mov si, 8010h
+        mov es, [cs:bufa]
+        mov di, 9100
+        mov cx, 200
+        rep movsw
+        mov si, 8010h           ; compare it back: 400 equal bytes
+        mov di, 9100
+        mov cx, 500
+        repe cmpsb
+        add bp, cx
+        add bp, si
+        mov ax, 0F000h
+        mov es, ax
+        mov di, 1000h
+        mov cx, 800h
+        rep stosw
+        mov ds, [cs:bufa]
+        xor si, si
+        mov di, 3000h
+        mov cx, 900h
+        rep movsb
+        ; VGA text memory (B800h): STOSW, MOVSW from A, then back into A;
+        ; A000h is outside mode 3's window
+        mov ax, 0B800h
+        mov es, ax
+        xor di, di
+        mov ax, 0741h
+        mov cx, 200
+        rep stosw
+        mov cx, 300
+        rep movsw
+        mov ax, 0A000h
+        mov es, ax
+        xor di, di
+        mov cx, 100
+        rep stosb
+        mov ax, 0B800h
+        mov ds, ax
+        mov es, [cs:bufa]
+        xor si, si
+        mov di, 10000
+        mov cx, 600
+        rep movsw
         push cs
         pop ds
         dec byte [pass]
@@ -111,6 +249,12 @@ start:  cli
 .sum:   lodsw
         add dx, ax
         loop .sum
+        mov ds, [cs:bufa]
+        mov cx, 8000h
+.suma:  lodsw
+        add dx, ax
+        rol dx, 1
+        loop .suma
         push cs
         pop ds
         PRINT "b="

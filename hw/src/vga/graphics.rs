@@ -100,6 +100,17 @@ impl GraphicsController {
         self.regs[7] & 0x0F
     }
 
+    /// True when a CPU write stores its byte unchanged into each enabled
+    /// plane: write mode 0, no rotation, replace, no set/reset, every bit
+    /// of the bit mask.
+    #[inline]
+    pub fn plain_write(&self) -> bool {
+        self.regs[5] & 3 == 0
+            && self.regs[3] & 0x1F == 0
+            && self.regs[1] & 0x0F == 0
+            && self.regs[8] == 0xFF
+    }
+
     /// GR08: bit mask.
     pub fn bit_mask(&self) -> u8 {
         self.regs[8]

@@ -311,6 +311,40 @@ impl Vga {
         }
     }
 
+    /// CPU writes of the low `n` bytes of `v` at physical `addr`,
+    /// `addr + 1`, ..., low byte first: [`Vga::mem_write`] of each, with
+    /// the registers looked at once when the write is plain
+    /// ([`GraphicsController::plain_write`]: each byte goes unchanged into
+    /// the planes it reaches).
+    #[inline(always)]
+    pub fn mem_write_n(&mut self, addr: u32, n: u32, v: u32) {
+        if !self.gc.plain_write() {
+            for i in 0..n {
+                self.mem_write(addr.wrapping_add(i), (v >> (8 * i)) as u8);
+            }
+            return;
+        }
+        let map = self.seq.map_mask();
+        let (base, size) = self.gc.window();
+        for i in 0..n {
+            let off = addr.wrapping_add(i).wrapping_sub(base);
+            if off >= size {
+                continue;
+            }
+            let (planes, o) = self.decode_write(off);
+            let mask = planes & map;
+            let b = (v >> (8 * i)) as u8;
+            if o >= PLANE_SIZE || self.planes.len() < 4 * PLANE_SIZE {
+                continue;
+            }
+            for p in 0..4 {
+                if mask >> p & 1 != 0 {
+                    self.planes[p * PLANE_SIZE + o] = b;
+                }
+            }
+        }
+    }
+
     /// CPU write at physical address `addr`.
     pub fn mem_write(&mut self, addr: u32, v: u8) {
         let Some(off) = self.window_offset(addr) else {
@@ -321,6 +355,23 @@ impl Vga {
         if mask == 0 {
             return;
         }
+        if self.gc.plain_write() {
+            // The byte itself into every enabled plane (what the general
+            // path below computes for these registers).
+            for p in 0..4 {
+                if mask >> p & 1 != 0 {
+                    self.planes[p * PLANE_SIZE + o] = v;
+                }
+            }
+            return;
+        }
+        self.write_planes(mask, o, v);
+    }
+
+    /// A CPU write of `v` at plane offset `o` to the planes in `mask`
+    /// through the write mode, rotation, set/reset, logical operation and
+    /// bit mask.
+    fn write_planes(&mut self, mask: u8, o: usize, v: u8) {
         let gc = &self.gc;
         let rotated = v.rotate_right(gc.rotate());
         let sr = gc.set_reset();

@@ -393,3 +393,81 @@ fn render_into_a_reused_frame_equals_a_fresh_one() {
     assert_ne!(f.pixel(16, 0), unmasked);
     assert_eq!(f, v.render());
 }
+
+/// A CPU write through the general path alone (write mode, rotation,
+/// set/reset, logical operation and bit mask applied), the reference for
+/// the plain-write shortcut.
+fn general_write(v: &mut Vga, addr: u32, b: u8) {
+    let Some(off) = v.window_offset(addr) else {
+        return;
+    };
+    let (planes, o) = v.decode_write(off);
+    let mask = planes & v.seq.map_mask();
+    if mask != 0 {
+        v.write_planes(mask, o, b);
+    }
+}
+
+/// `mem_write_n` (one look at the registers for a plain write) and
+/// `mem_write` against the general path byte by byte, over modes 13h, 03h and X, every write mode,
+/// rotation, logical operation, set/reset, bit mask and map mask tried:
+/// the planes and the rendered frame end the same.
+#[test]
+fn multi_byte_writes_match_byte_writes() {
+    let bases = [
+        {
+            let mut v = Vga::new(1_000_000);
+            v.set_mode(0x13, 0);
+            v
+        },
+        {
+            let mut v = Vga::new(1_000_000);
+            v.set_mode(0x03, 0);
+            v
+        },
+        mode_x(),
+    ];
+    // (GR01 enable set/reset, GR03 rotate/op, GR05 write mode, GR08 bit
+    // mask, SR02 map mask): the first is the plain write.
+    let regs = [
+        (0, 0x00, 0, 0xFF, 0x0F),
+        (0, 0x00, 0, 0xFF, 0x05),
+        (0, 0x00, 0, 0x7F, 0x0F),
+        (0, 0x01, 0, 0xFF, 0x0F),
+        (0, 0x18, 0, 0xFF, 0x0F),
+        (0x03, 0x00, 0, 0xFF, 0x0F),
+        (0, 0x00, 1, 0xFF, 0x0F),
+        (0, 0x00, 2, 0xF0, 0x0B),
+        (0, 0x08, 3, 0xFF, 0x0F),
+    ];
+    for (b, base) in bases.iter().enumerate() {
+        for &(esr, rot, mode, mask, map) in &regs {
+            let mut v = base.clone();
+            gc(&mut v, 0, 0x0A);
+            gc(&mut v, 1, esr);
+            gc(&mut v, 3, rot);
+            let gr5 = v.gc.regs[5] & !3 | mode;
+            gc(&mut v, 5, gr5);
+            gc(&mut v, 8, mask);
+            seq(&mut v, 2, map);
+            v.latches = [0x11, 0x22, 0x44, 0x88];
+            let mut bytewise = v.clone();
+            let mut general = v.clone();
+            let mut x = 0x1234_5678u32;
+            for i in 0..3000u32 {
+                x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+                let n = [1, 2, 4][(x >> 20) as usize % 3];
+                let addr = 0xA0000 + (i * 37 + (x >> 8)) % 0x20000;
+                v.mem_write_n(addr, n, x);
+                for k in 0..n {
+                    bytewise.mem_write(addr + k, (x >> (8 * k)) as u8);
+                    general_write(&mut general, addr + k, (x >> (8 * k)) as u8);
+                }
+            }
+            let what = format!("base {b}, regs {esr:x} {rot:x} {mode} {mask:x} {map:x}");
+            assert!(v.planes == general.planes, "{what}: planes differ");
+            assert!(bytewise.planes == general.planes, "{what}: byte path");
+            assert_eq!(v.render(), general.render(), "{what}: frames differ");
+        }
+    }
+}
