@@ -40,6 +40,11 @@ use crate::timing;
 pub(crate) enum Kind {
     /// Not classified: the generic path runs it.
     Generic,
+    /// INT n / INT3 (vector `imm`): ends the step with
+    /// `StepEvent::SoftwareInterrupt`, so `Cpu::execute_one` runs it
+    /// itself ([`Cpu::fast_int`]); it sits beside `Generic` so that one
+    /// compare sends both off the common path.
+    Int,
     /// ALU op (`op`) reg `r`, reg `s`.
     AluRR,
     /// ALU op reg `r`, imm.
@@ -127,6 +132,10 @@ pub(crate) enum Kind {
     FlagOp,
     /// LAHF.
     Lahf,
+    /// PUSHF.
+    Pushf,
+    /// POPF.
+    Popf,
     /// CBW / CWDE.
     Cbw,
     /// CWD / CDQ.
@@ -492,6 +501,18 @@ fn classify_other(
         }
         Op::Clc | Op::Stc | Op::Cmc | Op::Cld | Op::Std => Kind::FlagOp,
         Op::Lahf => Kind::Lahf,
+        Op::Pushf | Op::Popf => {
+            f.size = wide;
+            if ins.op == Op::Pushf {
+                Kind::Pushf
+            } else {
+                Kind::Popf
+            }
+        }
+        Op::Int | Op::Int3 => {
+            f.imm = if ins.op == Op::Int { ins.imm & 0xFF } else { 3 };
+            Kind::Int
+        }
         Op::Cbw | Op::Cwd => {
             // Word-only: the opcode's bit 0 is no size bit here.
             f.size = wide;
@@ -738,6 +759,17 @@ impl Cpu {
         }
     }
 
+    /// INT n and INT3 (`Kind::Int`), which cannot fault in real mode: the
+    /// interrupt entry of the generic `soft_interrupt` with the taken
+    /// clocks. Returns the vector.
+    #[inline(always)]
+    pub(crate) fn fast_int<B: Bus>(&mut self, bus: &mut B, f: &Fast) -> u8 {
+        let v = f.imm as u8;
+        self.interrupt(bus, v);
+        self.step_cycles += f.clocks[1];
+        v
+    }
+
     /// The handlers: `Some(taken)` when done, `None` to decline.
     #[inline(always)]
     fn fast_kind<B: Bus>(&mut self, bus: &mut B, f: &Fast) -> Option<bool> {
@@ -822,11 +854,11 @@ impl Cpu {
             Kind::Loop => return Some(self.f_loop(f)),
             Kind::Call => {
                 let ip = self.regs.ip;
-                self.push(bus, Size::Word, ip).ok()?;
+                self.push_inline(bus, Size::Word, ip).ok()?;
                 self.regs.ip = ip.wrapping_add(f.imm) & 0xFFFF;
             }
             Kind::Ret => {
-                let ip = self.pop(bus, Size::Word).ok()?;
+                let ip = self.pop_inline(bus, Size::Word).ok()?;
                 let sp = self.regs.get16(4).wrapping_add(f.imm as u16);
                 self.regs.put16(4, sp);
                 self.regs.ip = ip & 0xFFFF;
@@ -845,10 +877,10 @@ impl Cpu {
             Kind::CallFar | Kind::CallFarM | Kind::JmpFar | Kind::JmpFarM => self.f_far(bus, f)?,
             Kind::PushR => {
                 let v = self.get_reg(f.r, f.size);
-                self.push(bus, f.size, v).ok()?;
+                self.push_inline(bus, f.size, v).ok()?;
             }
             Kind::PopR => {
-                let v = self.pop(bus, f.size).ok()?;
+                let v = self.pop_inline(bus, f.size).ok()?;
                 self.put_reg(f.r, f.size, v);
             }
             Kind::FlagOp => {
@@ -861,6 +893,20 @@ impl Cpu {
                 }
             }
             Kind::Lahf => self.regs.put8(4, self.regs.flags as u8),
+            Kind::Pushf => {
+                // The 386's 32-bit push clears VM and RF in the image.
+                let v = self.regs.flags & 0xFFFC_FFFF;
+                self.push(bus, f.size, v).ok()?;
+            }
+            Kind::Popf => {
+                let v = self.pop(bus, f.size).ok()?;
+                let keep = if f.size == Size::Dword {
+                    0
+                } else {
+                    self.regs.flags & 0xFFFF_0000
+                };
+                self.regs.flags = self.normalize_flags(keep | v);
+            }
             Kind::Cbw => {
                 if f.size == Size::Dword {
                     self.regs.gpr[0] = self.regs.get16(0) as i16 as i32 as u32;
@@ -1260,6 +1306,7 @@ mod tests {
         v.extend([
             0x68, 0x6A, 0xCA, 0xCB, 0xCA, 0xCB, 0x0F, 0xCF, 0xCF, 0x9A, 0xEA,
         ]);
+        v.extend([0x9C, 0x9D, 0x9C, 0x9D, 0xCC, 0xCD, 0xCD, 0xCE]);
         v
     }
 

@@ -348,6 +348,18 @@ impl Cpu {
     /// real-mode stack is 16-bit (SP, not ESP).
     #[inline(never)]
     pub(crate) fn push<B: Bus>(&mut self, bus: &mut B, size: Size, v: u32) -> Result<(), Fault> {
+        self.push_inline(bus, size, v)
+    }
+
+    /// [`Cpu::push`], always inlined: for the fast path, whose stack
+    /// instructions do little else.
+    #[inline(always)]
+    pub(crate) fn push_inline<B: Bus>(
+        &mut self,
+        bus: &mut B,
+        size: Size,
+        v: u32,
+    ) -> Result<(), Fault> {
         let n = size.bits() / 8;
         let sp = self.regs.get16(4).wrapping_sub(n as u16);
         self.write_mem_inline(bus, SegReg::SS, sp as u32, size, v)?;
@@ -358,6 +370,12 @@ impl Cpu {
     /// Pops a word or doubleword: the read at SS:SP, then SP += size.
     #[inline(never)]
     pub(crate) fn pop<B: Bus>(&mut self, bus: &mut B, size: Size) -> Result<u32, Fault> {
+        self.pop_inline(bus, size)
+    }
+
+    /// [`Cpu::pop`], always inlined (see [`Cpu::push_inline`]).
+    #[inline(always)]
+    pub(crate) fn pop_inline<B: Bus>(&mut self, bus: &mut B, size: Size) -> Result<u32, Fault> {
         let sp = self.regs.get16(4);
         let v = self.read_mem_inline(bus, SegReg::SS, sp as u32, size)?;
         self.regs

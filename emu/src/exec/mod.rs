@@ -59,10 +59,13 @@ impl Cpu {
             if let Some((addr, slot)) = found {
                 let fast = slot.fast;
                 self.regs.ip += fast.len as u32;
-                // (`x_scripted` is only ever left set by an exact mode
-                // since switched off; the generic path then skips the
-                // documented clocks, and so must this one.)
-                if fast.kind == Kind::Generic || self.x_scripted {
+                // (Generic and Int are the two lowest kinds: one compare.
+                // `x_scripted`, left set by an exact mode since switched
+                // off, sets `slow_mem`: such a CPU never comes here.)
+                if fast.kind as u8 <= Kind::Int as u8 {
+                    if fast.kind == Kind::Int {
+                        return StepEvent::SoftwareInterrupt(self.fast_int(bus, &fast));
+                    }
                     let d = slot.ins;
                     return self.execute_cached(bus, &d);
                 }
