@@ -239,6 +239,8 @@ impl Cpu {
         // switched off: the generic path then skips the documented clocks,
         // which the decode cache's fast path does not check.)
         self.slow_mem = HOOKED || self.x.is_some() || self.x_scripted;
+        // Anything may have written memory since the last step.
+        self.decode_cache.memory_changed();
         if HOOKED {
             self.hook_step_start();
         }
@@ -288,10 +290,22 @@ impl Cpu {
             && !self.x_scripted
     }
 
+    /// Tells the CPU that memory may have changed other than by its own
+    /// writes (a device, a DMA transfer, the host) since its last step:
+    /// [`Cpu::step_plain`] needs it (see there); [`Cpu::step`] assumes it.
+    #[inline]
+    pub fn memory_changed(&mut self) {
+        self.decode_cache.memory_changed();
+    }
+
     /// [`Cpu::step`] for a CPU on the plain path ([`Cpu::plain_path`]):
     /// the same instruction, interrupt sampling and clocks, without the
     /// checks for the halted, hooked and cycle-exact cases. Returns the
-    /// step's event; its clocks are in [`Cpu::cycles`].
+    /// step's event; its clocks are in [`Cpu::cycles`]. The caller calls
+    /// [`Cpu::memory_changed`] whenever anything but the CPU may have
+    /// written memory since the last step (the decoded instructions it
+    /// keeps are checked against memory only after that or after a write
+    /// of its own to their page).
     #[inline(always)]
     pub fn step_plain<B: Bus>(&mut self, bus: &mut B) -> StepEvent {
         debug_assert!(self.plain_path());

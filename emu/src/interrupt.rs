@@ -36,6 +36,7 @@ impl Cpu {
             for (i, b) in v.to_le_bytes().into_iter().enumerate() {
                 let a = ss.wrapping_add(sp.wrapping_add(i as u16) as u32) & mask;
                 bus.mem_write8(a, b);
+                self.decode_cache.written(a, 1);
             }
         }
         self.regs.put16(4, sp);

@@ -510,6 +510,9 @@ impl Machine {
     #[inline(never)]
     fn run_plain(&mut self, end: u64) -> Option<RunExit> {
         self.bus.batch_end = end.min(self.bus.sched.next());
+        // Devices (DMA), the DOS services and the host write memory only
+        // between batches: within one only the CPU does.
+        self.cpu.memory_changed();
         // The trap range as a start and a length (empty without one), and
         // the address mask: what `trap_hit` computes, with the range's
         // bounds and the model's mask loaded once.

@@ -211,6 +211,7 @@ impl Cpu {
         // The common case: one direct write of plain RAM (see read_mem).
         if let Some(a) = self.direct_addr(seg, off, n) {
             if bus.mem_write_direct(a, n, v) {
+                self.decode_cache.written(a, n);
                 self.odd_word_cycle(off, n);
                 return Ok(());
             }
@@ -248,6 +249,7 @@ impl Cpu {
             let a = self.byte_addr(base, off, i);
             self.step_cycles += bus.mem_wait_states(a);
             bus.mem_write8(a, (v >> (8 * i)) as u8);
+            self.decode_cache.written(a, 1);
         }
     }
 
@@ -339,6 +341,10 @@ impl Cpu {
         let room = 0xFFFFu32.checked_sub(ip)? as usize;
         let cs = (regs.sreg(SegReg::CS) as u32) << 4;
         let addr = cs.wrapping_add(ip) & model.address_mask();
+        // Bytes unchanged since they were last compared: no window needed.
+        if cache.current(model, addr, room) {
+            return Some((addr, cache.slot_of(addr)));
+        }
         let window = bus.code_window(addr)?;
         let slot = cache.lookup(model, addr, window, room)?;
         Some((addr, slot))

@@ -219,6 +219,12 @@ impl Cpu {
             Op::Sahf | Op::Lahf | Op::Salc => self.flags_to_acc(bus, ins.op),
             Op::In | Op::Out => self.in_out(bus, ins),
             Op::Movs | Op::Cmps | Op::Stos | Op::Lods | Op::Scas | Op::Ins | Op::Outs => {
+                // Bursts may write memory past the page stamps' count
+                // (`Cpu::write_mem`): every decoded instruction is then
+                // checked again.
+                if matches!(ins.op, Op::Movs | Op::Stos | Op::Ins) {
+                    self.decode_cache.memory_changed();
+                }
                 // String operations count their own clocks per iteration.
                 self.string_op(bus, ins)?;
                 return Ok(event);
