@@ -134,7 +134,7 @@ impl Cpu {
     /// the address bus either). `None` sends the access to the limit check
     /// and the byte path.
     #[inline(always)]
-    fn direct_addr(&self, seg: SegReg, off: u32, n: u32) -> Option<u32> {
+    pub(crate) fn direct_addr(&self, seg: SegReg, off: u32, n: u32) -> Option<u32> {
         if self.slow_mem || off > 0x1_0000 - n {
             return None;
         }
