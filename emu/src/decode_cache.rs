@@ -213,17 +213,21 @@ impl DecodeCache {
         }
     }
 
-    /// True when the slot of `addr` holds the instruction there for
-    /// `model`, decoded from the bytes in memory now (its stamp is
-    /// current), and at most `max_len` bytes long: what [`lookup`] would
-    /// return, without the bytes. (A page's write count wraps after 2^32
-    /// writes in one epoch; the machine starts one at least every event.)
+    /// True when the slot of `addr` holds the instruction there, decoded
+    /// from the bytes in memory now (its stamp is current), and at most
+    /// `max_len` bytes long: what [`lookup`] would return, without the
+    /// bytes. The model needs no compare: a stamp of the current epoch was
+    /// given by a lookup of this epoch, and the model does not change
+    /// within one (the host sets it between steps, and every generic step
+    /// and every batch starts an epoch). (A page's write count wraps after
+    /// 2^32 writes in one epoch; the machine starts one at least every
+    /// event.)
     ///
     /// [`lookup`]: DecodeCache::lookup
     #[inline(always)]
-    pub(crate) fn current(&self, model: CpuModel, addr: u32, max_len: usize) -> bool {
+    pub(crate) fn current(&self, addr: u32, max_len: usize) -> bool {
         let s = &self.slots[addr as usize % SLOTS];
-        s.tag == tag(model, addr) && s.stamp == self.stamp(addr) && s.fast.len as usize <= max_len
+        s.tag as u32 == addr && s.stamp == self.stamp(addr) && s.fast.len as usize <= max_len
     }
 
     /// The slot of the instruction at physical `addr`, whose bytes start
@@ -358,15 +362,15 @@ mod tests {
         for addr in 0x3E0..0x400 {
             for at in addr - 4..addr + 20 {
                 assert!(c.lookup(m, addr, &w, 64).is_some());
-                assert!(c.current(m, addr, 64));
-                assert!(!c.current(m, addr, 2), "longer than the room");
+                assert!(c.current(addr, 64));
+                assert!(!c.current(addr, 2), "longer than the room");
                 c.written(at, 4);
                 let reaches = at + 3 >= addr && at < addr + KEY as u32;
-                assert!(!reaches || !c.current(m, addr, 64), "{addr:X} {at:X}");
+                assert!(!reaches || !c.current(addr, 64), "{addr:X} {at:X}");
             }
             assert!(c.lookup(m, addr, &w, 64).is_some());
             c.memory_changed();
-            assert!(!c.current(m, addr, 64));
+            assert!(!c.current(addr, 64));
         }
     }
 

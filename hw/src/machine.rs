@@ -521,16 +521,27 @@ impl Machine {
             None => (0, 0),
         };
         let mask = self.cpu.model.address_mask();
+        // A code segment none of whose 64 KiB reaches the range (checked
+        // once per batch and CS): no compare per instruction while CS
+        // holds it. (u32::MAX: none yet; no segment is that.)
+        let mut clear_cs = u32::MAX;
         loop {
             let r = &self.cpu.regs;
-            let lin = (((r.sreg(SegReg::CS) as u32) << 4) + (r.ip as u16) as u32) & mask;
-            if lin.wrapping_sub(lo) < len {
-                if let Some(lin) = self.trap_hit() {
-                    return Some(RunExit::Trap(lin));
+            let cs = r.sreg(SegReg::CS) as u32;
+            if cs != clear_cs {
+                let lin = ((cs << 4) + (r.ip as u16) as u32) & mask;
+                if lin.wrapping_sub(lo) < len {
+                    if let Some(lin) = self.trap_hit() {
+                        return Some(RunExit::Trap(lin));
+                    }
+                } else {
+                    // Out of the range (or no range, when it is None
+                    // already).
+                    self.trap_resume = None;
+                    if segment_clear_of(cs << 4, mask, lo, len) {
+                        clear_cs = cs;
+                    }
                 }
-            } else {
-                // Out of the range (or no range, when it is None already).
-                self.trap_resume = None;
             }
             self.bus.step_start = self.cpu.cycles;
             self.bus.step_half = 0;
@@ -689,4 +700,12 @@ impl Machine {
         b.debug_out.hash(&mut h);
         h.finish()
     }
+}
+
+/// True when no linear address of the 64 KiB segment at `base` (masked by
+/// `mask`) lies in the `len` bytes from `lo`: the segment's addresses
+/// neither wrap at the mask nor meet the range.
+fn segment_clear_of(base: u32, mask: u32, lo: u32, len: u32) -> bool {
+    let end = base + 0xFFFF;
+    end <= mask && (len == 0 || lo.saturating_add(len) <= base || lo > end)
 }

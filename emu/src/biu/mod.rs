@@ -342,7 +342,7 @@ impl Cpu {
         let cs = (regs.sreg(SegReg::CS) as u32) << 4;
         let addr = cs.wrapping_add(ip) & model.address_mask();
         // Bytes unchanged since they were last compared: no window needed.
-        if cache.current(model, addr, room) {
+        if cache.current(addr, room) {
             return Some((addr, cache.slot_of(addr)));
         }
         let window = bus.code_window(addr)?;
