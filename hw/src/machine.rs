@@ -709,3 +709,44 @@ fn segment_clear_of(base: u32, mask: u32, lo: u32, len: u32) -> bool {
     let end = base + 0xFFFF;
     end <= mask && (len == 0 || lo.saturating_add(len) <= base || lo > end)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::segment_clear_of;
+
+    /// Against the per-address answer, for segments around a range, at
+    /// the end of the 8086's address space and with no range.
+    #[test]
+    fn a_clear_segment_has_no_address_in_the_range() {
+        let ranges: [(u32, u32); 6] = [
+            (0x1FFFF, 2),
+            (0xFFF20, 1),
+            (0x10000, 0x10),
+            (0x0, 0x400),
+            (0x5000, 0),
+            (0xFFFF0, 0x20),
+        ];
+        for mask in [0xF_FFFF, 0xFF_FFFF] {
+            for (lo, len) in ranges {
+                // Every 127th segment, and those whose ends meet the range's.
+                let near = |a: u32| (a >> 4).saturating_sub(2)..(a >> 4) + 2;
+                let segs = (0..0x10000u32)
+                    .step_by(0x7F)
+                    .chain(near(lo.saturating_sub(0xFFFF)))
+                    .chain(near(lo))
+                    .chain(near(lo + len))
+                    .filter(|&s| s < 0x10000);
+                for seg in segs {
+                    let base = seg << 4;
+                    let any = (0..0x10000u32).any(|ip| ((base + ip) & mask).wrapping_sub(lo) < len);
+                    if segment_clear_of(base, mask, lo, len) {
+                        assert!(!any, "{seg:X} {lo:X} {len:X} {mask:X}");
+                    }
+                }
+                // Segments wholly below or above the range are clear.
+                let above = (lo + len + 0xF) >> 4;
+                assert!(above << 4 > mask - 0xFFFF || segment_clear_of(above << 4, mask, lo, len));
+            }
+        }
+    }
+}
