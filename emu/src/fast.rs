@@ -132,6 +132,15 @@ pub(crate) enum Kind {
     FlagOp,
     /// LAHF.
     Lahf,
+    /// MOVZX/MOVSX (`op`) reg `r` (size `size`), reg `s` (a byte when
+    /// `imm` is 1, else a word).
+    MovxR,
+    /// MOVZX/MOVSX reg `r`, memory (sizes as `MovxR`).
+    MovxM,
+    /// SETcc (condition `imm`) of byte reg `r`.
+    SetccR,
+    /// SETcc (condition `imm`) of a memory byte.
+    SetccM,
     /// PUSHF.
     Pushf,
     /// POPF.
@@ -501,6 +510,25 @@ fn classify_other(
         }
         Op::Clc | Op::Stc | Op::Cmc | Op::Cld | Op::Std => Kind::FlagOp,
         Op::Lahf => Kind::Lahf,
+        Op::Movzx | Op::Movsx if ins.modrm.is_some() => {
+            (f.r, f.size) = (reg, wide);
+            f.imm = if ins.form == Form::GEb { 1 } else { 2 };
+            if mem {
+                Kind::MovxM
+            } else {
+                f.s = rm;
+                Kind::MovxR
+            }
+        }
+        Op::Setcc if ins.modrm.is_some() => {
+            f.imm = (ins.opcode & 0x0F) as u32;
+            if mem {
+                Kind::SetccM
+            } else {
+                f.r = rm;
+                Kind::SetccR
+            }
+        }
         Op::Pushf | Op::Popf => {
             f.size = wide;
             if ins.op == Op::Pushf {
@@ -834,9 +862,39 @@ impl Cpu {
                 let v = self.read_mem(bus, f.seg, off, Size::Word).ok()?;
                 self.regs.seg[f.r as usize % 6] = v as u16;
             }
+            Kind::MovxR | Kind::MovxM => self.f_movx(bus, f)?,
+            Kind::SetccR => {
+                let v = condition(self.regs.flags, f.imm as u8) as u8;
+                self.regs.put8(f.r, v);
+            }
+            Kind::SetccM => {
+                let off = self.ea(f);
+                let v = condition(self.regs.flags, f.imm as u8) as u32;
+                self.write_mem(bus, f.seg, off, Size::Byte, v).ok()?;
+            }
             _ => return self.fast_control(bus, f),
         }
         Some(false)
+    }
+
+    /// MOVZX and MOVSX (as the generic `mov_extend`): the source read
+    /// (and checked) before the register is written.
+    #[inline(always)]
+    fn f_movx<B: Bus>(&mut self, bus: &mut B, f: &Fast) -> Option<()> {
+        let src = if f.imm == 1 { Size::Byte } else { Size::Word };
+        let v = if f.kind == Kind::MovxR {
+            self.get_reg(f.s, src)
+        } else {
+            let off = self.ea(f);
+            self.read_mem(bus, f.seg, off, src).ok()?
+        };
+        let v = if f.op == Op::Movsx && v & src.sign() != 0 {
+            v | !src.mask()
+        } else {
+            v
+        };
+        self.put_reg(f.r, f.size, v);
+        Some(())
     }
 
     /// Transfers of control, the stack and the flag instructions.
@@ -1304,7 +1362,7 @@ mod tests {
             0x06, 0x07, 0x0E, 0x16, 0x17, 0x1E, 0x1F, 0x8C, 0x8E, 0x8C, 0x8E,
         ]);
         v.extend([
-            0x68, 0x6A, 0xCA, 0xCB, 0xCA, 0xCB, 0x0F, 0xCF, 0xCF, 0x9A, 0xEA,
+            0x68, 0x6A, 0xCA, 0xCB, 0xCA, 0xCB, 0x0F, 0xCF, 0xCF, 0x9A, 0xEA, 0x0F, 0x0F,
         ]);
         v.extend([0x9C, 0x9D, 0x9C, 0x9D, 0xCC, 0xCD, 0xCD, 0xCE]);
         v
@@ -1356,7 +1414,8 @@ mod tests {
         if op == 0x0F {
             // PUSH/POP FS/GS, or whatever else the two-byte map holds.
             let any = rng.byte();
-            code.push(rng.pick(&[0xA0, 0xA1, 0xA8, 0xA9, any]));
+            let setcc = 0x90 | (rng.byte() & 0x0F);
+            code.push(rng.pick(&[0xA0, 0xA1, 0xA8, 0xA9, 0xB6, 0xB7, 0xBE, 0xBF, setcc, any]));
         }
         code.extend((0..12).map(|_| rng.byte()));
         let at = cpu.linear(cpu.regs.sreg(SegReg::CS), cpu.regs.ip as u16);
