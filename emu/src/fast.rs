@@ -141,6 +141,15 @@ pub(crate) enum Kind {
     SetccR,
     /// SETcc (condition `imm`) of a memory byte.
     SetccM,
+    /// IMUL reg `r`, reg `s`, imm (`op` Imul3) or IMUL reg `r`, reg `s`
+    /// (`op` Imul: 0F AFh).
+    Imul3R,
+    /// IMUL reg `r`, memory, imm or IMUL reg `r`, memory (as `Imul3R`).
+    Imul3M,
+    /// BT, BTS, BTR, BTC (`op`) of reg `r` by reg `s` or (`s` = 8) by imm.
+    BtR,
+    /// BT, BTS, BTR, BTC of memory by imm.
+    BtMI,
     /// PUSHF.
     Pushf,
     /// POPF.
@@ -520,6 +529,37 @@ fn classify_other(
                 Kind::MovxR
             }
         }
+        Op::Imul3 if ins.modrm.is_some() => {
+            (f.r, f.size) = (reg, wide);
+            if ins.form == Form::GE {
+                // The two-operand form multiplies by the register itself.
+                f.op = Op::Imul;
+            } else {
+                f.imm = ins.imm2 & wide.mask();
+            }
+            if mem {
+                Kind::Imul3M
+            } else {
+                f.s = rm;
+                Kind::Imul3R
+            }
+        }
+        Op::Bt | Op::Bts | Op::Btr | Op::Btc if ins.modrm.is_some() => {
+            f.size = wide;
+            let imm = ins.form == Form::EIbu;
+            if imm {
+                f.imm = ins.imm & (wide.bits() - 1);
+            }
+            match (mem, imm) {
+                (false, _) => {
+                    (f.r, f.s) = (rm, if imm { 8 } else { reg });
+                    Kind::BtR
+                }
+                (true, true) => Kind::BtMI,
+                // A register offset moves the address: generic.
+                (true, false) => Kind::Generic,
+            }
+        }
         Op::Setcc if ins.modrm.is_some() => {
             f.imm = (ins.opcode & 0x0F) as u32;
             if mem {
@@ -863,6 +903,22 @@ impl Cpu {
                 self.regs.seg[f.r as usize % 6] = v as u16;
             }
             Kind::MovxR | Kind::MovxM => self.f_movx(bus, f)?,
+            Kind::Imul3R | Kind::Imul3M => {
+                let src = if f.kind == Kind::Imul3R {
+                    self.get_reg(f.s, f.size)
+                } else {
+                    let off = self.ea(f);
+                    self.read_mem(bus, f.seg, off, f.size).ok()?
+                };
+                let other = if f.op == Op::Imul {
+                    self.get_reg(f.r, f.size)
+                } else {
+                    f.imm
+                };
+                let (lo, _) = self.multiply(src, other, f.size, true, false);
+                self.put_reg(f.r, f.size, lo);
+            }
+            Kind::BtR | Kind::BtMI => self.f_bt(bus, f)?,
             Kind::SetccR => {
                 let v = condition(self.regs.flags, f.imm as u8) as u8;
                 self.regs.put8(f.r, v);
@@ -875,6 +931,39 @@ impl Cpu {
             _ => return self.fast_control(bus, f),
         }
         Some(false)
+    }
+
+    /// BT, BTS, BTR, BTC of a register or (by imm) memory, as the generic
+    /// `bit_test`: CF the bit, then the bit set, cleared or flipped; the
+    /// memory operand written (and so checked) before CF changes.
+    #[inline(always)]
+    fn f_bt<B: Bus>(&mut self, bus: &mut B, f: &Fast) -> Option<()> {
+        let bit = if f.s == 8 || f.kind == Kind::BtMI {
+            f.imm
+        } else {
+            self.get_reg(f.s, f.size) & (f.size.bits() - 1)
+        };
+        let off = self.ea(f);
+        let v = if f.kind == Kind::BtR {
+            self.get_reg(f.r, f.size)
+        } else {
+            self.read_mem(bus, f.seg, off, f.size).ok()?
+        };
+        let r = match f.op {
+            Op::Bts => Some(v | 1 << bit),
+            Op::Btr => Some(v & !(1 << bit)),
+            Op::Btc => Some(v ^ 1 << bit),
+            _ => None,
+        };
+        if let Some(r) = r {
+            if f.kind == Kind::BtR {
+                self.put_reg(f.r, f.size, r);
+            } else {
+                self.write_mem(bus, f.seg, off, f.size, r).ok()?;
+            }
+        }
+        self.regs.flags = (self.regs.flags & !CF) | (v >> bit & 1);
+        Some(())
     }
 
     /// MOVZX and MOVSX (as the generic `mov_extend`): the source read
@@ -1364,7 +1453,7 @@ mod tests {
         v.extend([
             0x68, 0x6A, 0xCA, 0xCB, 0xCA, 0xCB, 0x0F, 0xCF, 0xCF, 0x9A, 0xEA, 0x0F, 0x0F,
         ]);
-        v.extend([0x9C, 0x9D, 0x9C, 0x9D, 0xCC, 0xCD, 0xCD, 0xCE]);
+        v.extend([0x9C, 0x9D, 0x9C, 0x9D, 0xCC, 0xCD, 0xCD, 0xCE, 0x69, 0x6B]);
         v
     }
 
@@ -1415,7 +1504,10 @@ mod tests {
             // PUSH/POP FS/GS, or whatever else the two-byte map holds.
             let any = rng.byte();
             let setcc = 0x90 | (rng.byte() & 0x0F);
-            code.push(rng.pick(&[0xA0, 0xA1, 0xA8, 0xA9, 0xB6, 0xB7, 0xBE, 0xBF, setcc, any]));
+            code.push(rng.pick(&[
+                0xA0, 0xA1, 0xA8, 0xA9, 0xB6, 0xB7, 0xBE, 0xBF, setcc, 0xAF, 0xA3, 0xAB, 0xB3,
+                0xBB, 0xBA, 0xBA, any,
+            ]));
         }
         code.extend((0..12).map(|_| rng.byte()));
         let at = cpu.linear(cpu.regs.sreg(SegReg::CS), cpu.regs.ip as u16);
