@@ -519,6 +519,36 @@ fn classify_other(
         }
         Op::Clc | Op::Stc | Op::Cmc | Op::Cld | Op::Std => Kind::FlagOp,
         Op::Lahf => Kind::Lahf,
+        Op::Pushf | Op::Popf => {
+            f.size = wide;
+            if ins.op == Op::Pushf {
+                Kind::Pushf
+            } else {
+                Kind::Popf
+            }
+        }
+        Op::Int | Op::Int3 => {
+            f.imm = if ins.op == Op::Int { ins.imm & 0xFF } else { 3 };
+            Kind::Int
+        }
+        Op::Cbw | Op::Cwd => {
+            // Word-only: the opcode's bit 0 is no size bit here.
+            f.size = wide;
+            if ins.op == Op::Cbw {
+                Kind::Cbw
+            } else {
+                Kind::Cwd
+            }
+        }
+        _ => classify_two_byte(ins, f, mem, rm, reg),
+    }
+}
+
+/// MOVZX/MOVSX, IMUL with an immediate or two operands, the bit tests
+/// and SETcc; then the transfers of control.
+fn classify_two_byte(ins: &Instruction, f: &mut Fast, mem: bool, rm: u8, reg: u8) -> Kind {
+    let wide = Size::wide(ins.opsize32);
+    match ins.op {
         Op::Movzx | Op::Movsx if ins.modrm.is_some() => {
             (f.r, f.size) = (reg, wide);
             f.imm = if ins.form == Form::GEb { 1 } else { 2 };
@@ -567,27 +597,6 @@ fn classify_other(
             } else {
                 f.r = rm;
                 Kind::SetccR
-            }
-        }
-        Op::Pushf | Op::Popf => {
-            f.size = wide;
-            if ins.op == Op::Pushf {
-                Kind::Pushf
-            } else {
-                Kind::Popf
-            }
-        }
-        Op::Int | Op::Int3 => {
-            f.imm = if ins.op == Op::Int { ins.imm & 0xFF } else { 3 };
-            Kind::Int
-        }
-        Op::Cbw | Op::Cwd => {
-            // Word-only: the opcode's bit 0 is no size bit here.
-            f.size = wide;
-            if ins.op == Op::Cbw {
-                Kind::Cbw
-            } else {
-                Kind::Cwd
             }
         }
         _ => classify_transfer(ins, f, mem),
