@@ -49,8 +49,8 @@ impl Cpu {
     /// Decodes and executes one instruction.
     #[inline(always)]
     pub(crate) fn execute_one<B: Bus>(&mut self, bus: &mut B) -> StepEvent {
-        self.instr_ip = self.regs.ip;
-        self.fetch_fault = false;
+        // (`instr_ip` and `fetch_fault` are the generic path's: it sets
+        // them; a fast handler reads neither.)
         // Plain RAM/ROM code decodes from the bus's window; cycle-exact
         // mode and hooks see every fetch on the bus.
         if !self.slow_mem {
@@ -83,6 +83,9 @@ impl Cpu {
     /// The generic path for an instruction from the decode cache.
     #[inline(never)]
     fn execute_cached<B: Bus>(&mut self, bus: &mut B, d: &Decoded) -> StepEvent {
+        // (IP is past the instruction's bytes.)
+        self.instr_ip = self.regs.ip.wrapping_sub(d.ins.len as u32);
+        self.fetch_fault = false;
         self.save_registers();
         self.execute_decoded(bus, &d.ins, Some(d.clocks))
     }
@@ -90,6 +93,8 @@ impl Cpu {
     /// The generic path for an instruction decoded from bus fetches.
     #[inline(never)]
     fn execute_fetched<B: Bus>(&mut self, bus: &mut B) -> StepEvent {
+        self.instr_ip = self.regs.ip;
+        self.fetch_fault = false;
         self.save_registers();
         let model = self.model;
         let Some(ins) = decode_for(model, || self.fetch8(bus), usize::MAX) else {
