@@ -214,8 +214,9 @@ impl DecodeCache {
     }
 
     /// True when the slot of `addr` holds the instruction there, decoded
-    /// from the bytes in memory now (its stamp is current), and at most
-    /// `max_len` bytes long: what [`lookup`] would return, without the
+    /// from the bytes in memory now (its stamp is current), and ends at
+    /// offset FFFFh at the latest when it starts at `ip`: what [`lookup`]
+    /// would return for a window of at most FFFFh - `ip` bytes, without the
     /// bytes. The model needs no compare: a stamp of the current epoch was
     /// given by a lookup of this epoch, and the model does not change
     /// within one (the host sets it between steps, and every generic step
@@ -225,9 +226,11 @@ impl DecodeCache {
     ///
     /// [`lookup`]: DecodeCache::lookup
     #[inline(always)]
-    pub(crate) fn current(&self, addr: u32, max_len: usize) -> bool {
+    pub(crate) fn current(&self, addr: u32, ip: u32) -> bool {
         let s = &self.slots[addr as usize % SLOTS];
-        s.tag as u32 == addr && s.stamp == self.stamp(addr) && s.fast.len as usize <= max_len
+        s.tag as u32 == addr
+            && s.stamp == self.stamp(addr)
+            && ip as u64 + s.fast.len as u64 <= 0xFFFF
     }
 
     /// The slot of the instruction at physical `addr`, whose bytes start
@@ -362,15 +365,15 @@ mod tests {
         for addr in 0x3E0..0x400 {
             for at in addr - 4..addr + 20 {
                 assert!(c.lookup(m, addr, &w, 64).is_some());
-                assert!(c.current(addr, 64));
-                assert!(!c.current(addr, 2), "longer than the room");
+                assert!(c.current(addr, 0xFFFF - 3));
+                assert!(!c.current(addr, 0xFFFF - 2), "longer than the room");
                 c.written(at, 4);
                 let reaches = at + 3 >= addr && at < addr + KEY as u32;
-                assert!(!reaches || !c.current(addr, 64), "{addr:X} {at:X}");
+                assert!(!reaches || !c.current(addr, 0), "{addr:X} {at:X}");
             }
             assert!(c.lookup(m, addr, &w, 64).is_some());
             c.memory_changed();
-            assert!(!c.current(addr, 64));
+            assert!(!c.current(addr, 0));
         }
     }
 

@@ -337,14 +337,14 @@ impl Cpu {
         bus: &B,
     ) -> Option<(u32, &'c Slot)> {
         let ip = regs.ip;
-        // At most FFFFh - IP bytes: IP never reaches the wrap or the limit.
-        let room = 0xFFFFu32.checked_sub(ip)? as usize;
         let cs = (regs.sreg(SegReg::CS) as u32) << 4;
         let addr = cs.wrapping_add(ip) & model.address_mask();
         // Bytes unchanged since they were last compared: no window needed.
-        if cache.current(addr, room) {
+        if cache.current(addr, ip) {
             return Some((addr, cache.slot_of(addr)));
         }
+        // At most FFFFh - IP bytes: IP never reaches the wrap or the limit.
+        let room = 0xFFFFu32.checked_sub(ip)? as usize;
         let window = bus.code_window(addr)?;
         let slot = cache.lookup(model, addr, window, room)?;
         Some((addr, slot))
