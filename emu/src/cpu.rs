@@ -119,7 +119,8 @@ pub struct Cpu {
     /// Hooks; `None` (the default) costs one branch per step.
     #[serde(skip)]
     pub hooks: Option<Box<crate::hooks::Hooks>>,
-    /// Memory accesses take the slow path (cycle-exact mode or hooks set);
+    /// Memory accesses take the slow path (cycle-exact mode or hooks set,
+    /// or `x_scripted` left over from an exact mode switched off);
     /// refreshed at the start of every step.
     pub(crate) slow_mem: bool,
     /// The 8086's cycle-exact bus interface unit, when that mode is on
@@ -234,7 +235,12 @@ impl Cpu {
     #[inline(always)]
     fn step_with<const HOOKED: bool, B: Bus>(&mut self, bus: &mut B) -> StepInfo {
         self.step_cycles = 0;
-        self.slow_mem = HOOKED || self.x.is_some();
+        // (`x_scripted` is only ever left set by an exact mode since
+        // switched off: the generic path then skips the documented clocks,
+        // which the decode cache's fast path does not check.)
+        self.slow_mem = HOOKED || self.x.is_some() || self.x_scripted;
+        // Anything may have written memory since the last step.
+        self.decode_cache.memory_changed();
         if HOOKED {
             self.hook_step_start();
         }
@@ -273,16 +279,33 @@ impl Cpu {
 
     /// True when [`Cpu::step_plain`] may run the next step: the CPU is not
     /// halted, has no NMI latched, has no hooks and runs the register-level
-    /// timing. Only HLT changes the answer during a step.
+    /// timing (nor an exact mode's scripted clocks left over: see
+    /// `Cpu::slow_mem`). Only HLT changes the answer during a step.
     #[inline]
     pub fn plain_path(&self) -> bool {
-        !self.halted && !self.nmi_latch && self.hooks.is_none() && self.x.is_none()
+        !self.halted
+            && !self.nmi_latch
+            && self.hooks.is_none()
+            && self.x.is_none()
+            && !self.x_scripted
+    }
+
+    /// Tells the CPU that memory may have changed other than by its own
+    /// writes (a device, a DMA transfer, the host) since its last step:
+    /// [`Cpu::step_plain`] needs it (see there); [`Cpu::step`] assumes it.
+    #[inline]
+    pub fn memory_changed(&mut self) {
+        self.decode_cache.memory_changed();
     }
 
     /// [`Cpu::step`] for a CPU on the plain path ([`Cpu::plain_path`]):
     /// the same instruction, interrupt sampling and clocks, without the
     /// checks for the halted, hooked and cycle-exact cases. Returns the
-    /// step's event; its clocks are in [`Cpu::cycles`].
+    /// step's event; its clocks are in [`Cpu::cycles`]. The caller calls
+    /// [`Cpu::memory_changed`] whenever anything but the CPU may have
+    /// written memory since the last step (the decoded instructions it
+    /// keeps are checked against memory only after that or after a write
+    /// of its own to their page).
     #[inline(always)]
     pub fn step_plain<B: Bus>(&mut self, bus: &mut B) -> StepEvent {
         debug_assert!(self.plain_path());

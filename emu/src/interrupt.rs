@@ -28,23 +28,57 @@ impl Cpu {
         let flags = self.regs.flags as u16;
         let cs = self.regs.sreg(SegReg::CS);
         let ip = self.regs.ip as u16;
-        let ss = (self.regs.sreg(SegReg::SS) as u32) << 4;
         let mut sp = self.regs.get16(4);
-        let mask = self.model.address_mask();
         for v in [flags, cs, ip] {
             sp = sp.wrapping_sub(2);
-            for (i, b) in v.to_le_bytes().into_iter().enumerate() {
-                let a = ss.wrapping_add(sp.wrapping_add(i as u16) as u32) & mask;
-                bus.mem_write8(a, b);
-            }
+            self.push_frame_word(bus, sp, v);
         }
         self.regs.put16(4, sp);
         self.regs.flags &= !(IF | TF);
         let slot = self.sys.idtr.0.wrapping_add((vector as u32) << 2);
-        let new_ip = self.read_phys16(bus, slot);
-        let new_cs = self.read_phys16(bus, slot.wrapping_add(2));
+        let (new_ip, new_cs) = self.read_vector(bus, slot);
         self.regs.ip = new_ip as u32;
         self.regs.set_sreg(SegReg::CS, new_cs);
+    }
+
+    /// One word of an interrupt frame at SS:`sp` (SP wraps at 64 KiB), with
+    /// no clocks of its own (the entry's count has them): plain RAM
+    /// directly, anything else byte by byte. (The direct write's bus time,
+    /// `Bus::mem_write_direct`, is not observed: after an entry nothing in
+    /// the step samples INTR or touches a port.)
+    #[inline(always)]
+    fn push_frame_word<B: Bus>(&mut self, bus: &mut B, sp: u16, v: u16) {
+        if let Some(a) = self.direct_addr(SegReg::SS, sp as u32, 2) {
+            if bus.mem_write_direct(a, 2, v as u32) {
+                self.decode_cache.written(a, 2);
+                return;
+            }
+        }
+        let ss = (self.regs.sreg(SegReg::SS) as u32) << 4;
+        let mask = self.model.address_mask();
+        for (i, b) in v.to_le_bytes().into_iter().enumerate() {
+            let a = ss.wrapping_add(sp.wrapping_add(i as u16) as u32) & mask;
+            bus.mem_write8(a, b);
+            self.decode_cache.written(a, 1);
+        }
+    }
+
+    /// The vector's IP and CS at physical `slot`: from the bus's window
+    /// when it holds all four bytes (plain RAM or ROM, the usual place),
+    /// else word by word.
+    #[inline(always)]
+    fn read_vector<B: Bus>(&mut self, bus: &mut B, slot: u32) -> (u16, u16) {
+        if !self.slow_mem && self.x.is_none() {
+            let m = self.model.address_mask();
+            if slot & m <= m - 3 {
+                if let Some(&[a, b, c, d, ..]) = bus.code_window(slot & m) {
+                    return (u16::from_le_bytes([a, b]), u16::from_le_bytes([c, d]));
+                }
+            }
+        }
+        let new_ip = self.read_phys16(bus, slot);
+        let new_cs = self.read_phys16(bus, slot.wrapping_add(2));
+        (new_ip, new_cs)
     }
 
     /// Exact mode: the microcode's INTR routine, the one entry sequence of

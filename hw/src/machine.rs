@@ -510,6 +510,9 @@ impl Machine {
     #[inline(never)]
     fn run_plain(&mut self, end: u64) -> Option<RunExit> {
         self.bus.batch_end = end.min(self.bus.sched.next());
+        // Devices (DMA), the DOS services and the host write memory only
+        // between batches: within one only the CPU does.
+        self.cpu.memory_changed();
         // The trap range as a start and a length (empty without one), and
         // the address mask: what `trap_hit` computes, with the range's
         // bounds and the model's mask loaded once.
@@ -518,16 +521,27 @@ impl Machine {
             None => (0, 0),
         };
         let mask = self.cpu.model.address_mask();
+        // A code segment none of whose 64 KiB reaches the range (checked
+        // once per batch and CS): no compare per instruction while CS
+        // holds it. (u32::MAX: none yet; no segment is that.)
+        let mut clear_cs = u32::MAX;
         loop {
             let r = &self.cpu.regs;
-            let lin = (((r.sreg(SegReg::CS) as u32) << 4) + (r.ip as u16) as u32) & mask;
-            if lin.wrapping_sub(lo) < len {
-                if let Some(lin) = self.trap_hit() {
-                    return Some(RunExit::Trap(lin));
+            let cs = r.sreg(SegReg::CS) as u32;
+            if cs != clear_cs {
+                let lin = ((cs << 4) + (r.ip as u16) as u32) & mask;
+                if lin.wrapping_sub(lo) < len {
+                    if let Some(lin) = self.trap_hit() {
+                        return Some(RunExit::Trap(lin));
+                    }
+                } else {
+                    // Out of the range (or no range, when it is None
+                    // already).
+                    self.trap_resume = None;
+                    if segment_clear_of(cs << 4, mask, lo, len) {
+                        clear_cs = cs;
+                    }
                 }
-            } else {
-                // Out of the range (or no range, when it is None already).
-                self.trap_resume = None;
             }
             self.bus.step_start = self.cpu.cycles;
             self.bus.step_half = 0;
@@ -685,5 +699,54 @@ impl Machine {
         b.sched.hash(&mut h);
         b.debug_out.hash(&mut h);
         h.finish()
+    }
+}
+
+/// True when no linear address of the 64 KiB segment at `base` (masked by
+/// `mask`) lies in the `len` bytes from `lo`: the segment's addresses
+/// neither wrap at the mask nor meet the range.
+fn segment_clear_of(base: u32, mask: u32, lo: u32, len: u32) -> bool {
+    let end = base + 0xFFFF;
+    end <= mask && (len == 0 || lo.saturating_add(len) <= base || lo > end)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::segment_clear_of;
+
+    /// Against the per-address answer, for segments around a range, at
+    /// the end of the 8086's address space and with no range.
+    #[test]
+    fn a_clear_segment_has_no_address_in_the_range() {
+        let ranges: [(u32, u32); 6] = [
+            (0x1FFFF, 2),
+            (0xFFF20, 1),
+            (0x10000, 0x10),
+            (0x0, 0x400),
+            (0x5000, 0),
+            (0xFFFF0, 0x20),
+        ];
+        for mask in [0xF_FFFF, 0xFF_FFFF] {
+            for (lo, len) in ranges {
+                // Every 127th segment, and those whose ends meet the range's.
+                let near = |a: u32| (a >> 4).saturating_sub(2)..(a >> 4) + 2;
+                let segs = (0..0x10000u32)
+                    .step_by(0x7F)
+                    .chain(near(lo.saturating_sub(0xFFFF)))
+                    .chain(near(lo))
+                    .chain(near(lo + len))
+                    .filter(|&s| s < 0x10000);
+                for seg in segs {
+                    let base = seg << 4;
+                    let any = (0..0x10000u32).any(|ip| ((base + ip) & mask).wrapping_sub(lo) < len);
+                    if segment_clear_of(base, mask, lo, len) {
+                        assert!(!any, "{seg:X} {lo:X} {len:X} {mask:X}");
+                    }
+                }
+                // Segments wholly below or above the range are clear.
+                let above = (lo + len + 0xF) >> 4;
+                assert!(above << 4 > mask - 0xFFFF || segment_clear_of(above << 4, mask, lo, len));
+            }
+        }
     }
 }

@@ -64,3 +64,30 @@ fn batches_match_the_generic_step_386() {
         run_both(CpuModel::I386, 33_000_000, name, 60);
     }
 }
+
+/// A write from outside the CPU between two runs (the host here; a DOS
+/// service or a DMA transfer alike) is seen by the next batch, whose
+/// decoded instructions are checked against memory again: the immediate
+/// of a loop's MOV is patched between runs. (Checked to fail without
+/// `Cpu::memory_changed` at the batch's start.)
+#[test]
+fn a_write_between_runs_is_seen() {
+    // 1000:0100: MOV AX, 1; ADD BX, AX; JMP SHORT back to the MOV.
+    let code = [0xB8, 0x01, 0x00, 0x01, 0xC3, 0xEB, 0xF9];
+    let mk = || {
+        let mut m = Machine::new(MachineConfig::with_cpu(CpuModel::I386, 33_000_000));
+        m.load_com(&code, 0x1000).expect("program loads");
+        m
+    };
+    let (mut plain, mut hooked) = (mk(), mk());
+    common::step_by_step(&mut hooked);
+    for i in 0..4u8 {
+        for m in [&mut plain, &mut hooked] {
+            m.run_for(10_000);
+            m.poke8(0x10101, i + 2);
+        }
+        let what = format!("run {i}");
+        common::assert_same(&common::outcome(&plain), &common::outcome(&hooked), &what);
+    }
+    assert!(plain.instructions() > 1000);
+}

@@ -134,7 +134,7 @@ impl Cpu {
     /// the address bus either). `None` sends the access to the limit check
     /// and the byte path.
     #[inline(always)]
-    fn direct_addr(&self, seg: SegReg, off: u32, n: u32) -> Option<u32> {
+    pub(crate) fn direct_addr(&self, seg: SegReg, off: u32, n: u32) -> Option<u32> {
         if self.slow_mem || off > 0x1_0000 - n {
             return None;
         }
@@ -211,6 +211,7 @@ impl Cpu {
         // The common case: one direct write of plain RAM (see read_mem).
         if let Some(a) = self.direct_addr(seg, off, n) {
             if bus.mem_write_direct(a, n, v) {
+                self.decode_cache.written(a, n);
                 self.odd_word_cycle(off, n);
                 return Ok(());
             }
@@ -248,6 +249,7 @@ impl Cpu {
             let a = self.byte_addr(base, off, i);
             self.step_cycles += bus.mem_wait_states(a);
             bus.mem_write8(a, (v >> (8 * i)) as u8);
+            self.decode_cache.written(a, 1);
         }
     }
 
@@ -335,10 +337,14 @@ impl Cpu {
         bus: &B,
     ) -> Option<(u32, &'c Slot)> {
         let ip = regs.ip;
-        // At most FFFFh - IP bytes: IP never reaches the wrap or the limit.
-        let room = 0xFFFFu32.checked_sub(ip)? as usize;
         let cs = (regs.sreg(SegReg::CS) as u32) << 4;
         let addr = cs.wrapping_add(ip) & model.address_mask();
+        // Bytes unchanged since they were last compared: no window needed.
+        if cache.current(addr, ip) {
+            return Some((addr, cache.slot_of(addr)));
+        }
+        // At most FFFFh - IP bytes: IP never reaches the wrap or the limit.
+        let room = 0xFFFFu32.checked_sub(ip)? as usize;
         let window = bus.code_window(addr)?;
         let slot = cache.lookup(model, addr, window, room)?;
         Some((addr, slot))
@@ -348,6 +354,18 @@ impl Cpu {
     /// real-mode stack is 16-bit (SP, not ESP).
     #[inline(never)]
     pub(crate) fn push<B: Bus>(&mut self, bus: &mut B, size: Size, v: u32) -> Result<(), Fault> {
+        self.push_inline(bus, size, v)
+    }
+
+    /// [`Cpu::push`], always inlined: for the fast path, whose stack
+    /// instructions do little else.
+    #[inline(always)]
+    pub(crate) fn push_inline<B: Bus>(
+        &mut self,
+        bus: &mut B,
+        size: Size,
+        v: u32,
+    ) -> Result<(), Fault> {
         let n = size.bits() / 8;
         let sp = self.regs.get16(4).wrapping_sub(n as u16);
         self.write_mem_inline(bus, SegReg::SS, sp as u32, size, v)?;
@@ -358,6 +376,12 @@ impl Cpu {
     /// Pops a word or doubleword: the read at SS:SP, then SP += size.
     #[inline(never)]
     pub(crate) fn pop<B: Bus>(&mut self, bus: &mut B, size: Size) -> Result<u32, Fault> {
+        self.pop_inline(bus, size)
+    }
+
+    /// [`Cpu::pop`], always inlined (see [`Cpu::push_inline`]).
+    #[inline(always)]
+    pub(crate) fn pop_inline<B: Bus>(&mut self, bus: &mut B, size: Size) -> Result<u32, Fault> {
         let sp = self.regs.get16(4);
         let v = self.read_mem_inline(bus, SegReg::SS, sp as u32, size)?;
         self.regs

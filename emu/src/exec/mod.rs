@@ -49,8 +49,8 @@ impl Cpu {
     /// Decodes and executes one instruction.
     #[inline(always)]
     pub(crate) fn execute_one<B: Bus>(&mut self, bus: &mut B) -> StepEvent {
-        self.instr_ip = self.regs.ip;
-        self.fetch_fault = false;
+        // (`instr_ip` and `fetch_fault` are the generic path's: it sets
+        // them; a fast handler reads neither.)
         // Plain RAM/ROM code decodes from the bus's window; cycle-exact
         // mode and hooks see every fetch on the bus.
         if !self.slow_mem {
@@ -59,10 +59,13 @@ impl Cpu {
             if let Some((addr, slot)) = found {
                 let fast = slot.fast;
                 self.regs.ip += fast.len as u32;
-                // (`x_scripted` is only ever left set by an exact mode
-                // since switched off; the generic path then skips the
-                // documented clocks, and so must this one.)
-                if fast.kind == Kind::Generic || self.x_scripted {
+                // (Generic and Int are the two lowest kinds: one compare.
+                // `x_scripted`, left set by an exact mode since switched
+                // off, sets `slow_mem`: such a CPU never comes here.)
+                if fast.kind as u8 <= Kind::Int as u8 {
+                    if fast.kind == Kind::Int {
+                        return StepEvent::SoftwareInterrupt(self.fast_int(bus, &fast));
+                    }
                     let d = slot.ins;
                     return self.execute_cached(bus, &d);
                 }
@@ -80,6 +83,9 @@ impl Cpu {
     /// The generic path for an instruction from the decode cache.
     #[inline(never)]
     fn execute_cached<B: Bus>(&mut self, bus: &mut B, d: &Decoded) -> StepEvent {
+        // (IP is past the instruction's bytes.)
+        self.instr_ip = self.regs.ip.wrapping_sub(d.ins.len as u32);
+        self.fetch_fault = false;
         self.save_registers();
         self.execute_decoded(bus, &d.ins, Some(d.clocks))
     }
@@ -87,6 +93,8 @@ impl Cpu {
     /// The generic path for an instruction decoded from bus fetches.
     #[inline(never)]
     fn execute_fetched<B: Bus>(&mut self, bus: &mut B) -> StepEvent {
+        self.instr_ip = self.regs.ip;
+        self.fetch_fault = false;
         self.save_registers();
         let model = self.model;
         let Some(ins) = decode_for(model, || self.fetch8(bus), usize::MAX) else {
@@ -216,6 +224,12 @@ impl Cpu {
             Op::Sahf | Op::Lahf | Op::Salc => self.flags_to_acc(bus, ins.op),
             Op::In | Op::Out => self.in_out(bus, ins),
             Op::Movs | Op::Cmps | Op::Stos | Op::Lods | Op::Scas | Op::Ins | Op::Outs => {
+                // Bursts may write memory past the page stamps' count
+                // (`Cpu::write_mem`): every decoded instruction is then
+                // checked again.
+                if matches!(ins.op, Op::Movs | Op::Stos | Op::Ins) {
+                    self.decode_cache.memory_changed();
+                }
                 // String operations count their own clocks per iteration.
                 self.string_op(bus, ins)?;
                 return Ok(event);
