@@ -80,6 +80,9 @@ fn run_sweep(args: &SweepArgs, g: &GoldenSetup, routine: &Routine) -> Result<Swe
     } else {
         ProgressBar::hidden()
     };
+    // The pool's threads start before the clock does: their start-up is
+    // the process's, not the sweep loop's.
+    rayon::broadcast(|_| ());
     let start = Instant::now();
     let report = sweep::sweep_points(routine, &program, &reference, &points, &|n| {
         bar.set_position(n)
