@@ -32,8 +32,44 @@ const PAGE_SHIFT: u32 = 11; // 2 KiB, the option-ROM scan step
 const _: () = assert!(1 << PAGE_SHIFT == emu::bus::DIRECT_BLOCK);
 const PAGES: usize = 1 << (20 - PAGE_SHIFT);
 
+/// Pages of the direct-access table ([`PageTable`]): every address a
+/// real-mode segment:offset reaches, up to 10FFEFh (the HMA).
+const TABLE_PAGES: usize = (MIB as usize + 0x1_0000) >> PAGE_SHIFT;
+/// A [`PageTable`] entry's flag: reads of the page may go straight to the
+/// backing store.
+const DIRECT_READ: u32 = 1;
+/// A [`PageTable`] entry's flag: writes may go straight to it.
+const DIRECT_WRITE: u32 = 2;
+
+/// The direct-access table, one entry per 2 KiB page of (ungated)
+/// address below 110000h: the backing offset of the page after the A20
+/// gate, with [`DIRECT_READ`] (RAM or ROM) and [`DIRECT_WRITE`] (RAM) in
+/// the low bits (the offset is a multiple of the page), or 0 when the page
+/// is anything else (the VGA window, open bus, a page only partly backed).
+/// It replaces the gate, the region decode and the range check of every
+/// direct operand access by one load. Derived from the other fields of
+/// [`Memory`] and rebuilt whenever they change (the map, the gate), so it
+/// takes no part in comparing, hashing or saving a memory.
+#[derive(Clone, Debug)]
+struct PageTable(Box<[u32; TABLE_PAGES]>);
+
+impl PartialEq for PageTable {
+    /// Equal memories' tables are equal: they are derived from the rest.
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for PageTable {}
+
+impl std::hash::Hash for PageTable {
+    /// Nothing: the table is derived (and must not change state hashes).
+    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
+}
+
 /// RAM, ROM images and the map of the first megabyte plus extended memory.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(from = "MemoryState")]
 pub struct Memory {
     /// Backing store for everything below 1 MiB (RAM and ROM images) and
     /// the extended RAM above it.
@@ -42,6 +78,35 @@ pub struct Memory {
     ext_bytes: u32,
     kbc_a20: bool,
     port92_a20: bool,
+    /// The direct-access table (derived, not saved).
+    #[serde(skip_serializing)]
+    table: PageTable,
+}
+
+/// What a saved [`Memory`] holds: its fields but the derived table, in the
+/// same order (the saved form is unchanged).
+#[derive(serde::Deserialize)]
+struct MemoryState {
+    bytes: Vec<u8>,
+    map: Vec<Region>,
+    ext_bytes: u32,
+    kbc_a20: bool,
+    port92_a20: bool,
+}
+
+impl From<MemoryState> for Memory {
+    fn from(s: MemoryState) -> Self {
+        let mut m = Memory {
+            bytes: s.bytes,
+            map: s.map,
+            ext_bytes: s.ext_bytes,
+            kbc_a20: s.kbc_a20,
+            port92_a20: s.port92_a20,
+            table: PageTable(Box::new([0; TABLE_PAGES])),
+        };
+        m.rebuild_table(0..TABLE_PAGES);
+        m
+    }
 }
 
 /// One mebibyte.
@@ -69,13 +134,33 @@ impl Memory {
         }
         let mut bytes = vec![0u8; (MIB + ext_bytes) as usize];
         bytes[0xF0000..0x100000].fill(0xFF);
-        Memory {
+        Memory::from(MemoryState {
             bytes,
             map,
             ext_bytes,
             kbc_a20: false,
             port92_a20: false,
+        })
+    }
+
+    /// Recomputes the direct-access table's entries for `pages` (see
+    /// [`PageTable`]) from the map, the gate and the backing store.
+    fn rebuild_table(&mut self, pages: std::ops::Range<usize>) {
+        for p in pages {
+            let a = self.gate((p as u32) << PAGE_SHIFT);
+            let end = a as usize + (1 << PAGE_SHIFT);
+            let full = end <= self.bytes.len();
+            self.table.0[p] = match self.decode(a) {
+                Region::Ram if full => a | DIRECT_READ | DIRECT_WRITE,
+                Region::Rom if full => a | DIRECT_READ,
+                _ => 0,
+            };
         }
+    }
+
+    /// The pages past 1 MiB, the only ones the gate moves.
+    fn rebuild_hma(&mut self) {
+        self.rebuild_table((MIB >> PAGE_SHIFT) as usize..TABLE_PAGES);
     }
 
     /// Whether address line 20 is enabled.
@@ -86,11 +171,13 @@ impl Memory {
     /// The 8042 output port's A20 bit.
     pub fn set_kbc_a20(&mut self, on: bool) {
         self.kbc_a20 = on;
+        self.rebuild_hma();
     }
 
     /// Port 92h bit 1.
     pub fn set_port92_a20(&mut self, on: bool) {
         self.port92_a20 = on;
+        self.rebuild_hma();
     }
 
     /// Port 92h's A20 bit as last written.
@@ -171,6 +258,47 @@ impl Memory {
         }
         let start = a as usize;
         Some(start..start + n as usize)
+    }
+
+    /// The backing offset of (ungated) `addr` when the direct-access
+    /// table lets accesses of `flag` ([`DIRECT_READ`], [`DIRECT_WRITE`])
+    /// go straight to its page.
+    #[inline(always)]
+    fn table_offset(&self, addr: u32, flag: u32) -> Option<usize> {
+        let e = *self.table.0.get((addr >> PAGE_SHIFT) as usize)?;
+        let page = e & !((1 << PAGE_SHIFT) - 1);
+        (e & flag != 0).then_some((page | (addr & ((1 << PAGE_SHIFT) - 1))) as usize)
+    }
+
+    /// [`Memory::read_direct`] through the direct-access table only: `None`
+    /// also for pages the table does not cover (use [`Memory::read_direct`]
+    /// then), so that the hot path has no decode.
+    #[inline(always)]
+    pub fn read_direct_fast(&self, addr: u32, n: u32) -> Option<u32> {
+        if (addr & ((1 << PAGE_SHIFT) - 1)) + n > 1 << PAGE_SHIFT {
+            return None;
+        }
+        let o = self.table_offset(addr, DIRECT_READ)?;
+        self.bytes.get(o..o + n as usize).map(emu::bus::le_value)
+    }
+
+    /// [`Memory::write_direct`] through the direct-access table only (see
+    /// [`Memory::read_direct_fast`]).
+    #[inline(always)]
+    pub fn write_direct_fast(&mut self, addr: u32, n: u32, v: u32) -> bool {
+        if (addr & ((1 << PAGE_SHIFT) - 1)) + n > 1 << PAGE_SHIFT {
+            return false;
+        }
+        let Some(o) = self.table_offset(addr, DIRECT_WRITE) else {
+            return false;
+        };
+        match self.bytes.get_mut(o..o + n as usize) {
+            Some(b) => {
+                emu::bus::put_le_value(b, v);
+                true
+            }
+            None => false,
+        }
     }
 
     /// Reads `n` (1, 2 or 4) bytes at (ungated) `addr`, little-endian, when
@@ -268,6 +396,7 @@ impl Memory {
         for r in &mut self.map[first..last] {
             *r = Region::Rom;
         }
+        self.rebuild_table(0..TABLE_PAGES);
         len
     }
 
@@ -280,6 +409,7 @@ impl Memory {
         for r in &mut self.map[first..last] {
             *r = Region::Ram;
         }
+        self.rebuild_table(0..TABLE_PAGES);
     }
 
     /// Debugger/loader access: reads any RAM or ROM byte (after the A20
@@ -402,6 +532,66 @@ mod tests {
         assert_eq!(m.read_direct(end - 2, 4), None);
         assert!(!m.write_direct(end - 1, 2, 0));
         assert_eq!(m.read_direct(end, 1), None);
+    }
+
+    /// Checks the direct-access table against the decode, page by page:
+    /// the table's reads and writes give what [`Memory::read_direct`] and
+    /// [`Memory::write_direct`] give, and it takes every fully backed RAM
+    /// (writes) or RAM/ROM (reads) page.
+    fn check_table(m: &Memory) {
+        for p in 0..TABLE_PAGES as u32 {
+            for a in [p << PAGE_SHIFT, (p << PAGE_SHIFT) + 0x7FE] {
+                let slow = m.read_direct(a, 2);
+                let fast = m.read_direct_fast(a, 2);
+                let full = (m.gate(a) | 0x7FF) < m.bytes.len() as u32;
+                assert!(fast.is_none() || fast == slow, "read {a:#x}");
+                assert_eq!(fast.is_some(), slow.is_some() && full, "read {a:#x}");
+                let (mut f, mut s) = (m.clone(), m.clone());
+                let wf = f.write_direct_fast(a, 2, 0xA55A);
+                let ws = s.write_direct(a, 2, 0xA55A);
+                assert_eq!(wf, ws && full, "write {a:#x}");
+                if wf {
+                    assert!(f.bytes == s.bytes, "write {a:#x}");
+                }
+            }
+        }
+        // Straddling a page: never direct.
+        assert_eq!(m.read_direct_fast(0x17FF, 2), None);
+        assert!(!m.clone().write_direct_fast(0x17FE, 4, 0));
+    }
+
+    #[test]
+    fn direct_table_follows_the_map_and_the_gate() {
+        // 63 KiB of extended RAM: the HMA's last page is half backed.
+        let mut m = Memory::new(640, 63);
+        for i in 0..0x20u32 {
+            m.poke(i, i as u8);
+        }
+        check_table(&m);
+        // A20 off: the HMA wraps to the first 64 KiB.
+        assert_eq!(m.read_direct_fast(MIB + 0x10, 2), Some(0x1110));
+        m.set_kbc_a20(true);
+        check_table(&m);
+        assert_eq!(m.read_direct_fast(MIB + 0x10, 2), Some(0));
+        assert!(m.write_direct_fast(MIB + 0x10, 1, 0x77));
+        assert_eq!((m.peek(0x10), m.peek(MIB + 0x10)), (0x10, 0x77));
+        m.set_kbc_a20(false);
+        m.set_port92_a20(true);
+        check_table(&m);
+        assert_eq!(m.read_direct_fast(MIB + 0x10, 1), Some(0x77));
+        m.load_rom(0xC0000, &[0x55, 0xAA]);
+        m.map_ram(0xD0000, 0x4000);
+        check_table(&m);
+        assert_eq!(m.read_direct_fast(0xC0000, 2), Some(0xAA55));
+        assert!(!m.write_direct_fast(0xC0000, 1, 0));
+        assert!(m.write_direct_fast(0xD3FFE, 2, 0x1234));
+        assert_eq!(m.read_direct(0xD3FFE, 2), Some(0x1234));
+        // A saved memory comes back with its table.
+        let back: Memory =
+            bincode::deserialize(&bincode::serialize(&m).expect("saves")).expect("loads");
+        assert!(back == m);
+        check_table(&back);
+        assert_eq!(back.read_direct_fast(MIB + 0x10, 1), Some(0x77));
     }
 
     /// Byte by byte in the order a REP MOVS runs (`down`: from the top).

@@ -74,8 +74,9 @@ impl Cpu {
         base.wrapping_add(o) & self.model.address_mask()
     }
 
-    /// Reads an operand of `size` at `seg:off`.
-    #[inline(never)]
+    /// Reads an operand of `size` at `seg:off`. Inlined: the direct case
+    /// is a few instructions (the bus's page table), the rest a call.
+    #[inline(always)]
     pub(crate) fn read_mem<B: Bus>(
         &mut self,
         bus: &mut B,
@@ -184,8 +185,9 @@ impl Cpu {
         v
     }
 
-    /// Writes an operand of `size` at `seg:off` (low byte first).
-    #[inline(never)]
+    /// Writes an operand of `size` at `seg:off` (low byte first), inlined
+    /// as [`Cpu::read_mem`].
+    #[inline(always)]
     pub(crate) fn write_mem<B: Bus>(
         &mut self,
         bus: &mut B,
