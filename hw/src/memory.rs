@@ -282,6 +282,24 @@ impl Memory {
         self.bytes.get(o..o + n as usize).map(emu::bus::le_value)
     }
 
+    /// [`Memory::code_window`] of the gated `addr`, given the ungated
+    /// one: the direct-access table's pages inline, the rest through the
+    /// gate and the decode (`Memory::window_cold`).
+    #[inline(always)]
+    pub fn window(&self, addr: u32) -> Option<&[u8]> {
+        match self.table_offset(addr, DIRECT_READ) {
+            Some(o) => self.bytes.get(o..(o | ((1 << PAGE_SHIFT) - 1)) + 1),
+            None => self.window_cold(addr),
+        }
+    }
+
+    /// [`Memory::window`] off the table: the gate, then the decode.
+    #[cold]
+    #[inline(never)]
+    fn window_cold(&self, addr: u32) -> Option<&[u8]> {
+        self.code_window(self.gate(addr))
+    }
+
     /// [`Memory::write_direct`] through the direct-access table only (see
     /// [`Memory::read_direct_fast`]).
     #[inline(always)]
@@ -554,6 +572,9 @@ mod tests {
                     assert!(f.bytes == s.bytes, "write {a:#x}");
                 }
             }
+        }
+        for a in (0..0x11_0000).step_by(0x3FF) {
+            assert_eq!(m.window(a), m.code_window(m.gate(a)), "window {a:#x}");
         }
         // Straddling a page: never direct.
         assert_eq!(m.read_direct_fast(0x17FF, 2), None);
