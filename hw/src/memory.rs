@@ -279,7 +279,7 @@ impl Memory {
             return None;
         }
         let o = self.table_offset(addr, DIRECT_READ)?;
-        self.bytes.get(o..o + n as usize).map(emu::bus::le_value)
+        Some(emu::bus::le_value(self.table_bytes(o, n)))
     }
 
     /// [`Memory::code_window`] of the gated `addr`, given the ungated
@@ -310,13 +310,32 @@ impl Memory {
         let Some(o) = self.table_offset(addr, DIRECT_WRITE) else {
             return false;
         };
-        match self.bytes.get_mut(o..o + n as usize) {
-            Some(b) => {
-                emu::bus::put_le_value(b, v);
-                true
-            }
-            None => false,
-        }
+        emu::bus::put_le_value(self.table_bytes_mut(o, n), v);
+        true
+    }
+
+    /// The `n` backing bytes at offset `o`, which lie in a page the
+    /// direct-access table takes, from `o` to the page's end at the most.
+    /// Without the bounds check: measured, it costs 3 host instructions
+    /// per guest instruction of roms/bench/mem.asm (172.0 -> 169.0).
+    #[inline(always)]
+    fn table_bytes(&self, o: usize, n: u32) -> &[u8] {
+        debug_assert!(o + n as usize <= self.bytes.len());
+        // SAFETY: `rebuild_table` gives a page a flagged entry only when
+        // the whole page lies in `bytes` (`end <= self.bytes.len()`);
+        // `bytes` never changes its length after `Memory::from` built the
+        // table; and the callers keep the `n` bytes inside the page
+        // (`read_direct_fast`'s straddle check), so `o + n` is at most the
+        // page's end.
+        unsafe { self.bytes.get_unchecked(o..o + n as usize) }
+    }
+
+    /// [`Memory::table_bytes`], to write.
+    #[inline(always)]
+    fn table_bytes_mut(&mut self, o: usize, n: u32) -> &mut [u8] {
+        debug_assert!(o + n as usize <= self.bytes.len());
+        // SAFETY: as in `table_bytes`.
+        unsafe { self.bytes.get_unchecked_mut(o..o + n as usize) }
     }
 
     /// Reads `n` (1, 2 or 4) bytes at (ungated) `addr`, little-endian, when
