@@ -340,7 +340,14 @@ impl Cpu {
     ) -> Option<(u32, &'c Slot)> {
         let ip = regs.ip;
         let cs = (regs.sreg(SegReg::CS) as u32) << 4;
-        let addr = cs.wrapping_add(ip) & model.address_mask();
+        let lin = cs.wrapping_add(ip);
+        // Every model's address bus is at least 20 bits wide: no mask (a
+        // lookup of the model's row) below 1 MiB.
+        let addr = if lin > 0xF_FFFF {
+            lin & model.address_mask()
+        } else {
+            lin
+        };
         // Bytes unchanged since they were last compared: no window needed.
         if cache.current(addr, ip) {
             return Some((addr, cache.slot_of(addr)));
