@@ -35,23 +35,27 @@ const PAGES: usize = 1 << (20 - PAGE_SHIFT);
 /// Pages of the direct-access table ([`PageTable`]): every address a
 /// real-mode segment:offset reaches, up to 10FFEFh (the HMA).
 const TABLE_PAGES: usize = (MIB as usize + 0x1_0000) >> PAGE_SHIFT;
-/// A [`PageTable`] entry's flag: reads of the page may go straight to the
-/// backing store.
-const DIRECT_READ: u32 = 1;
-/// A [`PageTable`] entry's flag: writes may go straight to it.
-const DIRECT_WRITE: u32 = 2;
+/// A [`PageTable`] entry for a page that takes no direct access (not a
+/// multiple of the page, so no page's delta).
+const NO_DIRECT: u32 = u32::MAX;
+/// Which of a [`PageTable`]'s two tables: reads (RAM and ROM).
+const READ: usize = 0;
+/// Which of a [`PageTable`]'s two tables: writes (RAM).
+const WRITE: usize = 1;
 
 /// The direct-access table, one entry per 2 KiB page of (ungated)
-/// address below 110000h: the backing offset of the page after the A20
-/// gate, with [`DIRECT_READ`] (RAM or ROM) and [`DIRECT_WRITE`] (RAM) in
-/// the low bits (the offset is a multiple of the page), or 0 when the page
-/// is anything else (the VGA window, open bus, a page only partly backed).
-/// It replaces the gate, the region decode and the range check of every
-/// direct operand access by one load. Derived from the other fields of
-/// [`Memory`] and rebuilt whenever they change (the map, the gate), so it
-/// takes no part in comparing, hashing or saving a memory.
+/// address below 110000h, in two tables, for reads ([`READ`]: RAM or
+/// ROM) and for writes ([`WRITE`]: RAM): what to add to an address of the
+/// page to get its backing offset after the A20 gate (0, or -1 MiB for the
+/// HMA with the gate closed), or [`NO_DIRECT`] when the page is anything
+/// else (the VGA window, open bus, ROM for a write, a page only partly
+/// backed). It replaces the gate, the region decode and the range check
+/// of every direct operand access by one load and an add. Derived from
+/// the other fields of [`Memory`] and rebuilt whenever they change (the
+/// map, the gate), so it takes no part in comparing, hashing or saving a
+/// memory.
 #[derive(Clone, Debug)]
-struct PageTable(Box<[u32; TABLE_PAGES]>);
+struct PageTable([Box<[u32; TABLE_PAGES]>; 2]);
 
 impl PartialEq for PageTable {
     /// Equal memories' tables are equal: they are derived from the rest.
@@ -102,7 +106,10 @@ impl From<MemoryState> for Memory {
             ext_bytes: s.ext_bytes,
             kbc_a20: s.kbc_a20,
             port92_a20: s.port92_a20,
-            table: PageTable(Box::new([0; TABLE_PAGES])),
+            table: PageTable([
+                Box::new([NO_DIRECT; TABLE_PAGES]),
+                Box::new([NO_DIRECT; TABLE_PAGES]),
+            ]),
         };
         m.rebuild_table(0..TABLE_PAGES);
         m
@@ -150,11 +157,14 @@ impl Memory {
             let a = self.gate((p as u32) << PAGE_SHIFT);
             let end = a as usize + (1 << PAGE_SHIFT);
             let full = end <= self.bytes.len();
-            self.table.0[p] = match self.decode(a) {
-                Region::Ram if full => a | DIRECT_READ | DIRECT_WRITE,
-                Region::Rom if full => a | DIRECT_READ,
-                _ => 0,
+            let delta = a.wrapping_sub((p as u32) << PAGE_SHIFT);
+            let (read, write) = match self.decode(a) {
+                Region::Ram if full => (delta, delta),
+                Region::Rom if full => (delta, NO_DIRECT),
+                _ => (NO_DIRECT, NO_DIRECT),
             };
+            self.table.0[READ][p] = read;
+            self.table.0[WRITE][p] = write;
         }
     }
 
@@ -261,13 +271,12 @@ impl Memory {
     }
 
     /// The backing offset of (ungated) `addr` when the direct-access
-    /// table lets accesses of `flag` ([`DIRECT_READ`], [`DIRECT_WRITE`])
-    /// go straight to its page.
+    /// table `which` ([`READ`], [`WRITE`]) lets its accesses go straight to
+    /// its page.
     #[inline(always)]
-    fn table_offset(&self, addr: u32, flag: u32) -> Option<usize> {
-        let e = *self.table.0.get((addr >> PAGE_SHIFT) as usize)?;
-        let page = e & !((1 << PAGE_SHIFT) - 1);
-        (e & flag != 0).then_some((page | (addr & ((1 << PAGE_SHIFT) - 1))) as usize)
+    fn table_offset(&self, addr: u32, which: usize) -> Option<usize> {
+        let e = *self.table.0[which].get((addr >> PAGE_SHIFT) as usize)?;
+        (e != NO_DIRECT).then_some(addr.wrapping_add(e) as usize)
     }
 
     /// [`Memory::read_direct`] through the direct-access table only: `None`
@@ -278,7 +287,7 @@ impl Memory {
         if (addr & ((1 << PAGE_SHIFT) - 1)) + n > 1 << PAGE_SHIFT {
             return None;
         }
-        let o = self.table_offset(addr, DIRECT_READ)?;
+        let o = self.table_offset(addr, READ)?;
         Some(emu::bus::le_value(self.table_bytes(o, n)))
     }
 
@@ -287,7 +296,7 @@ impl Memory {
     /// gate and the decode (`Memory::window_cold`).
     #[inline(always)]
     pub fn window(&self, addr: u32) -> Option<&[u8]> {
-        match self.table_offset(addr, DIRECT_READ) {
+        match self.table_offset(addr, READ) {
             Some(o) => self.bytes.get(o..(o | ((1 << PAGE_SHIFT) - 1)) + 1),
             None => self.window_cold(addr),
         }
@@ -307,7 +316,7 @@ impl Memory {
         if (addr & ((1 << PAGE_SHIFT) - 1)) + n > 1 << PAGE_SHIFT {
             return false;
         }
-        let Some(o) = self.table_offset(addr, DIRECT_WRITE) else {
+        let Some(o) = self.table_offset(addr, WRITE) else {
             return false;
         };
         emu::bus::put_le_value(self.table_bytes_mut(o, n), v);
@@ -321,8 +330,10 @@ impl Memory {
     #[inline(always)]
     fn table_bytes(&self, o: usize, n: u32) -> &[u8] {
         debug_assert!(o + n as usize <= self.bytes.len());
-        // SAFETY: `rebuild_table` gives a page a flagged entry only when
-        // the whole page lies in `bytes` (`end <= self.bytes.len()`);
+        // SAFETY: `rebuild_table` gives a page an entry other than
+        // `NO_DIRECT` only when the whole page, after the gate, lies in
+        // `bytes` (`end <= self.bytes.len()`), and the entry takes an
+        // address of the page to its place in that gated page;
         // `bytes` never changes its length after `Memory::from` built the
         // table; and the callers keep the `n` bytes inside the page
         // (`read_direct_fast`'s straddle check), so `o + n` is at most the
