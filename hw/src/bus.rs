@@ -182,6 +182,30 @@ impl PcBus {
 }
 
 impl PcBus {
+    /// A direct read that the direct-access table does not take (a page
+    /// it does not cover or marks): [`Memory::read_direct`], with the
+    /// half-clocks of the bytes.
+    #[cold]
+    #[inline(never)]
+    fn read_direct_cold(&mut self, addr: u32, n: u32) -> Option<u32> {
+        let v = self.mem.read_direct(addr, n)?;
+        self.step_half += n as u64 * self.half_per_byte;
+        Some(v)
+    }
+
+    /// A direct write that the direct-access table does not take:
+    /// [`Memory::write_direct`], else the VGA window
+    /// (`PcBus::vga_write_direct`), with the half-clocks of the bytes.
+    #[cold]
+    #[inline(never)]
+    fn write_direct_cold(&mut self, addr: u32, n: u32, v: u32) -> bool {
+        if !self.mem.write_direct(addr, n, v) {
+            return self.vga_write_direct(addr, n, v);
+        }
+        self.step_half += n as u64 * self.half_per_byte;
+        true
+    }
+
     /// The `n` bytes of `v` at (ungated) `addr`, inside one 2 KiB page,
     /// into the VGA window when the page is the VGA's, low byte first, with
     /// the half-clocks of [`Bus::mem_wait_states`]: what the CPU's byte
@@ -264,7 +288,7 @@ impl Bus for PcBus {
 
     #[inline]
     fn code_window(&self, addr: u32) -> Option<&[u8]> {
-        self.mem.code_window(self.mem.gate(addr))
+        self.mem.window(addr)
     }
 
     #[inline]
@@ -279,9 +303,13 @@ impl Bus for PcBus {
 
     /// Plain RAM and ROM of one 2 KiB page ([`Memory::read_direct`]), with
     /// the half-clocks [`Bus::mem_wait_states`] counts per byte.
-    #[inline]
+    /// The direct-access table's pages inline
+    /// ([`Memory::read_direct_fast`]); the rest in `PcBus::read_direct_cold`.
+    #[inline(always)]
     fn mem_read_direct(&mut self, addr: u32, n: u32) -> Option<u32> {
-        let v = self.mem.read_direct(addr, n)?;
+        let Some(v) = self.mem.read_direct_fast(addr, n) else {
+            return self.read_direct_cold(addr, n);
+        };
         self.step_half += n as u64 * self.half_per_byte;
         Some(v)
     }
@@ -289,10 +317,12 @@ impl Bus for PcBus {
     /// Plain RAM of one 2 KiB page ([`Memory::write_direct`]), with the
     /// half-clocks of [`Bus::mem_wait_states`]; the VGA window byte by
     /// byte here (`PcBus::vga_write_direct`), as the byte path would.
-    #[inline]
+    /// The table's RAM pages inline ([`Memory::write_direct_fast`]); the
+    /// rest, and the VGA window, in `PcBus::write_direct_cold`.
+    #[inline(always)]
     fn mem_write_direct(&mut self, addr: u32, n: u32, v: u32) -> bool {
-        if !self.mem.write_direct(addr, n, v) {
-            return self.vga_write_direct(addr, n, v);
+        if !self.mem.write_direct_fast(addr, n, v) {
+            return self.write_direct_cold(addr, n, v);
         }
         self.step_half += n as u64 * self.half_per_byte;
         true
@@ -301,7 +331,7 @@ impl Bus for PcBus {
     /// Plain RAM and ROM to the end of a 2 KiB page, as for code.
     #[inline]
     fn data_window(&self, addr: u32) -> Option<&[u8]> {
-        self.mem.code_window(self.mem.gate(addr))
+        self.mem.window(addr)
     }
 
     #[inline]

@@ -74,8 +74,9 @@ impl Cpu {
         base.wrapping_add(o) & self.model.address_mask()
     }
 
-    /// Reads an operand of `size` at `seg:off`.
-    #[inline(never)]
+    /// Reads an operand of `size` at `seg:off`. Inlined: the direct case
+    /// is a few instructions (the bus's page table), the rest a call.
+    #[inline(always)]
     pub(crate) fn read_mem<B: Bus>(
         &mut self,
         bus: &mut B,
@@ -184,8 +185,9 @@ impl Cpu {
         v
     }
 
-    /// Writes an operand of `size` at `seg:off` (low byte first).
-    #[inline(never)]
+    /// Writes an operand of `size` at `seg:off` (low byte first), inlined
+    /// as [`Cpu::read_mem`].
+    #[inline(always)]
     pub(crate) fn write_mem<B: Bus>(
         &mut self,
         bus: &mut B,
@@ -338,7 +340,14 @@ impl Cpu {
     ) -> Option<(u32, &'c Slot)> {
         let ip = regs.ip;
         let cs = (regs.sreg(SegReg::CS) as u32) << 4;
-        let addr = cs.wrapping_add(ip) & model.address_mask();
+        let lin = cs.wrapping_add(ip);
+        // Every model's address bus is at least 20 bits wide: no mask (a
+        // lookup of the model's row) below 1 MiB.
+        let addr = if lin > 0xF_FFFF {
+            lin & model.address_mask()
+        } else {
+            lin
+        };
         // Bytes unchanged since they were last compared: no window needed.
         if cache.current(addr, ip) {
             return Some((addr, cache.slot_of(addr)));
