@@ -299,9 +299,15 @@ impl Bus for PcBus {
     }
 
     /// Plain RAM and ROM to the end of a 2 KiB page, as for code.
-    #[inline]
+    #[inline(always)]
     fn data_window(&self, addr: u32) -> Option<&[u8]> {
         self.mem.code_window(self.mem.gate(addr))
+    }
+
+    /// Plain RAM of one 2 KiB page ([`Memory::ram_mut`]).
+    #[inline(always)]
+    fn ram_mut(&mut self, addr: u32, n: u32) -> Option<&mut [u8]> {
+        self.mem.ram_mut(addr, n)
     }
 
     #[inline]
