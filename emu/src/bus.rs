@@ -71,17 +71,18 @@ pub trait Bus {
         None
     }
     /// The `n` bytes at physical `addr` (already masked, inside one
-    /// [`DIRECT_BLOCK`]) when all of them lie in plain RAM, to be written
-    /// at once: what [`Bus::mem_write_direct`] would do with them, the CPU
-    /// reporting the bytes with [`Bus::mem_direct_done`] (a whole stack
-    /// frame in one go). `None` (the default), with nothing changed, sends
-    /// the writes through [`Bus::mem_write_direct`] or the byte path.
+    /// [`DIRECT_BLOCK`]) when all of them lie in plain RAM, to be read or
+    /// written at once: what [`Bus::mem_read_direct`] and
+    /// [`Bus::mem_write_direct`] would do with them, the CPU reporting the
+    /// bytes with [`Bus::mem_direct_done`] (a whole stack frame in one
+    /// go). `None` (the default), with nothing changed, sends the accesses
+    /// through those or the byte path.
     #[inline]
     fn ram_mut(&mut self, _addr: u32, _n: u32) -> Option<&mut [u8]> {
         None
     }
     /// The accounting of [`Bus::mem_wait_states`] for `bytes` bytes the
-    /// CPU read through [`Bus::data_window`] or wrote through
+    /// CPU read through [`Bus::data_window`] or read or wrote through
     /// [`Bus::ram_mut`] (no-op by default, for a bus whose wait states are
     /// zero there).
     #[inline]

@@ -1441,8 +1441,9 @@ impl Cpu {
 
     /// Pops `N` bytes at SS:SP, `unit` (a word or a doubleword) at a
     /// time, as [`Cpu::pop`] would: when all of them lie inside 64 KiB and
-    /// in plain RAM or ROM of one block, straight from the bus's data
-    /// window with one bounds check for the whole frame, the same clocks
+    /// in plain RAM of one block, straight from [`Bus::ram_mut`] (the
+    /// stack's usual place; a stack in ROM goes the other way) with one
+    /// bounds check for the whole frame, the same clocks
     /// (a unit at an odd SP costs another bus cycle) and the same bus time
     /// (`Bus::mem_direct_done`: nothing samples INTR between the pops);
     /// else unit by unit through `Cpu::pop`. `None` when a pop faulted
@@ -1453,7 +1454,7 @@ impl Cpu {
         let sp = self.regs.get16(4);
         let k = unit.bits() as usize / 8;
         if let Some(a) = self.direct_addr(SegReg::SS, sp as u32, N as u32) {
-            if let Some(&b) = bus.data_window(a).and_then(|w| w.first_chunk::<N>()) {
+            if let Some(&b) = bus.ram_mut(a, N as u32).and_then(|m| m.first_chunk::<N>()) {
                 bus.mem_direct_done(N as u64);
                 if sp & 1 != 0 {
                     self.step_cycles += BUS_CYCLE * (N / k) as u32;
@@ -1824,7 +1825,7 @@ mod tests {
 
     /// The stack and transfer handlers (PUSH, POP, near and far CALL,
     /// RET, RETF, IRET; their frames in one piece through
-    /// `Bus::ram_mut`/`Bus::data_window` when they can) account the same
+    /// `Bus::ram_mut` when they can) account the same
     /// memory bytes as the generic path, which goes byte by byte, and end
     /// as it does. (Steps that enter an interrupt or exception are left
     /// out: such a frame has no bus time on the hooked path.) (Checked to fail when `Cpu::push_direct` or
