@@ -973,9 +973,74 @@ impl Cpu {
                 let v = condition(self.regs.flags, f.imm as u8) as u32;
                 self.write_mem(bus, f.seg, off, Size::Byte, v).ok()?;
             }
+            // The transfers and the stack, in the same jump table.
+            Kind::Jcc => return Some(self.f_jcc(f)),
+            Kind::Jmp => self.regs.ip = self.regs.ip.wrapping_add(f.imm) & 0xFFFF,
+            Kind::Loop => return Some(self.f_loop(f)),
+            Kind::Call => self.f_call(bus, f)?,
+            Kind::Ret => self.f_ret(bus, f)?,
+            Kind::PushR => self.f_push_r(bus, f)?,
+            Kind::PopR => self.f_pop_r(bus, f)?,
+            Kind::Retf => self.f_retf(bus, f)?,
+            Kind::Iret => self.f_iret(bus)?,
+            Kind::CallFar | Kind::CallFarM | Kind::JmpFar | Kind::JmpFarM => self.f_far(bus, f)?,
             _ => return self.fast_control(bus, f),
         }
         Some(false)
+    }
+
+    /// Jcc: whether the jump was taken.
+    #[inline(always)]
+    fn f_jcc(&mut self, f: &Fast) -> bool {
+        let taken = condition(self.regs.flags, f.r);
+        if taken {
+            self.regs.ip = self.regs.ip.wrapping_add(f.imm) & 0xFFFF;
+        }
+        taken
+    }
+
+    /// CALL near, 16-bit.
+    #[inline(always)]
+    fn f_call<B: Bus>(&mut self, bus: &mut B, f: &Fast) -> Option<()> {
+        let ip = self.regs.ip;
+        self.push_frame(bus, Size::Word, (ip as u16).to_le_bytes())?;
+        self.regs.ip = ip.wrapping_add(f.imm) & 0xFFFF;
+        Some(())
+    }
+
+    /// RET / RET imm16 near, 16-bit.
+    #[inline(always)]
+    fn f_ret<B: Bus>(&mut self, bus: &mut B, f: &Fast) -> Option<()> {
+        let ip = u16::from_le_bytes(self.pop_bytes::<2, B>(bus, Size::Word)?) as u32;
+        let sp = self.regs.get16(4).wrapping_add(f.imm as u16);
+        self.regs.put16(4, sp);
+        self.regs.ip = ip;
+        Some(())
+    }
+
+    /// PUSH r16/r32.
+    #[inline(always)]
+    fn f_push_r<B: Bus>(&mut self, bus: &mut B, f: &Fast) -> Option<()> {
+        if f.size == Size::Word {
+            let v = self.regs.get16(f.r);
+            self.push_frame(bus, Size::Word, v.to_le_bytes())
+        } else {
+            let v = self.regs.gpr[(f.r & 7) as usize];
+            self.push_frame(bus, Size::Dword, v.to_le_bytes())
+        }
+    }
+
+    /// POP r16/r32 (POP SP: the value popped, SP's increment overwritten).
+    #[inline(always)]
+    fn f_pop_r<B: Bus>(&mut self, bus: &mut B, f: &Fast) -> Option<()> {
+        if f.size == Size::Word {
+            let v = u16::from_le_bytes(self.pop_bytes::<2, B>(bus, Size::Word)?);
+            self.regs.put16(f.r, v);
+        } else {
+            let v = u32::from_le_bytes(self.pop_bytes::<4, B>(bus, Size::Dword)?);
+            self.regs.gpr[(f.r & 7) as usize] = v;
+        }
+        Some(())
     }
 
     /// BT, BTS, BTR, BTC of a register or (by imm) memory, as the generic
@@ -1031,30 +1096,11 @@ impl Cpu {
         Some(())
     }
 
-    /// Transfers of control, the stack and the flag instructions.
+    /// The rest: PUSH/POP of immediates, segments and flags, the flag
+    /// instructions, CBW/CWD, LODS.
     #[inline(always)]
     fn fast_control<B: Bus>(&mut self, bus: &mut B, f: &Fast) -> Option<bool> {
         match f.kind {
-            Kind::Jcc => {
-                let taken = condition(self.regs.flags, f.r);
-                if taken {
-                    self.regs.ip = self.regs.ip.wrapping_add(f.imm) & 0xFFFF;
-                }
-                return Some(taken);
-            }
-            Kind::Jmp => self.regs.ip = self.regs.ip.wrapping_add(f.imm) & 0xFFFF,
-            Kind::Loop => return Some(self.f_loop(f)),
-            Kind::Call => {
-                let ip = self.regs.ip;
-                self.push_frame(bus, Size::Word, (ip as u16).to_le_bytes())?;
-                self.regs.ip = ip.wrapping_add(f.imm) & 0xFFFF;
-            }
-            Kind::Ret => {
-                let ip = u16::from_le_bytes(self.pop_bytes::<2, B>(bus, Size::Word)?) as u32;
-                let sp = self.regs.get16(4).wrapping_add(f.imm as u16);
-                self.regs.put16(4, sp);
-                self.regs.ip = ip & 0xFFFF;
-            }
             Kind::PushI => self.push(bus, f.size, f.imm).ok()?,
             Kind::PushS => {
                 let v = self.regs.seg[f.r as usize % 6] as u32;
@@ -1063,25 +1109,6 @@ impl Cpu {
             Kind::PopS => {
                 let v = self.pop(bus, f.size).ok()?;
                 self.regs.seg[f.r as usize % 6] = v as u16;
-            }
-            Kind::Retf => self.f_retf(bus, f)?,
-            Kind::Iret => self.f_iret(bus)?,
-            Kind::CallFar | Kind::CallFarM | Kind::JmpFar | Kind::JmpFarM => self.f_far(bus, f)?,
-            Kind::PushR if f.size == Size::Word => {
-                let v = self.regs.get16(f.r);
-                self.push_frame(bus, Size::Word, v.to_le_bytes())?;
-            }
-            Kind::PushR => {
-                let v = self.regs.gpr[(f.r & 7) as usize];
-                self.push_frame(bus, Size::Dword, v.to_le_bytes())?;
-            }
-            Kind::PopR if f.size == Size::Word => {
-                let v = u16::from_le_bytes(self.pop_bytes::<2, B>(bus, Size::Word)?);
-                self.regs.put16(f.r, v);
-            }
-            Kind::PopR => {
-                let v = u32::from_le_bytes(self.pop_bytes::<4, B>(bus, Size::Dword)?);
-                self.regs.gpr[(f.r & 7) as usize] = v;
             }
             Kind::FlagOp => {
                 self.regs.flags = match f.op {
