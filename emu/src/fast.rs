@@ -1416,7 +1416,7 @@ impl Cpu {
         let (ip, cs) = (u16::from_le_bytes([i0, i1]), u16::from_le_bytes([c0, c1]));
         let fl = u16::from_le_bytes([f0, f1]) as u32;
         self.regs.ip = ip as u32;
-        self.regs.seg[SegReg::CS as usize] = cs as u16;
+        self.regs.seg[SegReg::CS as usize] = cs;
         self.regs.flags = self.normalize_flags((self.regs.flags & 0xFFFF_0000) | fl);
         Some(())
     }
