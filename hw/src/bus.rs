@@ -331,7 +331,7 @@ impl Bus for PcBus {
     }
 
     /// Plain RAM and ROM to the end of a 2 KiB page, as for code.
-    #[inline(always)]
+    #[inline]
     fn data_window(&self, addr: u32) -> Option<&[u8]> {
         self.mem.code_window(self.mem.gate(addr))
     }
