@@ -70,9 +70,21 @@ pub trait Bus {
     fn data_window(&self, _addr: u32) -> Option<&[u8]> {
         None
     }
+    /// The `n` bytes at physical `addr` (already masked, inside one
+    /// [`DIRECT_BLOCK`]) when all of them lie in plain RAM, to be read or
+    /// written at once: what [`Bus::mem_read_direct`] and
+    /// [`Bus::mem_write_direct`] would do with them, the CPU reporting the
+    /// bytes with [`Bus::mem_direct_done`] (a whole stack frame in one
+    /// go). `None` (the default), with nothing changed, sends the accesses
+    /// through those or the byte path.
+    #[inline]
+    fn ram_mut(&mut self, _addr: u32, _n: u32) -> Option<&mut [u8]> {
+        None
+    }
     /// The accounting of [`Bus::mem_wait_states`] for `bytes` bytes the
-    /// CPU read through [`Bus::data_window`] (no-op by default, for a bus
-    /// whose wait states are zero there).
+    /// CPU read through [`Bus::data_window`] or read or wrote through
+    /// [`Bus::ram_mut`] (no-op by default, for a bus whose wait states are
+    /// zero there).
     #[inline]
     fn mem_direct_done(&mut self, _bytes: u64) {}
     /// Fills `len` bytes at physical `addr` (already masked, inside one
@@ -234,6 +246,12 @@ impl Bus for FlatBus {
     #[inline]
     fn data_window(&self, addr: u32) -> Option<&[u8]> {
         self.code_window(addr)
+    }
+    /// All of memory (an operand that wraps at its end goes byte by byte).
+    #[inline]
+    fn ram_mut(&mut self, addr: u32, n: u32) -> Option<&mut [u8]> {
+        let a = (addr & self.mask) as usize;
+        self.mem.get_mut(a..a.checked_add(n as usize)?)
     }
     fn io_read8(&mut self, _port: u16) -> u8 {
         0xFF

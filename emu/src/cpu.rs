@@ -326,7 +326,7 @@ impl Cpu {
         self.irq_shadow = false;
         let ev = self.execute_one(bus);
         let nmi = !PLAIN && self.nmi_latch;
-        if ev == StepEvent::Executed && !trap && !self.irq_shadow && !nmi {
+        if matches!(ev, StepEvent::Executed) && !trap && !self.irq_shadow && !nmi {
             // The common case, as `after_instruction` decides it: only
             // INTR to sample.
             if self.regs.flags & flags::IF != 0 && bus.intr() {

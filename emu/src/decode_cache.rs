@@ -188,7 +188,8 @@ impl DecodeCache {
         self.epoch | self.writes[(addr >> PAGE_SHIFT) as usize % PAGES] as u64
     }
 
-    /// The CPU wrote the `n` (1 to 4) bytes at linear `addr`.
+    /// The CPU wrote the `n` (1 to 16: the two pages counted hold every
+    /// slot's first byte that the write can reach) bytes at linear `addr`.
     #[inline(always)]
     pub(crate) fn written(&mut self, addr: u32, n: u32) {
         let first = addr.wrapping_sub(KEY as u32 - 1);

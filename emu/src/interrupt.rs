@@ -28,17 +28,30 @@ impl Cpu {
         let flags = self.regs.flags as u16;
         let cs = self.regs.sreg(SegReg::CS);
         let ip = self.regs.ip as u16;
-        let mut sp = self.regs.get16(4);
-        for v in [flags, cs, ip] {
-            sp = sp.wrapping_sub(2);
-            self.push_frame_word(bus, sp, v);
+        let [i0, i1] = ip.to_le_bytes();
+        let [c0, c1] = cs.to_le_bytes();
+        let [f0, f1] = flags.to_le_bytes();
+        // The whole frame at once into plain RAM, else word by word.
+        if !self.push_direct(bus, [i0, i1, c0, c1, f0, f1]) {
+            self.push_frame_words(bus, [flags, cs, ip]);
         }
-        self.regs.put16(4, sp);
         self.regs.flags &= !(IF | TF);
         let slot = self.sys.idtr.0.wrapping_add((vector as u32) << 2);
         let (new_ip, new_cs) = self.read_vector(bus, slot);
         self.regs.ip = new_ip as u32;
         self.regs.set_sreg(SegReg::CS, new_cs);
+    }
+
+    /// The interrupt frame's words (pushed in this order) at SS:SP - 2,
+    /// SS:SP - 4, SS:SP - 6 (SP wraps at 64 KiB); SP moved below them.
+    #[inline(never)]
+    fn push_frame_words<B: Bus>(&mut self, bus: &mut B, words: [u16; 3]) {
+        let mut sp = self.regs.get16(4);
+        for v in words {
+            sp = sp.wrapping_sub(2);
+            self.push_frame_word(bus, sp, v);
+        }
+        self.regs.put16(4, sp);
     }
 
     /// One word of an interrupt frame at SS:`sp` (SP wraps at 64 KiB), with

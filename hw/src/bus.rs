@@ -58,6 +58,13 @@ pub struct PcBus {
     /// a flag above or move an event) set it to 0 (host-side, not saved).
     #[serde(skip)]
     pub(crate) batch_end: u64,
+    /// Within a run loop's batch ([`PcBus::begin_quiet`]): INTR is certain
+    /// to stay low while the step's own time (`step_start + step_half /
+    /// 2`) is below this, 0 when nothing is known. The PICs' output and
+    /// the events change only through a port access, an event run, INTA
+    /// and FERR, each of which sets it to 0 (host-side, not saved).
+    #[serde(skip)]
+    quiet_until: u64,
     /// Ports accessed that no device answers (first 64, for diagnostics).
     pub unhandled_ports: Vec<u16>,
 }
@@ -98,6 +105,7 @@ impl PcBus {
             frame_ready: false,
             reset_requested: false,
             batch_end: 0,
+            quiet_until: 0,
             unhandled_ports: Vec::new(),
         };
         for d in crate::registry::REGISTRY {
@@ -112,10 +120,33 @@ impl PcBus {
         (self.step_start + self.step_half / 2).max(self.now_max)
     }
 
+    /// Starts a run loop's batch that ends by `batch_end` (at the next
+    /// event at the latest): when the PICs' output is low and the devices
+    /// have not been brought past it, INTR stays low until the step's time
+    /// reaches it (or a port access, an event, INTA or FERR), and
+    /// [`Bus::intr`] answers without asking the scheduler and the PICs.
+    #[inline]
+    pub(crate) fn begin_quiet(&mut self) {
+        debug_assert!(self.batch_end <= self.sched.next());
+        self.quiet_until = if self.dev.pics.intr() || self.now_max >= self.batch_end {
+            0
+        } else {
+            self.batch_end
+        };
+    }
+
+    /// Ends the batch's knowledge ([`PcBus::begin_quiet`]): outside a
+    /// batch the host may move events and raise lines.
+    #[inline]
+    pub(crate) fn end_quiet(&mut self) {
+        self.quiet_until = 0;
+    }
+
     /// Runs every scheduled event due at or before `now`, each through the
     /// device that owns it.
     pub fn run_events(&mut self, now: u64) {
         self.batch_end = 0;
+        self.quiet_until = 0;
         while let Some((ev, t)) = self.sched.due(now) {
             if let Some(d) = self.ports.event_owner(ev) {
                 (d.fire)(self, ev, t);
@@ -132,6 +163,7 @@ impl PcBus {
 
     fn catch_up(&mut self) -> u64 {
         self.batch_end = 0;
+        self.quiet_until = 0;
         let now = self.now();
         if self.sched.next() <= now {
             self.run_events(now);
@@ -334,6 +366,12 @@ impl Bus for PcBus {
         self.mem.window(addr)
     }
 
+    /// Plain RAM of one 2 KiB page ([`Memory::ram_mut`]).
+    #[inline(always)]
+    fn ram_mut(&mut self, addr: u32, n: u32) -> Option<&mut [u8]> {
+        self.mem.ram_mut(addr, n)
+    }
+
     #[inline]
     fn mem_direct_done(&mut self, bytes: u64) {
         self.step_half += bytes * self.half_per_byte;
@@ -373,6 +411,11 @@ impl Bus for PcBus {
 
     #[inline]
     fn intr(&mut self) -> bool {
+        // (now() is this or now_max, and now_max is below `quiet_until`
+        // while that is not 0: no event due and the PICs' output low.)
+        if self.step_start + self.step_half / 2 < self.quiet_until {
+            return false;
+        }
         let now = self.now();
         if self.sched.next() <= now {
             self.run_events(now);
@@ -400,10 +443,12 @@ impl Bus for PcBus {
     }
 
     fn inta(&mut self) -> u8 {
+        self.quiet_until = 0;
         self.dev.pics.inta()
     }
 
     fn ferr(&mut self, asserted: bool) {
+        self.quiet_until = 0;
         let level = self.dev.ferr.set_ferr(asserted);
         crate::fpu_error::drive_irq(self, level);
     }

@@ -510,6 +510,15 @@ impl Machine {
     #[inline(never)]
     fn run_plain(&mut self, end: u64) -> Option<RunExit> {
         self.bus.batch_end = end.min(self.bus.sched.next());
+        self.bus.begin_quiet();
+        let exit = self.run_batch();
+        self.bus.end_quiet();
+        exit
+    }
+
+    /// [`Machine::run_plain`]'s steps, in a batch begun.
+    #[inline(always)]
+    fn run_batch(&mut self) -> Option<RunExit> {
         // Devices (DMA), the DOS services and the host write memory only
         // between batches: within one only the CPU does.
         self.cpu.memory_changed();

@@ -349,6 +349,15 @@ impl Memory {
         unsafe { self.bytes.get_unchecked_mut(o..o + n as usize) }
     }
 
+    /// The `n` bytes at (ungated) `addr` when they lie in RAM of one page
+    /// (the caller keeps them in one), for the CPU to write at once as
+    /// [`Memory::write_direct`] would (a stack frame: `emu::Bus::ram_mut`).
+    #[inline(always)]
+    pub fn ram_mut(&mut self, addr: u32, n: u32) -> Option<&mut [u8]> {
+        let r = self.direct_range(addr, n, true)?;
+        self.bytes.get_mut(r)
+    }
+
     /// Reads `n` (1, 2 or 4) bytes at (ungated) `addr`, little-endian, when
     /// they lie in RAM or ROM (see [`Memory::write_direct`]);
     /// `None` sends the read byte by byte through the bus.

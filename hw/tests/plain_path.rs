@@ -91,3 +91,48 @@ fn a_write_between_runs_is_seen() {
     }
     assert!(plain.instructions() > 1000);
 }
+
+/// An IRQ pending behind the mask is taken right after the OUT that
+/// unmasks it, in a batch as step by step: a port access voids what the
+/// batch knew of INTR (`PcBus::begin_quiet`). The program masks every
+/// line, lets the timer's output rise (mode 0, so that it stays high and
+/// IRQ0 pending), unmasks IRQ0 and halts after a few NOPs. (Checked to
+/// fail when a port access leaves the batch's INTR knowledge in place:
+/// the interrupt then comes an instruction late.)
+#[test]
+fn an_irq_unmasked_by_a_port_write_is_taken_at_once() {
+    let code = [
+        0xFA, // cli
+        0xB0, 0xFF, // mov al, FFh
+        0xE6, 0x21, // out 21h, al: every line masked
+        0xB0, 0x30, // mov al, 30h
+        0xE6, 0x43, // out 43h, al: counter 0, mode 0
+        0xB0, 0x00, // mov al, 0
+        0xE6, 0x40, // out 40h, al
+        0xB0, 0x10, // mov al, 10h
+        0xE6, 0x40, // out 40h, al: 1000h counts
+        0xFB, // sti
+        0x31, 0xC9, // xor cx, cx
+        0xE2, 0xFE, // i: loop i (longer than the count)
+        0xB0, 0xFE, // mov al, FEh
+        0xE6, 0x21, // out 21h, al: IRQ0 unmasked, pending
+        0x90, 0x90, 0x90, 0x90, // nop x4
+        0xFA, 0xF4, // cli; hlt
+    ];
+    let mk = || {
+        let mut m = Machine::new(MachineConfig::with_cpu(CpuModel::I386, 33_000_000));
+        m.load_com(&code, 0x1000).expect("program loads");
+        m.post();
+        m
+    };
+    let (mut plain, mut hooked) = (mk(), mk());
+    common::step_by_step(&mut hooked);
+    for m in [&mut plain, &mut hooked] {
+        m.run_to_halt(100_000_000).expect("halts");
+        // The interrupt's frame below the stack: the IP after the OUT.
+        assert_eq!(m.peek16(0x1FFF8), 0x11A, "return address");
+    }
+    assert_eq!(plain.cycles(), hooked.cycles(), "cycles");
+    assert_eq!(plain.instructions(), hooked.instructions(), "instructions");
+    assert_eq!(plain.state_hash(), hooked.state_hash(), "state");
+}
