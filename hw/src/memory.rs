@@ -354,8 +354,11 @@ impl Memory {
     /// [`Memory::write_direct`] would (a stack frame: `emu::Bus::ram_mut`).
     #[inline(always)]
     pub fn ram_mut(&mut self, addr: u32, n: u32) -> Option<&mut [u8]> {
-        let r = self.direct_range(addr, n, true)?;
-        self.bytes.get_mut(r)
+        if (addr & ((1 << PAGE_SHIFT) - 1)) + n > 1 << PAGE_SHIFT {
+            return None;
+        }
+        let o = self.table_offset(addr, WRITE)?;
+        Some(self.table_bytes_mut(o, n))
     }
 
     /// Reads `n` (1, 2 or 4) bytes at (ungated) `addr`, little-endian, when
