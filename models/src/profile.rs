@@ -296,6 +296,8 @@ type Table = BTreeMap<String, String>;
 #[serde(deny_unknown_fields)]
 struct RawProfile {
     name: String,
+    /// Optional: a one-line note for `--help`-style listings.
+    #[serde(default)]
     description: String,
     #[serde(default)]
     signature: Vec<RawSignature>,
@@ -804,5 +806,13 @@ mod tests {
         let code_only = Profile::builtin("replica").unwrap_or_else(|e| panic!("{e}"));
         assert!(!code_only.has_data_signature());
         assert_eq!(code_only.find_segment(Seg::Data, &mem, 0, 0xF00), None);
+    }
+
+    #[test]
+    fn a_profile_needs_no_description() {
+        let text = "name='short'\n[[signature]]\noffset='100'\nbytes='EB'\n[code]\nclock='240'\n";
+        let p = Profile::parse(text).expect("a profile without a description parses");
+        assert_eq!(p.description, "");
+        assert_eq!(p.name, "short");
     }
 }
