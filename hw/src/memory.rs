@@ -73,7 +73,7 @@ impl std::hash::Hash for PageTable {
 
 /// RAM, ROM images and the map of the first megabyte plus extended memory.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-#[serde(from = "MemoryState")]
+#[serde(try_from = "MemoryState")]
 pub struct Memory {
     /// Backing store for everything below 1 MiB (RAM and ROM images) and
     /// the extended RAM above it.
@@ -98,8 +98,32 @@ struct MemoryState {
     port92_a20: bool,
 }
 
-impl From<MemoryState> for Memory {
-    fn from(s: MemoryState) -> Self {
+impl TryFrom<MemoryState> for Memory {
+    type Error = String;
+
+    /// A saved memory, checked before the table is built from it: a
+    /// damaged or hostile state file is an error, never a panic.
+    fn try_from(s: MemoryState) -> Result<Self, String> {
+        if s.map.len() != PAGES {
+            return Err(format!(
+                "memory map of {} pages (a PC has {PAGES})",
+                s.map.len()
+            ));
+        }
+        if s.ext_bytes > 15 * 1024 * 1024 || s.bytes.len() != (MIB + s.ext_bytes) as usize {
+            return Err(format!(
+                "memory of {} bytes with {} bytes of extended RAM",
+                s.bytes.len(),
+                s.ext_bytes
+            ));
+        }
+        Ok(Memory::from_checked(s))
+    }
+}
+
+impl Memory {
+    /// [`Memory`] from a state whose sizes are right.
+    fn from_checked(s: MemoryState) -> Self {
         let mut m = Memory {
             bytes: s.bytes,
             map: s.map,
@@ -141,7 +165,7 @@ impl Memory {
         }
         let mut bytes = vec![0u8; (MIB + ext_bytes) as usize];
         bytes[0xF0000..0x100000].fill(0xFF);
-        Memory::from(MemoryState {
+        Memory::from_checked(MemoryState {
             bytes,
             map,
             ext_bytes,
@@ -621,6 +645,33 @@ mod tests {
         // Straddling a page: never direct.
         assert_eq!(m.read_direct_fast(0x17FF, 2), None);
         assert!(!m.clone().write_direct_fast(0x17FE, 4, 0));
+    }
+
+    #[test]
+    fn a_saved_memory_of_the_wrong_size_is_an_error() {
+        // The saved form is the fields in order: bytes, map, ext_bytes,
+        // kbc_a20, port92_a20.
+        let empty_map = (
+            vec![0u8; MIB as usize],
+            Vec::<Region>::new(),
+            0u32,
+            false,
+            false,
+        );
+        let raw = bincode::serialize(&empty_map).expect("serialises");
+        assert!(bincode::deserialize::<Memory>(&raw).is_err());
+        let short = (vec![0u8; 16], vec![Region::Ram; PAGES], 0u32, false, false);
+        let raw = bincode::serialize(&short).expect("serialises");
+        assert!(bincode::deserialize::<Memory>(&raw).is_err());
+        let right = (
+            vec![0u8; MIB as usize],
+            vec![Region::Ram; PAGES],
+            0u32,
+            false,
+            false,
+        );
+        let raw = bincode::serialize(&right).expect("serialises");
+        assert!(bincode::deserialize::<Memory>(&raw).is_ok());
     }
 
     #[test]
