@@ -301,7 +301,16 @@ fn a_bad_profile_file_exits_2_with_one_line() {
             good.replace("slot = \"9\"", "slot = = ["),
             "line ",
         ),
-        ("short.toml", "name = \"x\"\n".to_string(), "missing field"),
+        (
+            "short.toml",
+            "description = \"x\"\n".to_string(),
+            "missing field `name`",
+        ),
+        (
+            "unsigned.toml",
+            "name = \"x\"\n".to_string(),
+            "[[signature]]",
+        ),
     ];
     for (file, text, needle) in cases {
         let p = d.join(file);
