@@ -1435,8 +1435,8 @@ impl Cpu {
             if off > 0xFFFC {
                 return None;
             }
-            let ip = self.read_mem_inline(bus, f.seg, off, Size::Word).ok()?;
-            let cs = self.read_mem_inline(bus, f.seg, off + 2, Size::Word).ok()?;
+            let ip = self.read_mem(bus, f.seg, off, Size::Word).ok()?;
+            let cs = self.read_mem(bus, f.seg, off + 2, Size::Word).ok()?;
             (ip, cs as u16)
         } else {
             (f.imm, f.disp as u16)

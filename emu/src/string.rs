@@ -540,11 +540,11 @@ impl Cpu {
                     let v = if stos {
                         acc
                     } else {
-                        let v = self.read_mem_inline(bus, src_seg, si, sz)?;
+                        let v = self.read_mem(bus, src_seg, si, sz)?;
                         si = si.wrapping_add(step);
                         v
                     };
-                    self.write_mem_inline(bus, SegReg::ES, di, sz, v)?;
+                    self.write_mem(bus, SegReg::ES, di, sz, v)?;
                     di = di.wrapping_add(step);
                 }
                 left -= m;

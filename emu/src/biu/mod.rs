@@ -84,19 +84,6 @@ impl Cpu {
         off: u32,
         size: Size,
     ) -> Result<u32, Fault> {
-        self.read_mem_inline(bus, seg, off, size)
-    }
-
-    /// [`Cpu::read_mem`], always inlined: for the stack (pop), whose
-    /// callers have little else to do.
-    #[inline(always)]
-    pub(crate) fn read_mem_inline<B: Bus>(
-        &mut self,
-        bus: &mut B,
-        seg: SegReg,
-        off: u32,
-        size: Size,
-    ) -> Result<u32, Fault> {
         let n = operand_bytes(size);
         // The common case: one direct read of plain RAM/ROM, with the same
         // clocks as the byte path (no wait states there).
@@ -189,19 +176,6 @@ impl Cpu {
     /// as [`Cpu::read_mem`].
     #[inline(always)]
     pub(crate) fn write_mem<B: Bus>(
-        &mut self,
-        bus: &mut B,
-        seg: SegReg,
-        off: u32,
-        size: Size,
-        v: u32,
-    ) -> Result<(), Fault> {
-        self.write_mem_inline(bus, seg, off, size, v)
-    }
-
-    /// [`Cpu::write_mem`], always inlined: for the stack (push).
-    #[inline(always)]
-    pub(crate) fn write_mem_inline<B: Bus>(
         &mut self,
         bus: &mut B,
         seg: SegReg,
@@ -377,7 +351,7 @@ impl Cpu {
     ) -> Result<(), Fault> {
         let n = size.bits() / 8;
         let sp = self.regs.get16(4).wrapping_sub(n as u16);
-        self.write_mem_inline(bus, SegReg::SS, sp as u32, size, v)?;
+        self.write_mem(bus, SegReg::SS, sp as u32, size, v)?;
         self.regs.put16(4, sp);
         Ok(())
     }
@@ -392,7 +366,7 @@ impl Cpu {
     #[inline(always)]
     pub(crate) fn pop_inline<B: Bus>(&mut self, bus: &mut B, size: Size) -> Result<u32, Fault> {
         let sp = self.regs.get16(4);
-        let v = self.read_mem_inline(bus, SegReg::SS, sp as u32, size)?;
+        let v = self.read_mem(bus, SegReg::SS, sp as u32, size)?;
         self.regs
             .put16(4, sp.wrapping_add((size.bits() / 8) as u16));
         Ok(v)
