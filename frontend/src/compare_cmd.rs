@@ -23,7 +23,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 use dos::Exit;
-use emu::{ExecAt, HookAction, HookEvent, HookKind};
+use emu::{ExecAt, HookEvent};
 use models::compare::{Divergence, LockStep};
 use models::model::Point;
 use models::profile::Routine;
@@ -149,36 +149,13 @@ impl Run<'_> {
                 s.session.m.key(cycle, key, down);
             }
         }
-        let h = s.session.m.cpu.hooks_mut();
-        h.add(
-            HookKind::Exec(ExecAt::SegOff(at.code_seg, frame)),
-            HookAction::Stop,
-        );
-        h.add(
-            HookKind::Interrupt {
-                vector: 8,
-                ah: None,
-            },
-            HookAction::Record,
-        );
-        if let Some(step) = self.profile.code.step_imm {
-            let a = at.code(step);
-            h.add(
-                HookKind::MemWrite {
-                    start: a,
-                    end: a + 1,
-                },
-                HookAction::Record,
-            );
-        }
-        // Writes to the parameter table: who last wrote each slot.
-        let t = at.data(self.profile.data.params);
-        h.add(
-            HookKind::MemWrite {
-                start: t,
-                end: t + 511,
-            },
-            HookAction::Record,
+        let step = self.profile.code.step_imm.map(|o| at.code(o));
+        let table = at.data(self.profile.data.params);
+        crate::check::lock_step_hooks(
+            s.session.m.cpu.hooks_mut(),
+            ExecAt::SegOff(at.code_seg, frame),
+            step,
+            table,
         );
         Ok((s, at))
     }

@@ -167,30 +167,7 @@ impl Checker {
         let frame = self.frame_linear()?;
         let h = m.cpu.hooks_mut();
         h.clear();
-        h.add(HookKind::Exec(ExecAt::Linear(frame)), HookAction::Stop);
-        h.add(
-            HookKind::Interrupt {
-                vector: 8,
-                ah: None,
-            },
-            HookAction::Record,
-        );
-        if let Some(a) = self.step_addr {
-            h.add(
-                HookKind::MemWrite {
-                    start: a,
-                    end: a + 1,
-                },
-                HookAction::Record,
-            );
-        }
-        h.add(
-            HookKind::MemWrite {
-                start: self.table,
-                end: self.table + 511,
-            },
-            HookAction::Record,
-        );
+        lock_step_hooks(h, ExecAt::Linear(frame), self.step_addr, self.table);
         if resume {
             h.resume_at = Some(frame);
         }
@@ -446,4 +423,35 @@ fn clear_log(m: &mut Machine) {
     if let Some(h) = m.cpu.hooks.as_mut() {
         h.log.clear();
     }
+}
+
+/// The hooks of a lock-step check, shared by `run --check` and `compare`:
+/// stop at the frame point; record IRQ0 (INT 08h), writes to the step
+/// immediate at `step` and to the 256-word parameter table at `table`
+/// (who last wrote each slot).
+pub(crate) fn lock_step_hooks(h: &mut emu::Hooks, frame: ExecAt, step: Option<u32>, table: u32) {
+    h.add(HookKind::Exec(frame), HookAction::Stop);
+    h.add(
+        HookKind::Interrupt {
+            vector: 8,
+            ah: None,
+        },
+        HookAction::Record,
+    );
+    if let Some(a) = step {
+        h.add(
+            HookKind::MemWrite {
+                start: a,
+                end: a + 1,
+            },
+            HookAction::Record,
+        );
+    }
+    h.add(
+        HookKind::MemWrite {
+            start: table,
+            end: table + 511,
+        },
+        HookAction::Record,
+    );
 }
