@@ -30,9 +30,6 @@ pub enum Exit {
     /// A CPU hook asked to stop (`cpu.hooks().stopped` says which); running
     /// on resumes where it stopped.
     HookStop,
-    /// The input record being replayed into the session ended here (only
-    /// from a front end that feeds one, such as `tandem run --replay`).
-    ReplayEnd,
 }
 
 /// Why the emulation cannot go on.

@@ -3,7 +3,8 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use emu::{Cpu, CpuModel, FlatBus};
-use models::sweep::{self, Program, Reference};
+use models::sweep::{self, Program};
+use models::Placed;
 use models::{Profile, Segments};
 
 const LOAD_SEG: u16 = 0x1000;
@@ -50,7 +51,7 @@ fn fountain(c: &mut Criterion) {
         mem: &bus.mem,
         segs,
     };
-    let reference = Reference {
+    let reference = Placed {
         mem: &bus.mem[..],
         segs,
     };

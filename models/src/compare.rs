@@ -15,9 +15,9 @@
 //! [`Model::frame`]: crate::model::Model::frame
 
 use crate::error::Error;
-use crate::memory::{GuestMemory, Placement, Segments};
+use crate::memory::{GuestMemory, Placed, Segments};
 use crate::model::{Ctx, FrameInput, Output, MAX_OUTPUTS};
-use crate::profile::{Profile, Routine};
+use crate::profile::{Profile, Routine, PARAM_SLOTS};
 use crate::sweep::Dyn;
 
 /// What went wrong at a frame.
@@ -35,6 +35,17 @@ pub struct Divergence {
     pub actual: i64,
     /// A description.
     pub what: String,
+}
+
+/// What IRQ0 did between two frame points: how many came, and the sum of
+/// the step immediate's values at each of them (read as each IRQ0 is
+/// delivered, so a patch between two interrupts counts from the next one).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Ticks {
+    /// IRQ0s since the frame point before.
+    pub irqs: u64,
+    /// The sum of the step immediates at those IRQ0s.
+    pub advance: u16,
 }
 
 /// The lock-step checker.
@@ -95,9 +106,9 @@ impl LockStep {
         self.routines.iter().map(|r| r.name.as_str()).collect()
     }
 
-    /// Reads the 256-entry parameter table of a program.
-    pub fn table(mem: &(impl GuestMemory + ?Sized), profile: &Profile, at: Placement) -> Vec<i16> {
-        (0..256u16)
+    /// Reads the parameter table of a program ([`PARAM_SLOTS`] words).
+    pub fn table(mem: &(impl GuestMemory + ?Sized), profile: &Profile, at: Segments) -> Vec<i16> {
+        (0..PARAM_SLOTS as u16)
             .map(|s| mem.read16(at.data(profile.data.params.wrapping_add(2 * s))) as i16)
             .collect()
     }
@@ -113,21 +124,21 @@ impl LockStep {
         &self.clocks
     }
 
-    /// Checks one frame point. `mem`/`at` are the running program; `reference`/
-    /// `ref_at` the reference whose tables the models read. `irqs` is the
-    /// number of IRQ0s since the last frame point and `advance` the sum of
-    /// the step immediate's values at each of them (the caller reads the
-    /// immediate as each IRQ0 is delivered, so a patch between two
-    /// interrupts counts from the next one).
-    pub fn check(
+    /// Checks one frame point of the running `program` against the models,
+    /// which read their tables from `reference`; `ticks` is what IRQ0 did
+    /// since the frame point before.
+    pub fn check<P, R>(
         &mut self,
-        mem: &(impl GuestMemory + ?Sized),
-        at: Placement,
-        reference: &(impl GuestMemory + ?Sized),
-        ref_at: Placement,
-        irqs: u64,
-        advance: u16,
-    ) -> Result<(), Divergence> {
+        program: &Placed<P>,
+        reference: &Placed<R>,
+        ticks: Ticks,
+    ) -> Result<(), Divergence>
+    where
+        P: GuestMemory + ?Sized,
+        R: GuestMemory + ?Sized,
+    {
+        let (mem, at) = (program.mem, program.segs);
+        let Ticks { irqs, advance } = ticks;
         let (clock_off, counter) = (self.profile.code.clock, self.profile.code.counter);
         let frame = self.frame;
         let clock = mem.read16(at.code(clock_off));
@@ -172,8 +183,8 @@ impl LockStep {
             return Ok(());
         }
         let got = LockStep::table(mem, &self.profile, at);
-        let (want, owner) = self.expected(reference, ref_at, clock);
-        if let Some(s) = (0..256).find(|&s| got[s] != want[s]) {
+        let (want, owner) = self.expected(reference, clock);
+        if let Some(s) = (0..PARAM_SLOTS).find(|&s| got[s] != want[s]) {
             let by = owner[s].map_or(String::new(), |r| format!(" (routine {r})"));
             return Err(diverge(
                 Some(s as u8),
@@ -189,25 +200,24 @@ impl LockStep {
 
     /// The table the models say the program holds at this frame, and the
     /// routine that drives each slot.
-    fn expected(
+    fn expected<R: GuestMemory + ?Sized>(
         &mut self,
-        reference: &(impl GuestMemory + ?Sized),
-        ref_at: Placement,
+        reference: &Placed<R>,
         clock: u16,
     ) -> (Vec<i16>, Vec<Option<&str>>) {
         let mut want = self.baseline.clone();
-        want.resize(256, 0);
-        let mut owner = vec![None; 256];
+        want.resize(PARAM_SLOTS, 0);
+        let mut owner = vec![None; PARAM_SLOTS];
         let at = FrameInput {
             clock,
             elapsed: clock.wrapping_sub(self.last_clock),
         };
-        let mem = Dyn(reference);
+        let mem = Dyn(reference.mem);
         let params = self.profile.symbol("params");
         for (r, state) in self.routines.iter().zip(self.states.iter_mut()) {
             let ctx = Ctx {
                 mem: &mem,
-                segs: Segments::from(ref_at),
+                segs: reference.segs,
                 routine: r,
             };
             let mut out = [0i64; MAX_OUTPUTS];

@@ -14,7 +14,7 @@
 //! the 2,048 clocks of a cycle (12,288 words), and in lock-step at every
 //! frame from the clock the frame computed for.
 
-use crate::memory::{GuestMemory, Placement};
+use crate::memory::{GuestMemory, Segments};
 use crate::model::{Ctx, FrameInput, Input, Interface, Model, Output, Place, Point, Value};
 use crate::profile::{Profile, FOUNTAIN_SLOTS, PARAM_SLOTS};
 
@@ -45,7 +45,7 @@ pub fn fountain(clock: u16, sine: impl Fn(usize) -> i16, amp: impl Fn(usize) -> 
 pub fn fountain_in(
     mem: &(impl GuestMemory + ?Sized),
     profile: &Profile,
-    at: Placement,
+    at: Segments,
     clock: u16,
 ) -> [i16; 6] {
     let sine = profile.code.sine;

@@ -26,6 +26,6 @@ pub mod state;
 pub mod sweep;
 
 pub use error::{Error, ErrorKind};
-pub use memory::{GuestMemory, Placement, Segments};
+pub use memory::{GuestMemory, Placed, Segments};
 pub use model::Model;
 pub use profile::{Profile, ProfileError};

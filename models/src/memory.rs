@@ -42,28 +42,6 @@ impl GuestMemory for hw::Machine {
     }
 }
 
-/// Where a program is in memory: the paragraph of its main code segment and
-/// of its data group (SS = DS).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Placement {
-    /// The main code segment.
-    pub code_seg: u16,
-    /// The data group (SS = DS).
-    pub data_seg: u16,
-}
-
-impl Placement {
-    /// Linear address of a code-segment offset.
-    pub fn code(&self, off: u16) -> u32 {
-        ((self.code_seg as u32) << 4) + off as u32
-    }
-
-    /// Linear address of a data-group (SS-relative) offset.
-    pub fn data(&self, off: u16) -> u32 {
-        ((self.data_seg as u32) << 4) + off as u32
-    }
-}
-
 /// Where each of a program's segments is: the code segment and the data
 /// segment its profile found, and the stack segment (SS at the entry).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -90,15 +68,25 @@ impl Segments {
     pub fn linear(&self, seg: crate::profile::Seg, off: u16) -> u32 {
         ((self.get(seg) as u32) << 4) + off as u32
     }
+
+    /// Linear address of a code-segment offset.
+    pub fn code(&self, off: u16) -> u32 {
+        ((self.code as u32) << 4) + off as u32
+    }
+
+    /// Linear address of a data-segment offset (the data group: SS = DS
+    /// in the target game).
+    pub fn data(&self, off: u16) -> u32 {
+        ((self.data as u32) << 4) + off as u32
+    }
 }
 
-/// A placement is a program whose data and stack segments coincide.
-impl From<Placement> for Segments {
-    fn from(p: Placement) -> Segments {
-        Segments {
-            code: p.code_seg,
-            data: p.data_seg,
-            stack: p.data_seg,
-        }
-    }
+/// A program's memory and where its segments are in it: what a model
+/// reads (the reference's tables) or what a check looks at (the running
+/// program).
+pub struct Placed<'a, M: ?Sized> {
+    /// Its memory.
+    pub mem: &'a M,
+    /// Where its segments are.
+    pub segs: Segments,
 }

@@ -1,7 +1,7 @@
 //! The parameter table: 256 signed words at `SS:params` (an odd address in
 //! the game), looked up as `table[((cell_state & 31) + index) & 255]`.
 
-use crate::memory::{GuestMemory, Placement};
+use crate::memory::{GuestMemory, Segments};
 use crate::profile::Profile;
 
 /// The table slot a cell state and an index select.
@@ -13,7 +13,7 @@ pub fn slot(cell_state: u8, index: u8) -> u8 {
 pub fn lookup(
     mem: &(impl GuestMemory + ?Sized),
     profile: &Profile,
-    at: Placement,
+    at: Segments,
     cell_state: u8,
     index: u8,
 ) -> i16 {
@@ -24,7 +24,7 @@ pub fn lookup(
 pub fn read_slot(
     mem: &(impl GuestMemory + ?Sized),
     profile: &Profile,
-    at: Placement,
+    at: Segments,
     slot: u8,
 ) -> i16 {
     mem.read16(at.data(profile.data.params.wrapping_add(2 * slot as u16))) as i16

@@ -3,7 +3,7 @@
 //! 1,193,180 Hz (the game's own constant): about 500.075 interrupts per
 //! second.
 
-use crate::memory::{GuestMemory, Placement};
+use crate::memory::{GuestMemory, Segments};
 use crate::profile::Profile;
 
 /// The PIT input clock the game assumes.
@@ -26,7 +26,7 @@ pub fn setup_writes(divisor: u16) -> [(u16, u8); 3] {
 }
 
 /// The divisor word the program holds.
-pub fn divisor_in(mem: &(impl GuestMemory + ?Sized), profile: &Profile, at: Placement) -> u16 {
+pub fn divisor_in(mem: &(impl GuestMemory + ?Sized), profile: &Profile, at: Segments) -> u16 {
     mem.read16(at.code(profile.code.divisor))
 }
 

@@ -347,8 +347,10 @@ fn pattern(profile: &str, s: &str) -> Result<Vec<Option<u8>>, ProfileError> {
         .collect()
 }
 
-/// Slots in the parameter table.
+/// Slots in the parameter table (signed words).
 pub const PARAM_SLOTS: usize = 256;
+/// Bytes of the parameter table: [`PARAM_SLOTS`] words.
+pub const PARAM_TABLE_BYTES: u32 = 2 * PARAM_SLOTS as u32;
 /// The fountain's consecutive slots from its `slot`.
 pub const FOUNTAIN_SLOTS: usize = 6;
 

@@ -21,7 +21,7 @@ use rayon::prelude::*;
 
 use crate::call::call_near;
 use crate::error::Error;
-use crate::memory::{GuestMemory, Segments};
+use crate::memory::{GuestMemory, Placed, Segments};
 use crate::model::{fill_word, Ctx, Input, Output, Point, MAX_OUTPUTS};
 use crate::profile::Routine;
 
@@ -92,14 +92,6 @@ pub fn flat_copy(mem: &[u8]) -> FlatBus {
     bus
 }
 
-/// The reference program whose tables the model reads.
-pub struct Reference<'a, R: ?Sized> {
-    /// Its memory.
-    pub mem: &'a R,
-    /// Where its segments are.
-    pub segs: Segments,
-}
-
 /// The linear addresses of a routine's memory inputs and outputs in the
 /// program under test (`None` for a register).
 struct Wiring {
@@ -140,7 +132,7 @@ impl Wiring {
 /// a sweep runs, in order.
 pub fn domain<R: GuestMemory + ?Sized>(
     routine: &Routine,
-    reference: &Reference<R>,
+    reference: &Placed<R>,
 ) -> Result<Vec<Point>, Error> {
     let mem = Dyn(reference.mem);
     let ctx = Ctx {
@@ -159,7 +151,7 @@ pub fn domain<R: GuestMemory + ?Sized>(
 pub fn sweep<R>(
     routine: &Routine,
     program: &Program,
-    reference: &Reference<R>,
+    reference: &Placed<R>,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<SweepReport, Error>
 where
@@ -173,7 +165,7 @@ where
 pub fn sweep_points<R>(
     routine: &Routine,
     program: &Program,
-    reference: &Reference<R>,
+    reference: &Placed<R>,
     domain: &[Point],
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<SweepReport, Error>
@@ -187,7 +179,7 @@ where
     // The model's fills, laid over what the model reads and over the
     // program's memory (each thread's copy, and the words restored).
     let ref_mem = Filled::new(reference.mem, routine, reference.segs);
-    let reference = &Reference {
+    let reference = &Placed {
         mem: &ref_mem,
         segs: reference.segs,
     };
@@ -292,7 +284,7 @@ impl Runner<'_> {
     fn points<R: GuestMemory + ?Sized>(
         &mut self,
         points: &[Point],
-        reference: &Reference<R>,
+        reference: &Placed<R>,
         progress: &dyn Fn(u64),
     ) -> Result<SweepReport, Error> {
         let mem = Dyn(reference.mem);
@@ -425,7 +417,7 @@ pub fn spot_check(
         cpu: &mut cpu,
         bus: &mut bus,
     };
-    let reference = Reference {
+    let reference = Placed {
         mem: program.mem,
         segs: program.segs,
     };

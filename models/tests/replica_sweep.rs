@@ -4,8 +4,8 @@
 //! clock and slot.
 
 use emu::{Cpu, CpuModel, FlatBus};
-use models::sweep::{self, Program, Reference, SweepReport};
-use models::{GuestMemory, Placement, Profile, Segments};
+use models::sweep::{self, Program, SweepReport};
+use models::{GuestMemory, Placed, Profile, Segments};
 
 const LOAD_SEG: u16 = 0x1000;
 
@@ -19,7 +19,7 @@ fn replica(name: &str) -> Vec<u8> {
 /// Loads an MZ image at LOAD_SEG (header sizes, relocations) and returns the
 /// placement its profile finds: the code segment by signature, the data
 /// group from the header's SS.
-fn load(bus: &mut FlatBus, image: &[u8], profile: &Profile) -> Placement {
+fn load(bus: &mut FlatBus, image: &[u8], profile: &Profile) -> Segments {
     let w = |o: usize| u16::from_le_bytes([image[o], image[o + 1]]) as usize;
     assert_eq!(&image[..2], b"MZ");
     let header = w(8) * 16;
@@ -35,13 +35,15 @@ fn load(bus: &mut FlatBus, image: &[u8], profile: &Profile) -> Placement {
     let code_seg = profile
         .find_code_segment(bus, LOAD_SEG, LOAD_SEG + (body.len() / 16) as u16)
         .expect("the profile's signature finds the code segment");
-    Placement {
-        code_seg,
-        data_seg: LOAD_SEG + w(0x0E) as u16,
+    let data = LOAD_SEG + w(0x0E) as u16;
+    Segments {
+        code: code_seg,
+        data,
+        stack: data,
     }
 }
 
-fn setup(exe: &str, profile: &str) -> (Cpu, FlatBus, Profile, Placement) {
+fn setup(exe: &str, profile: &str) -> (Cpu, FlatBus, Profile, Segments) {
     let profile = Profile::builtin(profile).unwrap_or_else(|e| panic!("{e}"));
     let mut bus = FlatBus::new(1 << 20);
     let at = load(&mut bus, &replica(exe), &profile);
@@ -55,18 +57,18 @@ fn sweep_with(
     bus: &FlatBus,
     reference: &FlatBus,
     profile: &Profile,
-    at: Placement,
+    at: Segments,
     routine: &str,
     threads: usize,
 ) -> SweepReport {
     let r = profile.routine(routine).unwrap_or_else(|e| panic!("{e}"));
-    let segs = Segments::from(at);
+    let segs = at;
     let program = Program {
         cpu,
         mem: &bus.mem,
         segs,
     };
-    let reference = Reference {
+    let reference = Placed {
         mem: &reference.mem[..],
         segs,
     };
@@ -83,7 +85,7 @@ fn sweep_with(
 fn fountain_sweep(
     exe: &str,
     profile: &str,
-    patch: impl FnOnce(&mut FlatBus, &Profile, Placement),
+    patch: impl FnOnce(&mut FlatBus, &Profile, Segments),
 ) -> SweepReport {
     let (cpu, mut bus, profile, at) = setup(exe, profile);
     let reference = bus.clone();
@@ -110,7 +112,7 @@ fn fountain_sweeps_equal_on_both_replicas() {
 #[test]
 fn the_code_segment_is_where_the_layout_puts_it() {
     let (_, bus, profile, at) = setup("replica.exe", "replica");
-    assert_eq!(at.code_seg, LOAD_SEG);
+    assert_eq!(at.code, LOAD_SEG);
     assert_eq!(bus.read16(at.code(profile.code.divisor)), 0x0952);
     let (_, bus, profile, at) = setup("replica-demo.exe", "replica-demo");
     assert_eq!(bus.read8(at.code(profile.code.amps)), 118);

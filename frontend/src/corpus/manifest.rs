@@ -25,7 +25,7 @@ use serde::Deserialize;
 
 use dos::Exit;
 
-use crate::run_cmd::Outcome;
+use crate::play::run::Outcome;
 
 /// The whole manifest.
 #[derive(Debug, Deserialize)]
@@ -248,7 +248,7 @@ pub fn parse(text: &str) -> Result<Manifest, String> {
         }
         e.cpu.parse::<emu::CpuModel>().map_err(at)?;
         if let Some(m) = e.mhz {
-            crate::machine_opts::parse_mhz(&format!("{m}")).map_err(at)?;
+            crate::app::options::parse_mhz(&format!("{m}")).map_err(|e| at(e.to_string()))?;
         }
         if !(e.seconds.is_finite() && e.seconds > 0.0) {
             return Err(at(format!(
@@ -256,7 +256,7 @@ pub fn parse(text: &str) -> Result<Manifest, String> {
                 e.seconds
             )));
         }
-        crate::press::parse_all(&e.presses).map_err(at)?;
+        crate::input::press::parse_all(&e.presses).map_err(|e| at(e.to_string()))?;
         if let Some(from) = e.music_from {
             if !(from >= 0.0 && from < e.seconds) {
                 return Err(at(format!(

@@ -27,14 +27,16 @@ use std::time::Instant;
 use clap::{Args, Parser};
 use hw::vga::render::Frame;
 
+use crate::play::args::RunArgs;
+use crate::play::prepare::prepare;
+use crate::play::run::{Outcome, Stdin};
 use crate::play::{headless, screenshot};
-use crate::run_cmd::{self, Outcome, RunArgs, Stdin};
 use image::Diff;
 use manifest::{Entry, Expected};
 
 /// Arguments of `tandem corpus`.
 #[derive(Args, Debug)]
-#[command(after_help = concat!(crate::exit::exit_help!(), "
+#[command(after_help = concat!(crate::app::exit::exit_help!(), "
 
 Examples:
   tandem corpus                                   run all, compare with the goldens
@@ -152,8 +154,7 @@ fn run_one(e: &Entry, corpus: &Path, out: &Path) -> Ran {
         let wav = wav_path(e, out);
         argv.extend(e.run_line(&copy.0, wav.as_deref()));
         let line = RunLine::try_parse_from(&argv).map_err(|err| err.to_string())?;
-        let mut run =
-            run_cmd::prepare(&line.run, true, Stdin::Ignore).map_err(|e| e.to_string())?;
+        let mut run = prepare(&line.run, true, Stdin::Ignore).map_err(|e| e.to_string())?;
         let o = headless::run(&mut run, &mut text, false);
         run.player.flush_output(&mut text);
         if let (Some(w), Some(p)) = (run.wav.take(), &wav) {
@@ -211,7 +212,7 @@ fn run_all(entries: &[Entry], corpus: &Path, out: &Path, jobs: usize) -> Vec<Ran
 /// Prints one error line and returns exit status 2.
 fn input_error(msg: impl std::fmt::Display) -> ExitCode {
     eprintln!("tandem corpus: error: {msg}");
-    ExitCode::from(crate::exit::BAD_INPUT)
+    ExitCode::from(crate::app::exit::BAD_INPUT)
 }
 
 /// The entries `--only` selects (all without it).
@@ -340,7 +341,7 @@ pub fn run(args: &CorpusArgs) -> ExitCode {
     if failed == 0 {
         ExitCode::SUCCESS
     } else {
-        ExitCode::from(crate::exit::CHECK_FAILED)
+        ExitCode::from(crate::app::exit::CHECK_FAILED)
     }
 }
 

@@ -7,8 +7,8 @@ use std::path::PathBuf;
 use emu::Registers;
 
 use super::breakpoints::{Bp, BpKind};
+use super::engine::{Frame, Stop};
 use super::parse::{Addr, Cond};
-use super::session::{Frame, Stop};
 
 /// A command for the engine, by family.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -163,11 +163,11 @@ pub type Result<T> = std::result::Result<T, Error>;
 
 /// The binary's error for a debugger error that stops `tandem debug` from
 /// starting: a file the host could not read or write, else bad input.
-impl From<Error> for crate::error::Error {
+impl From<Error> for crate::app::error::Error {
     fn from(e: Error) -> Self {
         match e {
-            Error::Io { path, source } => crate::error::Error::File { path, source },
-            other => crate::error::Error::Input(other.to_string()),
+            Error::Io { path, source } => crate::app::error::Error::File { path, source },
+            other => crate::app::error::Error::Input(other.to_string()),
         }
     }
 }

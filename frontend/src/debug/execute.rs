@@ -8,9 +8,9 @@ use super::command::{
     BpSpec, BreakCmd, Budget, Command, FileCmd, Insn, IvtEntry, MachineCmd, Pic, PitChannel, Reply,
     RunCmd, Val, Vga, ViewCmd,
 };
+use super::engine::Debugger;
 use super::error::{Error, Result};
 use super::parse::Addr;
-use super::session::Debugger;
 
 /// The most instructions one disassembly shows.
 pub const MAX_DISASM: u32 = 1000;
@@ -275,8 +275,8 @@ fn write_png(path: &Path, w: u32, h: u32, rgb: &[u8]) -> Result<()> {
 mod tests {
     use super::*;
     use crate::debug::command::{MachineCmd, Which};
+    use crate::debug::engine::{End, Stop};
     use crate::debug::parse::Addr;
-    use crate::debug::session::{End, Stop};
 
     /// roms/dos/hello.com (prints "Hello, world", exits with 7) at its
     /// entry.

@@ -10,8 +10,8 @@ use emu::{ExecAt, HookAction, HookEvent, HookRecord, SegReg};
 use iced_x86::{Formatter, Instruction, IntelFormatter, Mnemonic};
 
 use super::breakpoints::BpKind;
+use super::engine::{Debugger, End, Frame, Stop};
 use super::parse::{Cond, Operand};
-use super::session::{Debugger, End, Frame, Stop};
 
 /// The deepest call stack kept (the oldest frames are dropped).
 const MAX_FRAMES: usize = 4096;
@@ -121,7 +121,7 @@ impl Debugger {
             let exit = self.core.run_for(budget);
             self.output.extend(self.core.dos.take_output());
             match exit {
-                Exit::Limit | Exit::Frame | Exit::ReplayEnd => break,
+                Exit::Limit | Exit::Frame => break,
                 Exit::Exited(code) => {
                     self.ended = Some(End::Exited(code));
                     return Some(Stop::Exited(code));

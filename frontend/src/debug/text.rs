@@ -7,7 +7,7 @@ use emu::{ExecAt, HookEvent};
 
 use super::breakpoints::BpKind;
 use super::command::{Regs, Reply};
-use super::session::{Changes, Debugger, Stop};
+use super::engine::{Changes, Debugger, Stop};
 
 /// The flag letters set in `f` (o d i t s z a p c).
 pub fn flags_text(f: u32) -> String {

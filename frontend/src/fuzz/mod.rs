@@ -8,7 +8,7 @@ pub mod engine;
 use std::path::{Path, PathBuf};
 
 use crate::debug::gdb::packets::{check, check_packet, Checked, Verdict};
-use crate::play::record::{self, Event, Header, Input, Recorder};
+use crate::input::record::{self, Event, Header, Input, Recorder};
 use dos::{Exit, Session};
 
 fn repo() -> PathBuf {
@@ -38,7 +38,7 @@ fn hello_state(mount: &Path) -> Vec<u8> {
         let _ = s.run_frame(u64::MAX);
     }
     let file = mount.join("seed.state");
-    crate::savestate::save(&file, Path::new("HELLO.COM"), &s.m, &s.dos, 0).expect("a state");
+    crate::app::savestate::save(&file, Path::new("HELLO.COM"), &s.m, &s.dos, 0).expect("a state");
     std::fs::read(&file).expect("the state")
 }
 
@@ -47,7 +47,7 @@ fn fuzz_savestate() {
     let mount = temp_dir("state");
     let sealed = hello_state(&mount);
     // The real state loads: the target is not refusing everything.
-    crate::savestate::load_bytes(&sealed, &mount).expect("the seed state loads");
+    crate::app::savestate::load_bytes(&sealed, &mount).expect("the seed state loads");
     let raw = dos::state::unseal(&sealed).expect("the seed unseals");
     // Most mutants of the sealed file fail the checksum: the raw bincode is
     // mutated too and sealed again, so the decoder and checks see them.
@@ -63,7 +63,7 @@ fn fuzz_savestate() {
             }
         };
         // A state that loads must also resume: a short bounded run.
-        if let Ok(snap) = crate::savestate::load_bytes(&bytes, &m) {
+        if let Ok(snap) = crate::app::savestate::load_bytes(&bytes, &m) {
             let mut s = Session::new(snap.machine, snap.dos);
             let end = s.m.cycles().saturating_add(200_000);
             while matches!(s.run_frame(end), Exit::Frame) {}
@@ -79,7 +79,7 @@ fn a_record() -> Vec<u8> {
     let file = dir.join("seed.rec");
     let header = Header {
         tandem: "record".into(),
-        version: crate::play::record::VERSION,
+        version: crate::input::record::VERSION,
         program: "HELLO.COM".into(),
         cpu: "386".into(),
         cpu_hz: 25_000_000,
@@ -171,13 +171,22 @@ fn fuzz_profile() {
             let _ = p.find_code_segment(&mem, 0, 0x100);
             // Two frame points of a lock-step comparison (the first only
             // records the start), so every slot the profile names is used.
-            let at = models::memory::Placement {
-                code_seg: 0x10,
-                data_seg: 0x20,
+            let at = models::Placed {
+                mem: &mem,
+                segs: models::Segments {
+                    code: 0x10,
+                    data: 0x20,
+                    stack: 0x20,
+                },
             };
-            let mut ls = models::compare::LockStep::new(p, vec![0; 256]);
+            let slots = models::profile::PARAM_SLOTS;
+            let mut ls = models::compare::LockStep::new(p, vec![0; slots]);
+            let ticks = models::compare::Ticks {
+                irqs: 1,
+                advance: 0,
+            };
             for _ in 0..2 {
-                let _ = ls.check(&mem, at, &mem, at, 1, 0);
+                let _ = ls.check(&at, &at, ticks);
             }
         }
     });

@@ -6,7 +6,7 @@ use std::io::{IsTerminal, Write};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use crate::run_cmd::{Outcome, Run};
+use super::run::{Outcome, Run};
 
 /// Runs until the program ends or a limit; returns how it ended. The
 /// guest's text goes to `out`; `bar`: a progress bar when it is worth one.
@@ -17,7 +17,7 @@ pub fn run(run: &mut Run, out: &mut impl Write, bar: bool) -> Outcome {
             let text = k.poll();
             run.player.session.dos.type_text(&text);
         }
-        let step = run.run_frame();
+        let step = run.frame();
         run.player.flush_output(out);
         if let Some(w) = run.wav.as_mut() {
             if let Err(e) = w.pull(&mut run.player.session.m) {
@@ -25,7 +25,7 @@ pub fn run(run: &mut Run, out: &mut impl Write, bar: bool) -> Outcome {
                 run.wav = None;
             }
         }
-        if let Some(o) = Outcome::of(step, run) {
+        if let Some(o) = step {
             break o;
         }
         if let Some(b) = &bar {

@@ -4,9 +4,20 @@ use std::path::Path;
 
 use hw::vga::render::Frame;
 
+/// Why a screenshot could not be written.
+#[derive(Debug, thiserror::Error)]
+pub enum ScreenshotError {
+    /// The file could not be created or written.
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+    /// The PNG encoder failed.
+    #[error("{0}")]
+    Png(#[from] png::EncodingError),
+}
+
 /// Writes `frame` as an 8-bit RGB PNG.
-pub fn write_png(path: &Path, frame: &Frame) -> Result<(), String> {
-    let f = std::fs::File::create(path).map_err(|e| e.to_string())?;
+pub fn write_png(path: &Path, frame: &Frame) -> Result<(), ScreenshotError> {
+    let f = std::fs::File::create(path)?;
     let mut enc = png::Encoder::new(
         std::io::BufWriter::new(f),
         frame.width as u32,
@@ -14,7 +25,8 @@ pub fn write_png(path: &Path, frame: &Frame) -> Result<(), String> {
     );
     enc.set_color(png::ColorType::Rgb);
     enc.set_depth(png::BitDepth::Eight);
-    let mut w = enc.write_header().map_err(|e| e.to_string())?;
-    w.write_image_data(&frame.rgb).map_err(|e| e.to_string())?;
-    w.finish().map_err(|e| e.to_string())
+    let mut w = enc.write_header()?;
+    w.write_image_data(&frame.rgb)?;
+    w.finish()?;
+    Ok(())
 }

@@ -76,16 +76,31 @@ pub fn render(spec: &Spectrogram) -> Option<(usize, usize, Vec<u8>)> {
     Some((width, ROWS, rgb))
 }
 
+/// Why a spectrogram's picture could not be written.
+#[derive(Debug, thiserror::Error)]
+pub enum PictureError {
+    /// The sound has not one analysis window of samples.
+    #[error("the sound is shorter than one analysis window")]
+    TooShort,
+    /// The file could not be created or written.
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+    /// The PNG encoder failed.
+    #[error("{0}")]
+    Png(#[from] png::EncodingError),
+}
+
 /// Writes the picture of `spec` as an RGB PNG.
-pub fn write_png(path: &Path, spec: &Spectrogram) -> Result<(), String> {
-    let (w, h, rgb) = render(spec).ok_or("the sound is shorter than one analysis window")?;
-    let f = std::fs::File::create(path).map_err(|e| e.to_string())?;
+pub fn write_png(path: &Path, spec: &Spectrogram) -> Result<(), PictureError> {
+    let (w, h, rgb) = render(spec).ok_or(PictureError::TooShort)?;
+    let f = std::fs::File::create(path)?;
     let mut enc = png::Encoder::new(std::io::BufWriter::new(f), w as u32, h as u32);
     enc.set_color(png::ColorType::Rgb);
     enc.set_depth(png::BitDepth::Eight);
-    let mut out = enc.write_header().map_err(|e| e.to_string())?;
-    out.write_image_data(&rgb).map_err(|e| e.to_string())?;
-    out.finish().map_err(|e| e.to_string())
+    let mut out = enc.write_header()?;
+    out.write_image_data(&rgb)?;
+    out.finish()?;
+    Ok(())
 }
 
 #[cfg(test)]

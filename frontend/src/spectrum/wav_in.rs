@@ -5,9 +5,41 @@ use std::path::Path;
 
 use super::Sound;
 
-/// Reads the WAV at `path`; the error says what is wrong in a few words.
-pub fn read(path: &Path) -> Result<Sound, String> {
-    let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+/// Why a WAV cannot be read, in a few words.
+#[derive(Debug, thiserror::Error)]
+pub enum WavError {
+    /// The host could not read the file.
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+    /// It is no RIFF WAVE file.
+    #[error("not a RIFF WAVE file")]
+    NotWave,
+    /// Its "fmt " chunk is cut short.
+    #[error("a short fmt chunk")]
+    ShortFmt,
+    /// Its samples come before their format.
+    #[error("data before the fmt chunk")]
+    DataFirst,
+    /// Samples of a format other than 16-bit PCM, mono or stereo.
+    #[error(
+        "format {tag}, {channels} channels, {bits} bits: only 16-bit PCM mono or stereo is read"
+    )]
+    Format {
+        /// The format tag (1: PCM).
+        tag: u16,
+        /// Channels.
+        channels: u16,
+        /// Bits per sample.
+        bits: u16,
+    },
+    /// It has no samples.
+    #[error("no data chunk")]
+    NoData,
+}
+
+/// Reads the WAV at `path`.
+pub fn read(path: &Path) -> Result<Sound, WavError> {
+    let bytes = std::fs::read(path)?;
     parse(&bytes)
 }
 
@@ -22,9 +54,9 @@ fn le32(b: &[u8], at: usize) -> Option<u32> {
 /// Parses a RIFF WAVE file held in memory: its "fmt " chunk must say PCM,
 /// one or two channels, 16 bits; the "data" chunk's samples are mixed to
 /// mono ((L + R) / 2, in sample units).
-pub fn parse(b: &[u8]) -> Result<Sound, String> {
+pub fn parse(b: &[u8]) -> Result<Sound, WavError> {
     if b.get(0..4) != Some(b"RIFF") || b.get(8..12) != Some(b"WAVE") {
-        return Err("not a RIFF WAVE file".into());
+        return Err(WavError::NotWave);
     }
     let mut at = 12;
     let mut format: Option<(u16, u16, u32, u16)> = None;
@@ -41,14 +73,16 @@ pub fn parse(b: &[u8]) -> Result<Sound, String> {
                         le16(b, body + 14)?,
                     ))
                 })();
-                format = Some(f.ok_or("a short fmt chunk")?);
+                format = Some(f.ok_or(WavError::ShortFmt)?);
             }
             b"data" => {
-                let (tag, channels, rate, bits) = format.ok_or("data before the fmt chunk")?;
+                let (tag, channels, rate, bits) = format.ok_or(WavError::DataFirst)?;
                 if tag != 1 || bits != 16 || !(1..=2).contains(&channels) || rate == 0 {
-                    return Err(format!(
-                        "format {tag}, {channels} channels, {bits} bits: only 16-bit PCM mono or stereo is read"
-                    ));
+                    return Err(WavError::Format {
+                        tag,
+                        channels,
+                        bits,
+                    });
                 }
                 return Ok(Sound {
                     rate,
@@ -60,7 +94,7 @@ pub fn parse(b: &[u8]) -> Result<Sound, String> {
         // Chunks are padded to an even length.
         at = body.saturating_add(len as usize + (len as usize & 1));
     }
-    Err("no data chunk".into())
+    Err(WavError::NoData)
 }
 
 fn mono(data: &[u8], channels: usize) -> Vec<f32> {
@@ -109,7 +143,13 @@ mod tests {
         assert!(parse(b"RIFX").is_err());
         let mut eight_bit = wav(1, &[1]);
         eight_bit[34] = 8;
-        assert!(parse(&eight_bit).unwrap_err().contains("8 bits"));
-        assert!(parse(&wav(1, &[])[..36]).unwrap_err().contains("no data"));
+        assert!(parse(&eight_bit)
+            .unwrap_err()
+            .to_string()
+            .contains("8 bits"));
+        assert!(parse(&wav(1, &[])[..36])
+            .unwrap_err()
+            .to_string()
+            .contains("no data"));
     }
 }

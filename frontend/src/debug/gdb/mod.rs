@@ -36,10 +36,10 @@ use gdbstub::target::{Target, TargetResult};
 
 use super::breakpoints::BpKind;
 use super::command::{Command, FileCmd};
-use super::commands::{self, Line};
+use super::console::{self, Line};
+use super::engine::{Debugger, Stop};
 use super::parse::parse_addr;
 use super::regs::RegName;
-use super::session::{Debugger, Stop};
 use arch::{RealMode, RealModeRegs, CS, EFLAGS, EIP};
 
 /// Emulated clocks run between two looks at the connection (for gdb's
@@ -376,7 +376,7 @@ impl HwWatchpoint for GdbTarget {
 /// registers goes stale.
 fn runs_the_machine(line: &str) -> bool {
     matches!(
-        commands::parse(line),
+        console::parse(line),
         Ok(Line::Engine(
             Command::Run(_) | Command::Quit | Command::File(FileCmd::LoadState(_))
         ))
@@ -423,12 +423,12 @@ impl MonitorCmd for GdbTarget {
             "" | "help" | "h" | "?" => format!(
                 "{}\nmonitor only: segs (segment registers and CS:IP), linear ADDR (SEG:OFF to linear)\n\
                  run with gdb's continue/stepi; $pc is linear CS*16+IP, $ip the offset\n",
-                commands::HELP
+                console::HELP
             ),
             w if runs_the_machine(line) => {
                 format!("error: '{w}' runs the machine: use gdb's continue, stepi or kill\n")
             }
-            _ => match commands::execute(&mut self.s, line) {
+            _ => match console::execute(&mut self.s, line) {
                 Ok(o) => o.text,
                 Err(e) => format!("error: {e}\n"),
             },
@@ -490,14 +490,17 @@ impl run_blocking::BlockingEventLoop for EventLoop {
 pub fn serve(s: Debugger, port: u16) -> ExitCode {
     let listener = match TcpListener::bind(("127.0.0.1", port)) {
         Ok(l) => l,
-        Err(e) => return crate::error::input_error("debug", format!("--gdb {port}: {e}")),
+        Err(e) => return crate::app::error::input_error("debug", format!("--gdb {port}: {e}")),
     };
     let bound = listener.local_addr().map(|a| a.port()).unwrap_or(port);
     eprintln!("tandem debug: waiting for gdb on 127.0.0.1:{bound} (target remote :{bound})");
     let conn = match listener.accept() {
         Ok((c, _)) => c,
         Err(e) => {
-            return crate::error::input_error("debug", format!("accepting a gdb connection: {e}"))
+            return crate::app::error::input_error(
+                "debug",
+                format!("accepting a gdb connection: {e}"),
+            )
         }
     };
     let _ = conn.set_nodelay(true);
@@ -512,7 +515,7 @@ pub fn serve(s: Debugger, port: u16) -> ExitCode {
         }
         Ok(DisconnectReason::Kill) => eprintln!("tandem debug: killed by gdb"),
         // The connection failed: like an output that cannot be written.
-        Err(e) => return crate::error::input_error("debug", format!("gdb stub: {e}")),
+        Err(e) => return crate::app::error::input_error("debug", format!("gdb stub: {e}")),
     }
     ExitCode::SUCCESS
 }

@@ -24,10 +24,10 @@ mod reply;
 mod request;
 
 use super::command::Reply;
-use super::commands;
+use super::console;
+use super::engine::Debugger;
 use super::error::{Error, Result};
-use super::session::Debugger;
-use crate::error::input_error;
+use crate::app::error::input_error;
 use request::Request;
 
 /// The longest request line: a `write` of 1 MiB is 2 MiB of hex.
@@ -269,7 +269,7 @@ fn handle(s: &mut Debugger, req: &Value) -> Result<(Map<String, Value>, bool)> {
     match request::parse(req)? {
         // The console's own line, on purpose: the `command` request.
         Request::Line(line) => {
-            let o = commands::execute(s, &line)?;
+            let o = console::execute(s, &line)?;
             let mut m = Map::new();
             m.insert("text".into(), json!(o.text));
             Ok((m, o.quit))

@@ -4,7 +4,7 @@ use emu::HookEvent;
 use serde_json::{json, Map, Value};
 
 use crate::debug::command::{Regs, Reply};
-use crate::debug::session::{Debugger, Stop};
+use crate::debug::engine::{Debugger, Stop};
 
 /// The register names a `regs` object holds.
 const REG_FIELDS: [&str; 16] = [

@@ -10,7 +10,7 @@ use crate::debug::breakpoints::BpKind;
 use crate::debug::command::{
     BpSpec, BreakCmd, Budget, Command, FileCmd, MachineCmd, RunCmd, Val, ViewCmd, Which,
 };
-use crate::debug::commands::DEFAULT_SECONDS;
+use crate::debug::console::DEFAULT_SECONDS;
 use crate::debug::error::{Error, Result};
 use crate::debug::parse::{parse_addr, parse_cond, parse_num, Addr};
 use crate::debug::regs::RegName;

@@ -1,0 +1,153 @@
+//! `tandem call PROGRAM --at SEG:OFF [--reg R=V]... [--mem ADDR=HEX]...
+//! [--until-ret] [--io]`: loads the program, runs one routine in isolation
+//! until it returns (RET or RETF), and lists its memory writes and port
+//! writes in order (with `--io`, its port reads as well); the work is
+//! [`crate::golden::call`]'s.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Args;
+
+use crate::app::error::{report, Error};
+use crate::app::options::MachineOpts;
+use crate::golden::call::{self, Access, Called, Request};
+use crate::golden::profile::RoutineArgs;
+
+/// Arguments of `tandem call`.
+#[derive(Args, Debug)]
+#[command(after_help = crate::app::exit::HELP)]
+pub struct CallArgs {
+    /// The DOS program.
+    #[arg(value_name = "PROGRAM")]
+    program: PathBuf,
+
+    /// The routine: SEG:OFF with SEG hexadecimal or cs (entry CS), ss
+    /// (entry SS), psp, load (PSP+10h for an .EXE, the PSP for a .COM,
+    /// whose entry is load:0100), code (with --profile). Or --routine.
+    #[arg(long, value_name = "SEG:OFF", required_unless_present = "routine")]
+    at: Option<String>,
+
+    #[command(flatten)]
+    located: RoutineArgs,
+
+    /// A register before the call: R=V with V hexadecimal (ax..di, eax..edi,
+    /// al..bh, ds, es, fs, gs, flags); repeatable.
+    #[arg(long = "reg", value_name = "R=V")]
+    regs: Vec<String>,
+
+    /// Memory before the call: ADDR=HEX, ADDR as SEG:OFF (as for --at) or a
+    /// linear hexadecimal address, HEX the bytes; repeatable.
+    #[arg(long = "mem", value_name = "ADDR=HEX")]
+    mems: Vec<String>,
+
+    /// Run until the routine returns (the default; kept for scripts).
+    #[arg(long)]
+    until_ret: bool,
+
+    /// Also list port reads.
+    #[arg(long)]
+    io: bool,
+
+    /// Instructions at most.
+    #[arg(long, value_name = "N", default_value_t = 10_000_000)]
+    max: u64,
+
+    #[command(flatten)]
+    pub(crate) machine: MachineOpts,
+
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs `tandem call`.
+pub fn run(args: &CallArgs) -> ExitCode {
+    let req = Request {
+        at: args.at.as_deref(),
+        located: &args.located,
+        regs: &args.regs,
+        mems: &args.mems,
+        io: args.io,
+        max: args.max,
+        machine: &args.machine,
+    };
+    let name = args.program.display().to_string();
+    let called = match call::call(&args.program, &req) {
+        Ok(c) => c,
+        Err(e @ Error::Call(_)) => {
+            eprintln!("tandem call: stopped: {name}: {e}");
+            return ExitCode::from(e.exit_code());
+        }
+        Err(e) => return report("call", &e),
+    };
+    if args.json {
+        print_json(&called);
+    } else {
+        print_text(&called, &name, args.io);
+    }
+    ExitCode::SUCCESS
+}
+
+fn hex(size: u8, v: u32) -> String {
+    match size {
+        1 => format!("{v:02X}h"),
+        2 => format!("{v:04X}h"),
+        _ => format!("{v:08X}h"),
+    }
+}
+
+fn print_json(c: &Called) {
+    let at = |a: &Access| format!("{:04X}:{:04X}", a.cs, a.ip);
+    let w: Vec<_> = c
+        .writes
+        .iter()
+        .map(|a| serde_json::json!({"at": at(a), "linear": a.addr, "size": a.size, "value": a.value}))
+        .collect();
+    let p: Vec<_> = c
+        .ports
+        .iter()
+        .map(|a| {
+            serde_json::json!({"at": at(a), "dir": if a.read {"in"} else {"out"}, "port": a.addr, "size": a.size, "value": a.value})
+        })
+        .collect();
+    let (cs, ip) = c.entry;
+    println!(
+        "{}",
+        serde_json::json!({"routine": format!("{cs:04X}:{ip:04X}"), "instructions": c.steps, "clocks": c.cycles, "memory_writes": w, "ports": p})
+    );
+}
+
+fn print_text(c: &Called, name: &str, io: bool) {
+    let (cs, ip) = c.entry;
+    println!(
+        "call {cs:04X}:{ip:04X} in {name}: returned after {} instructions, {} clocks",
+        c.steps, c.cycles
+    );
+    println!("memory writes:");
+    for a in &c.writes {
+        println!(
+            "  {:04X}:{:04X}  [{:05X}] <- {}",
+            a.cs,
+            a.ip,
+            a.addr,
+            hex(a.size, a.value)
+        );
+    }
+    println!("port {}:", if io { "reads and writes" } else { "writes" });
+    for a in &c.ports {
+        let d = if a.read { "->" } else { "<-" };
+        println!(
+            "  {:04X}:{:04X}  {:02X}h {d} {}",
+            a.cs,
+            a.ip,
+            a.addr,
+            hex(a.size, a.value)
+        );
+    }
+    println!(
+        "{} memory writes, {} port accesses",
+        c.writes.len(),
+        c.ports.len()
+    );
+}

@@ -1,0 +1,103 @@
+//! `tandem trace PROGRAM [--from SEG:OFF] [--count N] [--out FILE]`: runs a
+//! DOS program and writes an instruction trace ([`crate::debug::trace`]):
+//! CS:IP, the iced-x86 disassembly and the registers before each
+//! instruction. With `--from` (or `--routine`) the trace starts when
+//! execution first reaches that address.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Args;
+
+use crate::app::address;
+use crate::app::error::{report, Error};
+use crate::app::exit;
+use crate::app::options::MachineOpts;
+use crate::app::program::Loaded;
+use crate::debug::trace;
+use crate::golden::profile::{RoutineArgs, GM_CPU};
+
+/// Arguments of `tandem trace`.
+#[derive(Args, Debug)]
+#[command(after_help = exit::HELP)]
+pub struct TraceArgs {
+    /// The DOS program.
+    #[arg(value_name = "PROGRAM")]
+    program: PathBuf,
+
+    /// Start tracing when execution reaches SEG:OFF (SEG hexadecimal or cs,
+    /// ss, psp, load: PSP+10h for an .EXE, the PSP for a .COM, whose entry
+    /// is load:0100; code with --profile), or at --routine's entry.
+    #[arg(long, value_name = "SEG:OFF")]
+    from: Option<String>,
+
+    #[command(flatten)]
+    located: RoutineArgs,
+
+    /// Instructions to trace.
+    #[arg(long, value_name = "N", default_value_t = 100)]
+    count: u64,
+
+    /// Write the trace to FILE instead of stdout.
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+
+    /// Emulated seconds at most to reach --from.
+    #[arg(long, value_name = "S", default_value_t = 60)]
+    seconds: u64,
+
+    #[command(flatten)]
+    pub(crate) machine: MachineOpts,
+}
+
+/// Where the trace starts: `--routine`'s entry, `--from`, or the program's
+/// entry (`None`).
+fn start(args: &TraceArgs, s: &Loaded, name: &str) -> Result<Option<(u16, u16)>, Error> {
+    let found = args.located.locate(s, name)?;
+    Ok(match (found.and_then(|f| f.entry), &args.from) {
+        (Some(e), _) => Some(e),
+        (None, Some(from)) => Some(address::parse(
+            from,
+            &s.layout,
+            found.as_ref().map(|f| &f.segs),
+        )?),
+        (None, None) => None,
+    })
+}
+
+/// Runs `tandem trace`.
+pub fn run(args: &TraceArgs) -> ExitCode {
+    let name = args.program.display().to_string();
+    let config = args.machine.config(GM_CPU);
+    let mut s = match Loaded::open(&args.program, &config) {
+        Ok(s) => s,
+        Err(e) => return report("trace", &e),
+    };
+    let mut out: Box<dyn Write> = match &args.out {
+        Some(p) => match std::fs::File::create(p) {
+            Ok(f) => Box::new(std::io::BufWriter::new(f)),
+            Err(e) => return report("trace", &Error::file(p, e)),
+        },
+        None => Box::new(std::io::stdout()),
+    };
+    let at = match start(args, &s, &name) {
+        Ok(a) => a,
+        Err(e) => return report("trace", &e),
+    };
+    if let Some(at) = at {
+        let limit = args.seconds.saturating_mul(config.cpu_hz);
+        if let Err(other) = trace::run_to(&mut s.session, at, limit) {
+            let from = args.from.clone().unwrap_or_else(|| "the routine".into());
+            eprintln!("tandem trace: stopped: {name}: {from} was not reached ({other:?})");
+            return ExitCode::from(exit::RUN_ENDED_FIRST);
+        }
+    }
+    match trace::write(&mut s.session, args.count, &mut out) {
+        Ok(n) => {
+            println!("traced {n} instructions");
+            ExitCode::SUCCESS
+        }
+        Err(e) => report("trace", &e),
+    }
+}

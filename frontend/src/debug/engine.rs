@@ -1,0 +1,381 @@
+//! The debugger's engine, shared by the console, the control protocol and
+//! the GDB stub: the core session ([`dos::Session`]: the machine, its DOS
+//! and the run loop), breakpoints mapped onto the CPU's hooks, stepping
+//! one instruction at a time (`stepping.rs`), a call
+//! stack built from CALL/RET, the bytes changed between stops, and an
+//! optional trace file. It returns data; the front ends present it.
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+use dos::{Dos, Session};
+use emu::ExecAt;
+use hw::Machine;
+use iced_x86::{Decoder, DecoderOptions, Formatter, Instruction, IntelFormatter};
+
+use super::breakpoints::{Bp, BpKind};
+use super::command::{Insn, Regs, Which};
+use super::error::{Error, Result};
+use super::parse::{parse_num, Addr, Cond};
+use super::regs::RegName;
+
+/// Why a run stopped.
+#[derive(Clone, Debug)]
+pub enum Stop {
+    /// The requested steps were done.
+    Stepped,
+    /// A breakpoint stopped it (its number and the CPU's record).
+    Breakpoint(usize, emu::HookRecord),
+    /// The program terminated with this code.
+    Exited(u8),
+    /// The emulation cannot go on (halt with IF clear, reset, something
+    /// not emulated, a DOS stop): the core session's reason.
+    Stopped(dos::Stop),
+    /// The program had ended before this run: how.
+    Ended(End),
+    /// The cycle budget of the command ran out.
+    Limit,
+}
+
+/// How the program ended (no more running).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum End {
+    /// It terminated with this code.
+    Exited(u8),
+    /// The emulation stopped.
+    Stopped(dos::Stop),
+}
+
+impl std::fmt::Display for End {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            End::Exited(code) => write!(f, "the program exited with code {code}"),
+            End::Stopped(why) => write!(f, "{why}"),
+        }
+    }
+}
+
+/// One frame of the call stack.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Frame {
+    /// Where the CALL or INT was.
+    pub from: (u16, u16),
+    /// Where it went.
+    pub to: (u16, u16),
+    /// SS:SP after the return address was pushed.
+    pub ss: u16,
+    /// See `ss`.
+    pub sp: u16,
+    /// An INT (IRET returns) rather than a CALL.
+    pub int: bool,
+}
+
+/// A run of bytes that changed between two stops.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Change {
+    /// The linear address of its first byte.
+    pub start: u32,
+    /// The bytes before.
+    pub old: Vec<u8>,
+    /// The bytes now.
+    pub new: Vec<u8>,
+}
+
+/// The memory that changed since the previous look.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Changes {
+    /// The first [`MAX_CHANGE_RUNS`] runs (each at most 16 bytes).
+    pub runs: Vec<Change>,
+    /// How many more runs changed.
+    pub more: usize,
+}
+
+/// The runs of changed bytes a [`Changes`] lists.
+pub const MAX_CHANGE_RUNS: usize = 16;
+/// The longest run of changed bytes listed as one.
+const MAX_RUN_BYTES: usize = 16;
+/// How much memory the changed-bytes report compares: the first MiB and
+/// the HMA.
+const DIFF_LEN: usize = 0x11_0000;
+
+/// The debugger's state.
+pub struct Debugger {
+    /// The machine, its DOS and the run loop.
+    pub core: Session,
+    /// The host folder that is drive C: (a loaded state mounts it too).
+    mount: PathBuf,
+    /// Breakpoints by number (None: deleted).
+    pub bps: Vec<Option<Bp>>,
+    /// The call stack.
+    pub frames: Vec<Frame>,
+    /// Memory at the previous stop.
+    prev_mem: Vec<u8>,
+    /// The trace file, when on.
+    pub(super) trace: Option<std::io::BufWriter<std::fs::File>>,
+    /// Hook index -> breakpoint number.
+    pub(super) hook_bp: Vec<usize>,
+    /// The program has ended (no more running).
+    pub ended: Option<End>,
+    /// Guest text not yet shown.
+    pub output: Vec<u8>,
+}
+
+impl Debugger {
+    /// A debugger over a machine with its program loaded, drive C: at
+    /// `mount`.
+    pub fn new(m: Machine, dos: Dos, mount: PathBuf) -> Self {
+        let mut s = Debugger {
+            core: Session::new(m, dos),
+            mount,
+            bps: Vec::new(),
+            frames: Vec::new(),
+            prev_mem: Vec::new(),
+            trace: None,
+            hook_bp: Vec::new(),
+            ended: None,
+            output: Vec::new(),
+        };
+        s.prev_mem = s.mem_snapshot();
+        s
+    }
+
+    fn mem_snapshot(&self) -> Vec<u8> {
+        let b = self.core.m.bus.mem.bytes();
+        b[..b.len().min(DIFF_LEN)].to_vec()
+    }
+
+    /// CS and IP.
+    pub fn cs_ip(&self) -> (u16, u16) {
+        self.core.cs_ip()
+    }
+
+    /// The linear address of CS:IP.
+    pub fn pc(&self) -> u32 {
+        let (cs, ip) = self.cs_ip();
+        self.core.m.cpu.linear(cs, ip)
+    }
+
+    /// The registers now.
+    pub fn regs(&self) -> Regs {
+        Regs {
+            r: self.core.m.cpu.regs.clone(),
+            pc: self.pc(),
+            cycles: self.core.m.cycles(),
+        }
+    }
+
+    /// Reads a register by name (see [`RegName`]).
+    pub fn reg(&self, name: &str) -> Option<u32> {
+        RegName::parse(name).map(|n| n.read(&self.core.m.cpu.regs))
+    }
+
+    /// Writes a register by name.
+    pub fn set_reg(&mut self, name: &str, v: u32) -> Result<()> {
+        let n = RegName::parse(name).ok_or_else(|| Error::BadRegister(name.into()))?;
+        self.put_reg(n, v);
+        Ok(())
+    }
+
+    /// Writes a register (a new CS:IP wakes a halted CPU).
+    pub fn put_reg(&mut self, n: RegName, v: u32) {
+        let flags = self.core.m.cpu.normalize_flags(v);
+        n.write(&mut self.core.m.cpu.regs, v, flags);
+        if n.moves_pc() {
+            self.core.m.cpu.halted = false;
+        }
+    }
+
+    /// A number or register: hex by default (`0x`/`h` accepted, `#` for
+    /// decimal).
+    pub fn value(&self, s: &str) -> Result<u32> {
+        match self.reg(s) {
+            Some(v) => Ok(v),
+            None => parse_num(s),
+        }
+    }
+
+    /// The segment and offset of `a` now (a linear address as L/16:L%16).
+    pub fn seg_off(&self, a: &Addr) -> Result<(u16, u16)> {
+        match a {
+            Addr::Linear(l) => Ok(((l >> 4) as u16, (l & 0xF) as u16)),
+            Addr::SegOff(s, o) => Ok((self.value(s)? as u16, self.value(o)? as u16)),
+        }
+    }
+
+    /// The linear address of `a` now.
+    pub fn linear(&self, a: &Addr) -> Result<u32> {
+        match a {
+            Addr::Linear(l) => Ok(*l),
+            Addr::SegOff(..) => {
+                let (seg, off) = self.seg_off(a)?;
+                Ok(self.core.m.cpu.linear(seg, off))
+            }
+        }
+    }
+
+    /// Where an execution breakpoint on `a` matches: CS and IP for
+    /// SEG:OFF, else the linear address.
+    pub fn exec_at(&self, a: &Addr) -> Result<ExecAt> {
+        Ok(match a {
+            Addr::Linear(l) => ExecAt::Linear(*l),
+            Addr::SegOff(..) => {
+                let (seg, off) = self.seg_off(a)?;
+                ExecAt::SegOff(seg, off)
+            }
+        })
+    }
+
+    /// Reads `len` bytes at linear `addr` (VGA memory reads FFh).
+    pub fn read_mem(&self, addr: u32, len: usize) -> Vec<u8> {
+        (0..len as u32)
+            .map(|i| self.core.m.peek8(addr.wrapping_add(i)))
+            .collect()
+    }
+
+    /// Writes bytes of RAM at linear `addr`; the count that landed in RAM.
+    pub fn write_mem(&mut self, addr: u32, bytes: &[u8]) -> usize {
+        let mut n = 0;
+        for (i, &b) in bytes.iter().enumerate() {
+            if self.core.m.bus.mem.poke(addr.wrapping_add(i as u32), b) {
+                n += 1;
+            }
+        }
+        n
+    }
+
+    /// Decodes the instruction at `seg:off`.
+    pub fn decode(&self, seg: u16, off: u16) -> Instruction {
+        let bytes = self.code_bytes(seg, off, 15);
+        Decoder::with_ip(16, &bytes, off as u64, DecoderOptions::NONE).decode()
+    }
+
+    fn code_bytes(&self, seg: u16, off: u16, len: usize) -> Vec<u8> {
+        (0..len as u16)
+            .map(|i| {
+                self.core
+                    .m
+                    .peek8(self.core.m.cpu.linear(seg, off.wrapping_add(i)))
+            })
+            .collect()
+    }
+
+    /// The instruction at `seg:off`, disassembled (an undecodable byte is
+    /// one byte long).
+    pub fn insn_at(&self, seg: u16, off: u16) -> Insn {
+        let ins = self.decode(seg, off);
+        let mut text = String::new();
+        let mut f = IntelFormatter::new();
+        f.options_mut().set_hex_prefix("");
+        f.options_mut().set_hex_suffix("h");
+        f.options_mut().set_uppercase_hex(true);
+        f.format(&ins, &mut text);
+        Insn {
+            seg,
+            off,
+            bytes: self.code_bytes(seg, off, ins.len().max(1)),
+            text,
+        }
+    }
+
+    /// The instruction at CS:IP.
+    pub fn insn_now(&self) -> Insn {
+        let (cs, ip) = self.cs_ip();
+        self.insn_at(cs, ip)
+    }
+
+    /// The bytes changed since the previous call (which takes a new
+    /// snapshot).
+    pub fn take_changes(&mut self) -> Changes {
+        let now = self.mem_snapshot();
+        let prev = std::mem::replace(&mut self.prev_mem, now);
+        let now = &self.prev_mem;
+        let mut out = Changes::default();
+        let mut i = 0;
+        while i < now.len().min(prev.len()) {
+            if now[i] == prev[i] {
+                i += 1;
+                continue;
+            }
+            let start = i;
+            while i < now.len() && now[i] != prev[i] && i - start < MAX_RUN_BYTES {
+                i += 1;
+            }
+            if out.runs.len() < MAX_CHANGE_RUNS {
+                out.runs.push(Change {
+                    start: start as u32,
+                    old: prev[start..i].to_vec(),
+                    new: now[start..i].to_vec(),
+                });
+            } else {
+                out.more += 1;
+            }
+        }
+        out
+    }
+
+    /// The guest's console output not yet taken.
+    pub fn take_output(&mut self) -> Vec<u8> {
+        std::mem::take(&mut self.output)
+    }
+
+    /// Adds a breakpoint; its number.
+    pub fn add_bp(&mut self, kind: BpKind, cond: Option<Cond>, text: String, temp: bool) -> usize {
+        self.bps.push(Some(Bp {
+            kind,
+            cond,
+            text,
+            hits: 0,
+            temp,
+        }));
+        self.bps.len() - 1
+    }
+
+    /// Deletes breakpoints.
+    pub fn delete_bp(&mut self, which: Which) -> Result<()> {
+        match which {
+            Which::All => self.bps.clear(),
+            Which::One(n) => match self.bps.get_mut(n) {
+                Some(b @ Some(_)) => *b = None,
+                _ => return Err(Error::NoSuchBreakpoint(n)),
+            },
+        }
+        Ok(())
+    }
+
+    /// Starts (or with None stops) the trace file.
+    pub fn set_trace(&mut self, path: Option<&Path>) -> Result<()> {
+        if let Some(mut t) = self.trace.take() {
+            let _ = t.flush();
+        }
+        if let Some(p) = path {
+            let f = std::fs::File::create(p).map_err(|e| Error::io(p, e))?;
+            self.trace = Some(std::io::BufWriter::new(f));
+        }
+        Ok(())
+    }
+
+    /// Writes a save state of the machine and DOS to `file`.
+    pub fn save_state(&self, file: &Path) -> Result<()> {
+        let meta = dos::state::Meta {
+            tandem: env!("CARGO_PKG_VERSION").into(),
+            program: String::new(),
+            origin_cycle: self.core.m.cycles(),
+        };
+        dos::state::write_file(file, &self.core.m, &self.core.dos, &meta)
+            .map_err(|e| Error::State(format!("{}: {e}", file.display())))
+    }
+
+    /// Replaces the machine and DOS with a save state (drive C: stays
+    /// mounted where it is). Breakpoints stay; the call stack, the
+    /// changed-bytes snapshot and any ended state start afresh.
+    pub fn load_state(&mut self, file: &Path) -> Result<()> {
+        let snap = crate::app::savestate::load(file, &self.mount)
+            .map_err(|e| Error::State(e.to_string()))?;
+        self.core = Session::new(snap.machine, snap.dos);
+        self.frames.clear();
+        self.ended = None;
+        self.output.clear();
+        self.prev_mem = self.mem_snapshot();
+        Ok(())
+    }
+}

@@ -1,0 +1,261 @@
+//! The lock-step watch: what `compare`, `run --check` and a bundle's
+//! replay see of a running program. It sets the hooks (a stop at the
+//! profile's frame point; records of IRQ0, of writes to the step
+//! immediate and of writes to the parameter table), digests the hook log
+//! after each slice of the run (IRQ0s and the step immediates they added,
+//! who last wrote each slot), and at each frame point has the models
+//! ([`LockStep`]) check the program's clock and parameter table.
+
+use emu::{ExecAt, HookAction, HookEvent, HookKind, HookRecord, Hooks};
+use hw::Machine;
+use models::compare::{Divergence, LockStep, Ticks};
+use models::profile::{PARAM_SLOTS, PARAM_TABLE_BYTES};
+use models::{GuestMemory, Placed, Profile, Segments};
+use serde::{Deserialize, Serialize};
+
+use crate::app::error::Error;
+
+/// The instruction that last wrote a parameter slot.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Writer {
+    /// CS of the instruction.
+    pub cs: u16,
+    /// IP of the instruction.
+    pub ip: u16,
+    /// The CPU cycle at its start.
+    pub cycle: u64,
+    /// The frame point it ran before (the watch's frame count then).
+    pub frame: u64,
+    /// Video frames completed when it ran.
+    pub video_frame: u64,
+}
+
+/// Who last wrote each slot of the parameter table ([`PARAM_SLOTS`]).
+pub type Writers = Vec<Option<Writer>>;
+
+/// The lock-step watch of one running program.
+#[derive(Clone, Debug)]
+pub struct Watch {
+    lock: LockStep,
+    /// Where the running program is.
+    segs: Segments,
+    /// The linear address of the frame point.
+    frame_point: u32,
+    /// The linear address of the parameter table.
+    table: u32,
+    /// The linear address of the step immediate, if the profile has one.
+    step_addr: Option<u32>,
+    /// The step immediate's value now.
+    step: u16,
+    /// What IRQ0 did since the last frame point.
+    ticks: Ticks,
+    writers: Writers,
+}
+
+impl Watch {
+    /// A watch of the program at `segs` described by `profile`, whose models
+    /// start from `baseline` (the reference's parameter table before any
+    /// frame). A profile without a frame point cannot be watched.
+    pub fn new(profile: Profile, segs: Segments, baseline: Vec<i16>) -> Result<Watch, Error> {
+        let lock = LockStep::new(profile.clone(), baseline);
+        Watch::with(lock, &profile, segs)
+    }
+
+    /// As [`Watch::new`], but a routine section whose symbols the profile
+    /// lacks is an error naming the routine and the symbol (`compare`).
+    pub fn strict(profile: Profile, segs: Segments, baseline: Vec<i16>) -> Result<Watch, Error> {
+        let lock = LockStep::try_new(profile.clone(), baseline)?;
+        Watch::with(lock, &profile, segs)
+    }
+
+    fn with(lock: LockStep, profile: &Profile, segs: Segments) -> Result<Watch, Error> {
+        let frame = profile.code.frame_update.ok_or_else(|| {
+            Error::Input(format!(
+                "profile {} does not say where the per-frame update is",
+                profile.name
+            ))
+        })?;
+        let table = segs.data(profile.data.params);
+        let step_addr = profile.code.step_imm.map(|o| segs.code(o));
+        Ok(Watch {
+            frame_point: segs.code(frame),
+            table,
+            step_addr,
+            step: 1,
+            ticks: Ticks::default(),
+            writers: vec![None; PARAM_SLOTS],
+            segs,
+            lock,
+        })
+    }
+
+    /// Where the running program is.
+    pub fn segs(&self) -> Segments {
+        self.segs
+    }
+
+    /// Frame points checked.
+    pub fn frames(&self) -> u64 {
+        self.lock.frames()
+    }
+
+    /// The clocks of the first frame points checked.
+    pub fn clocks(&self) -> &[u16] {
+        self.lock.clocks()
+    }
+
+    /// Who last wrote each slot.
+    pub fn writers(&self) -> &Writers {
+        &self.writers
+    }
+
+    /// Sets who last wrote each slot (a bundle's start).
+    pub fn set_writers(&mut self, w: Writers) {
+        self.writers = w;
+    }
+
+    /// The writer of slot `slot`, if any instruction wrote it.
+    pub fn writer(&self, slot: u8) -> Option<Writer> {
+        self.writers.get(slot as usize).copied().flatten()
+    }
+
+    /// Sets the watch's hooks on `m` (the same in a run, its replays and a
+    /// bundle's, so that all run alike). `resume`: `m` stands at the frame
+    /// point already (a restored checkpoint), which must not stop it again.
+    pub fn install(&self, m: &mut Machine, resume: bool) {
+        let h = m.cpu.hooks_mut();
+        h.clear();
+        self.add_hooks(h);
+        if resume {
+            h.resume_at = Some(self.frame_point);
+        }
+    }
+
+    fn add_hooks(&self, h: &mut Hooks) {
+        h.add(
+            HookKind::Exec(ExecAt::Linear(self.frame_point)),
+            HookAction::Stop,
+        );
+        let irq0 = HookKind::Interrupt {
+            vector: 8,
+            ah: None,
+        };
+        h.add(irq0, HookAction::Record);
+        if let Some(a) = self.step_addr {
+            let imm = HookKind::MemWrite {
+                start: a,
+                end: a + 1,
+            };
+            h.add(imm, HookAction::Record);
+        }
+        let table = HookKind::MemWrite {
+            start: self.table,
+            end: self.table + PARAM_TABLE_BYTES - 1,
+        };
+        h.add(table, HookAction::Record);
+    }
+
+    /// Reads the step immediate as it stands in `m` (at the start of a
+    /// watched run: the hooks see its later writes).
+    pub fn read_step(&mut self, m: &Machine) {
+        self.step = self.step_addr.map(|a| m.read16(a)).unwrap_or(1);
+    }
+
+    /// Takes in the hook log of the slice that just ran on `m`;
+    /// `video_frame` is the video frame the slice's writes belong to.
+    /// Returns whether the slice reached the frame point.
+    pub fn digest(&mut self, m: &mut Machine, video_frame: u64) -> bool {
+        let log = m
+            .cpu
+            .hooks
+            .as_mut()
+            .map(|h| std::mem::take(&mut h.log))
+            .unwrap_or_default();
+        let mut frame_point = false;
+        for r in &log {
+            match r.event {
+                HookEvent::Interrupt { vector: 8, .. } => {
+                    self.ticks.irqs += 1;
+                    self.ticks.advance = self.ticks.advance.wrapping_add(self.step);
+                }
+                HookEvent::MemWrite { linear, size, .. } => {
+                    if (self.table..self.table + PARAM_TABLE_BYTES).contains(&linear) {
+                        self.wrote(linear, size, r, video_frame);
+                    } else if let Some(a) = self.step_addr {
+                        self.step = m.read16(a);
+                    }
+                }
+                HookEvent::Exec { .. } => frame_point = true,
+                _ => {}
+            }
+        }
+        frame_point
+    }
+
+    fn wrote(&mut self, linear: u32, size: u8, r: &HookRecord, video_frame: u64) {
+        let frame = self.lock.frames();
+        for b in 0..size as u32 {
+            let slot = (linear + b - self.table) / 2;
+            if let Some(w) = self.writers.get_mut(slot as usize) {
+                *w = Some(Writer {
+                    cs: r.cs,
+                    ip: r.ip,
+                    cycle: r.cycle,
+                    frame,
+                    video_frame,
+                });
+            }
+        }
+    }
+
+    /// Checks the frame point the program stands at: its memory `program`
+    /// (the machine, or a reader that tapes what is read) against the
+    /// models reading `reference`. Returns what IRQ0 did since the frame
+    /// point before, and the divergence if there is one.
+    pub fn check<P, R>(
+        &mut self,
+        program: &P,
+        reference: &Placed<R>,
+    ) -> (Ticks, Result<(), Divergence>)
+    where
+        P: GuestMemory + ?Sized,
+        R: GuestMemory + ?Sized,
+    {
+        let ticks = std::mem::take(&mut self.ticks);
+        (ticks, self.check_with(program, reference, ticks))
+    }
+
+    /// Checks a frame point with the given ticks (a tape's).
+    pub fn check_with<P, R>(
+        &mut self,
+        program: &P,
+        reference: &Placed<R>,
+        ticks: Ticks,
+    ) -> Result<(), Divergence>
+    where
+        P: GuestMemory + ?Sized,
+        R: GuestMemory + ?Sized,
+    {
+        let program = Placed {
+            mem: program,
+            segs: self.segs,
+        };
+        self.lock.check(&program, reference, ticks)
+    }
+}
+
+/// Whether `m`'s run stopped at the watch's frame point (its only
+/// stopping hook).
+pub fn at_frame_point(m: &Machine) -> bool {
+    m.cpu.hooks.as_ref().is_some_and(|h| {
+        h.stopped
+            .is_some_and(|r| matches!(r.event, HookEvent::Exec { .. }))
+    })
+}
+
+/// Drops what the hooks logged (a replay that only needs the stops).
+pub fn clear_log(m: &mut Machine) {
+    if let Some(h) = m.cpu.hooks.as_mut() {
+        h.log.clear();
+    }
+}
