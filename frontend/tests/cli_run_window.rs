@@ -10,7 +10,7 @@
 //! `.ci/run` installs them); it fails, saying so, when they are missing.
 
 use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{channel, Receiver};
 use std::time::{Duration, Instant};
@@ -258,6 +258,62 @@ fn wait_exit(child: &mut Child, seen: &[String]) -> ExitStatus {
     }
 }
 
+/// The window run's record holds the keys with their scan codes: P twice,
+/// Right with its E0h, Esc.
+fn check_record(rec: &Path) {
+    let r = std::fs::read_to_string(rec).expect("record");
+    let keys: Vec<&str> = r.lines().filter(|l| l.contains("\"key\"")).collect();
+    assert!(
+        keys.iter()
+            .any(|l| l.contains(r#""code":77,"ext":true,"down":true"#)),
+        "{r}"
+    );
+    assert_eq!(
+        keys.iter()
+            .filter(|l| l.contains(r#""code":25,"ext":false,"down":true"#))
+            .count(),
+        2,
+        "{r}"
+    );
+    assert!(keys.iter().any(|l| l.contains(r#""code":1,"#)), "{r}");
+}
+
+/// The headless frame `frame` of the record's replay.
+fn headless_shot(dir: &Path, rec: &Path, frame: u64) -> Image {
+    let p = dir.join(format!("headless-{frame}.png"));
+    let o = headless(&[
+        "--replay",
+        s(rec),
+        "--frames",
+        &frame.to_string(),
+        "--screenshot",
+        s(&p),
+    ]);
+    assert_eq!(o.status.code(), Some(124), "{o:?}");
+    read_png(&p)
+}
+
+/// Pixels of two window shots that differ where the replica's fountain
+/// moves (its bars, frame x 100-219) and elsewhere (right of the fountain,
+/// and the top rows); `frame` gives the mode's size.
+fn fountain_changes(a: &Image, b: &Image, frame: &Image) -> (usize, usize) {
+    let mut fountain = 0;
+    let mut elsewhere = 0;
+    for fy in 0..frame.h {
+        for fx in 0..frame.w {
+            let (wx, wy) = centre(a, frame.w, frame.h, fx, fy);
+            if a.at(wx, wy) != b.at(wx, wy) {
+                if (100..220).contains(&fx) {
+                    fountain += 1;
+                } else if fx >= 220 || fy < 40 {
+                    elsewhere += 1;
+                }
+            }
+        }
+    }
+    (fountain, elsewhere)
+}
+
 #[test]
 fn the_window_shows_the_headless_frames_and_its_record_replays() {
     let x = start_xvfb();
@@ -308,41 +364,10 @@ fn the_window_shows_the_headless_frames_and_its_record_replays() {
     assert_eq!(status.code(), Some(0), "{err}");
     let window_hash = state_hash(&err);
 
-    // The record: the keys with their scan codes, Right with its E0h.
-    let r = std::fs::read_to_string(&rec).expect("record");
-    let keys: Vec<&str> = r.lines().filter(|l| l.contains("\"key\"")).collect();
-    assert!(
-        keys.iter()
-            .any(|l| l.contains(r#""code":77,"ext":true,"down":true"#)),
-        "{r}"
-    );
-    assert_eq!(
-        keys.iter()
-            .filter(|l| l.contains(r#""code":25,"ext":false,"down":true"#))
-            .count(),
-        2,
-        "{r}"
-    );
-    assert!(keys.iter().any(|l| l.contains(r#""code":1,"#)), "{r}");
-
+    check_record(&rec);
     // The headless frames of the same moments, replaying the record.
-    let shots: Vec<PathBuf> = [n, n + 70]
-        .iter()
-        .map(|f| {
-            let p = dir.join(format!("headless-{f}.png"));
-            let o = headless(&[
-                "--replay",
-                s(&rec),
-                "--frames",
-                &f.to_string(),
-                "--screenshot",
-                s(&p),
-            ]);
-            assert_eq!(o.status.code(), Some(124), "{o:?}");
-            p
-        })
-        .collect();
-    let (head_a, head_b) = (read_png(&shots[0]), read_png(&shots[1]));
+    let head_a = headless_shot(&dir, &rec, n);
+    let head_b = headless_shot(&dir, &rec, n + 70);
     assert_eq!(window_mismatches(&win_a, &head_a), 0, "frame {n}");
     assert_eq!(window_mismatches(&win_b, &head_b), 0, "frame {}", n + 70);
     // F12's screenshot is the headless frame itself.
@@ -350,22 +375,8 @@ fn the_window_shows_the_headless_frames_and_its_record_replays() {
     assert_eq!((f12.w, f12.h), (head_b.w, head_b.h));
     assert!(f12.rgb == head_b.rgb, "F12's screenshot differs");
     // The two window shots one emulated second apart differ where the
-    // fountain moves (its bars, frame x 100-219) and agree elsewhere
-    // (right of the fountain, and the top rows).
-    let mut fountain = 0;
-    let mut elsewhere = 0;
-    for fy in 0..head_a.h {
-        for fx in 0..head_a.w {
-            let (wx, wy) = centre(&win_a, head_a.w, head_a.h, fx, fy);
-            if win_a.at(wx, wy) != win_b.at(wx, wy) {
-                if (100..220).contains(&fx) {
-                    fountain += 1;
-                } else if fx >= 220 || fy < 40 {
-                    elsewhere += 1;
-                }
-            }
-        }
-    }
+    // fountain moves and agree elsewhere.
+    let (fountain, elsewhere) = fountain_changes(&win_a, &win_b, &head_a);
     assert!(fountain > 0, "the fountain did not move");
     assert_eq!(elsewhere, 0);
     // The whole recorded run replays to the window's final state.

@@ -6,20 +6,20 @@ use std::path::Path;
 
 use hw::vga::render::Frame;
 
+use crate::app::error::Error;
+
 /// Reads a PNG of any colour type and depth as 8-bit RGB.
-pub fn read_png(path: &Path) -> Result<Frame, String> {
-    let f = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+pub fn read_png(path: &Path) -> Result<Frame, Error> {
+    let f = std::fs::File::open(path).map_err(|e| Error::bad(path.display(), e))?;
     let mut dec = png::Decoder::new(std::io::BufReader::new(f));
     // Palette and low bit depths become 8-bit RGB(A) or grey; 16-bit
     // samples become 8-bit.
     dec.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
-    let mut reader = dec
-        .read_info()
-        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut reader = dec.read_info().map_err(|e| Error::bad(path.display(), e))?;
     let mut buf = vec![0; reader.output_buffer_size()];
     let info = reader
         .next_frame(&mut buf)
-        .map_err(|e| format!("{}: {e}", path.display()))?;
+        .map_err(|e| Error::bad(path.display(), e))?;
     let px = &buf[..info.buffer_size()];
     let rgb: Vec<u8> = match info.color_type {
         png::ColorType::Rgb => px.to_vec(),
@@ -32,7 +32,7 @@ pub fn read_png(path: &Path) -> Result<Frame, String> {
             .chunks_exact(2)
             .flat_map(|p| [p[0], p[0], p[0]])
             .collect(),
-        png::ColorType::Indexed => return Err(format!("{}: palette not expanded", path.display())),
+        png::ColorType::Indexed => return Err(Error::bad(path.display(), "palette not expanded")),
     };
     Ok(Frame {
         width: info.width as usize,

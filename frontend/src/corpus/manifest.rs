@@ -25,6 +25,7 @@ use serde::Deserialize;
 
 use dos::Exit;
 
+use crate::app::error::Error;
 use crate::play::run::Outcome;
 
 /// The whole manifest.
@@ -91,10 +92,15 @@ pub enum Expected {
     Stopped,
 }
 
+/// An `outcome` value that is none of the three.
+#[derive(Debug, thiserror::Error)]
+#[error("outcome '{0}': expected running, exited N or stopped")]
+pub struct BadOutcome(String);
+
 impl TryFrom<String> for Expected {
-    type Error = String;
-    fn try_from(s: String) -> Result<Expected, String> {
-        let bad = || format!("outcome '{s}': expected running, exited N or stopped");
+    type Error = BadOutcome;
+    fn try_from(s: String) -> Result<Expected, BadOutcome> {
+        let bad = || BadOutcome(s.clone());
         let mut w = s.split_whitespace();
         let e = match (w.next(), w.next(), w.next()) {
             (Some("running"), None, None) => Expected::Running,
@@ -138,7 +144,7 @@ impl Expected {
 
 /// The manifest's text with the `outcome` of program `name` set to `to`,
 /// everything else (comments, order) as it was.
-pub fn set_outcome(text: &str, name: &str, to: Expected) -> Result<String, String> {
+pub fn set_outcome(text: &str, name: &str, to: Expected) -> Result<String, Error> {
     let value = |line: &str, key: &str| -> Option<String> {
         let t: toml::Table = toml::from_str(line).ok()?;
         t.get(key)?.as_str().map(str::to_string)
@@ -175,7 +181,9 @@ pub fn set_outcome(text: &str, name: &str, to: Expected) -> Result<String, Strin
         }
         return Ok(out);
     }
-    Err(format!("no outcome line for program '{name}'"))
+    Err(Error::Input(format!(
+        "no outcome line for program '{name}'"
+    )))
 }
 
 /// The manifest's words for a run's outcome.
@@ -224,17 +232,17 @@ impl Entry {
 
 /// Reads and checks the manifest at `path`; the error is one line naming
 /// the file and the entry.
-pub fn load(path: &Path) -> Result<Manifest, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    parse(&text).map_err(|e| format!("{}: {e}", path.display()))
+pub fn load(path: &Path) -> Result<Manifest, Error> {
+    let text = std::fs::read_to_string(path).map_err(|e| Error::file(path, e))?;
+    parse(&text).map_err(|e| Error::bad(path.display(), e))
 }
 
 /// Parses and checks a manifest's text.
-pub fn parse(text: &str) -> Result<Manifest, String> {
+pub fn parse(text: &str) -> Result<Manifest, Error> {
     let m: Manifest = toml::from_str(text).map_err(|e| e.message().to_string())?;
     let mut names = HashSet::new();
     for e in &m.programs {
-        let at = |msg: String| format!("program '{}': {msg}", e.name);
+        let at = |msg: String| Error::Input(format!("program '{}': {msg}", e.name));
         if e.name.is_empty()
             || !e
                 .name
@@ -246,7 +254,9 @@ pub fn parse(text: &str) -> Result<Manifest, String> {
         if !names.insert(e.name.as_str()) {
             return Err(at("named twice".into()));
         }
-        e.cpu.parse::<emu::CpuModel>().map_err(at)?;
+        e.cpu
+            .parse::<emu::CpuModel>()
+            .map_err(|m| at(m.to_string()))?;
         if let Some(m) = e.mhz {
             crate::app::options::parse_mhz(&format!("{m}")).map_err(|e| at(e.to_string()))?;
         }
@@ -341,11 +351,14 @@ outcome = "exited 3"
             ("cpu =", "install = \"A/B\"\ncpu =", "one folder name"),
         ] {
             let text = ONE.replace(from, to);
-            let e = parse(&text).expect_err(to);
+            let e = parse(&text).expect_err(to).to_string();
             assert!(e.contains(what), "{to}: {e}");
         }
         let twice = format!("{ONE}{ONE}");
-        assert!(parse(&twice).expect_err("twice").contains("named twice"));
+        assert!(parse(&twice)
+            .expect_err("twice")
+            .to_string()
+            .contains("named twice"));
     }
 
     #[test]

@@ -27,6 +27,7 @@ use std::time::Instant;
 use clap::{Args, Parser};
 use hw::vga::render::Frame;
 
+use crate::app::error::Error;
 use crate::play::args::RunArgs;
 use crate::play::prepare::prepare;
 use crate::play::run::{Outcome, Stdin};
@@ -87,7 +88,7 @@ struct RunLine {
 /// What one program's run gave.
 struct Ran {
     /// How it ended, or why it could not start.
-    outcome: Result<Outcome, String>,
+    outcome: Result<Outcome, Error>,
     /// The final frame (when it started).
     frame: Option<Frame>,
     /// The guest's text output.
@@ -216,10 +217,12 @@ fn input_error(msg: impl std::fmt::Display) -> ExitCode {
 }
 
 /// The entries `--only` selects (all without it).
-fn select(all: &[Entry], only: &[String]) -> Result<Vec<Entry>, String> {
+fn select(all: &[Entry], only: &[String]) -> Result<Vec<Entry>, Error> {
     for n in only {
         if !all.iter().any(|e| &e.name == n) {
-            return Err(format!("--only {n}: no such program in the manifest"));
+            return Err(Error::Input(format!(
+                "--only {n}: no such program in the manifest"
+            )));
         }
     }
     Ok(all
@@ -230,12 +233,12 @@ fn select(all: &[Entry], only: &[String]) -> Result<Vec<Entry>, String> {
 }
 
 /// Every corpus file the entries need, or the first missing one's error.
-fn check_corpus(entries: &[Entry], corpus: &Path) -> Result<(), String> {
+fn check_corpus(entries: &[Entry], corpus: &Path) -> Result<(), Error> {
     if !corpus.is_dir() {
-        return Err(format!(
+        return Err(Error::Input(format!(
             "the corpus folder {} is missing (the shared corpus of real DOS programs; --corpus DIR names another)",
             corpus.display()
-        ));
+        )));
     }
     for e in entries {
         let folder = corpus.join(&e.folder);
@@ -244,11 +247,11 @@ fn check_corpus(entries: &[Entry], corpus: &Path) -> Result<(), String> {
         for (p, dir) in [(&folder, true), (&program, false), (&shot, false)] {
             let there = if dir { p.is_dir() } else { p.is_file() };
             if !there {
-                return Err(format!(
+                return Err(Error::Input(format!(
                     "{}: {} is missing from the corpus",
                     e.name,
                     p.display()
-                ));
+                )));
             }
         }
     }
@@ -273,7 +276,7 @@ fn judge_frame(frame: &Frame, golden: &Path, diff_out: &Path, bless: bool) -> (S
         return ("no golden".into(), false);
     }
     match image::read_png(golden) {
-        Err(err) => (err, false),
+        Err(err) => (err.to_string(), false),
         Ok(g) => match image::diff(frame, &g) {
             Diff::Equal => ("equal".into(), true),
             Diff::Pixels(n) => {
@@ -503,7 +506,7 @@ fn write_sheet(
     entries: &[Entry],
     results: &[Ran],
     lines: &[Line],
-) -> Result<PathBuf, String> {
+) -> Result<PathBuf, Error> {
     let mut shots = Vec::new();
     for e in entries {
         shots.push(image::read_png(&dosbox_shot(&args.corpus, &e.name))?);
@@ -590,13 +593,13 @@ fn print_table(args: &CorpusArgs, entries: &[Entry], results: &[Ran], lines: &[L
 }
 
 /// Writes blessed outcomes into the manifest.
-fn bless_outcomes(path: &Path, outcomes: &[(String, Expected)]) -> Result<(), String> {
+fn bless_outcomes(path: &Path, outcomes: &[(String, Expected)]) -> Result<(), Error> {
     let mut text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     for (name, x) in outcomes {
         text = manifest::set_outcome(&text, name, *x)
             .map_err(|e| format!("{}: {e}", path.display()))?;
     }
-    std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
+    std::fs::write(path, text).map_err(|e| Error::file(path, e))
 }
 
 /// The machine of an entry, e.g. `386 33 MHz` (the clock `tandem run`

@@ -7,6 +7,7 @@
 
 use std::path::Path;
 
+use crate::app::error::Error;
 use crate::spectrum::measures::{self, Music};
 use crate::spectrum::{picture, wav_in, Spectrogram};
 
@@ -23,7 +24,7 @@ pub const MIN_LOUD: f64 = 0.5;
 
 /// Measures the WAV at `wav` from second `from` on and draws its
 /// spectrogram to `png`. The measures, or why the WAV cannot be judged.
-pub fn measure(wav: &Path, png: &Path, from: f64) -> Result<Music, String> {
+pub fn measure(wav: &Path, png: &Path, from: f64) -> Result<Music, Error> {
     let sound = wav_in::read(wav).map_err(|e| format!("{}: {e}", wav.display()))?;
     let spec = Spectrogram::new(&sound);
     picture::write_png(png, &spec).map_err(|e| format!("{}: {e}", png.display()))?;

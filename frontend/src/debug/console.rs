@@ -16,7 +16,7 @@ use super::text;
 
 /// What a command asks of the caller.
 #[derive(Debug, Default)]
-pub struct Outcome {
+pub struct Answer {
     /// Text to show.
     pub text: String,
     /// Leave the debugger.
@@ -308,25 +308,25 @@ pub fn parse(line: &str) -> Result<Line> {
 }
 
 /// Runs one command line.
-pub fn execute(s: &mut Debugger, line: &str) -> Result<Outcome> {
+pub fn execute(s: &mut Debugger, line: &str) -> Result<Answer> {
     execute_nested(s, line, 0)
 }
 
 /// Runs one command line of a script loaded `depth` deep.
-fn execute_nested(s: &mut Debugger, line: &str, depth: usize) -> Result<Outcome> {
+fn execute_nested(s: &mut Debugger, line: &str, depth: usize) -> Result<Answer> {
     match parse(line)? {
-        Line::Nothing => Ok(Outcome::default()),
-        Line::Help => Ok(Outcome {
+        Line::Nothing => Ok(Answer::default()),
+        Line::Help => Ok(Answer {
             text: HELP.into(),
             quit: false,
         }),
-        Line::Script(f) => Ok(Outcome {
+        Line::Script(f) => Ok(Answer {
             text: bload(s, &f, depth)?,
             quit: false,
         }),
         Line::Engine(c) => {
             let r = s.execute(c)?;
-            Ok(Outcome {
+            Ok(Answer {
                 text: text::reply_text(s, &r),
                 quit: matches!(r, Reply::Quit),
             })

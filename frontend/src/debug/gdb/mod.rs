@@ -185,7 +185,8 @@ impl GdbTarget {
 
 impl Target for GdbTarget {
     type Arch = RealMode;
-    type Error = String;
+    /// Nothing the stub does is fatal to the session.
+    type Error = std::convert::Infallible;
 
     fn base_ops(&mut self) -> BaseOps<'_, Self::Arch, Self::Error> {
         BaseOps::SingleThread(self)
@@ -454,7 +455,7 @@ impl run_blocking::BlockingEventLoop for EventLoop {
         conn: &mut packets::Checked,
     ) -> Result<
         run_blocking::Event<SingleThreadStopReason<u32>>,
-        run_blocking::WaitForStopReasonError<String, std::io::Error>,
+        run_blocking::WaitForStopReasonError<std::convert::Infallible, std::io::Error>,
     > {
         let mut failed = None;
         let stop = target.run(|| match conn.peek() {
@@ -480,7 +481,7 @@ impl run_blocking::BlockingEventLoop for EventLoop {
 
     fn on_interrupt(
         _target: &mut GdbTarget,
-    ) -> Result<Option<SingleThreadStopReason<u32>>, String> {
+    ) -> Result<Option<SingleThreadStopReason<u32>>, std::convert::Infallible> {
         Ok(Some(SingleThreadStopReason::Signal(Signal::SIGINT)))
     }
 }

@@ -34,41 +34,71 @@ pub enum Verdict {
     /// Pass this body instead.
     Rewrite(String),
     /// Answer with an error reply (the reason is for the log).
-    Refuse(String),
+    Refuse(PacketError),
+}
+
+/// Why a packet is refused before gdbstub sees it.
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PacketError {
+    /// A packet longer than [`MAX_BODY`].
+    #[error("a packet of {0} bytes")]
+    TooLong(usize),
+    /// A number that is not hexadecimal or wider than 32 bits.
+    #[error("'{0}' is not a 32-bit hexadecimal number")]
+    NotHex32(String),
+    /// Data that is not whole bytes of hexadecimal.
+    #[error("data is not whole bytes of hex")]
+    NotBytes,
+    /// A packet of the wrong shape.
+    #[error("expected {0}")]
+    Form(&'static str),
+    /// A range past the 32-bit address space.
+    #[error("the range runs past 4 GiB")]
+    PastEnd,
+    /// Data whose length is not the packet's LENGTH.
+    #[error("the data's length is not LENGTH")]
+    DataLength,
+    /// A G packet without every general register.
+    #[error("a G packet shorter than the general registers")]
+    ShortRegisters,
+    /// A breakpoint type gdb does not define.
+    #[error("breakpoint type '{0}'")]
+    BreakpointType(String),
 }
 
 /// A hexadecimal number of at most 32 bits.
-fn hex32(s: &str) -> Result<u32, String> {
+fn hex32(s: &str) -> Result<u32, PacketError> {
     let t = s.trim_start_matches('0');
     if s.is_empty() || t.len() > 8 || !s.bytes().all(|b| b.is_ascii_hexdigit()) {
-        return Err(format!("'{s}' is not a 32-bit hexadecimal number"));
+        return Err(PacketError::NotHex32(s.into()));
     }
-    u32::from_str_radix(if t.is_empty() { "0" } else { t }, 16).map_err(|e| e.to_string())
+    u32::from_str_radix(if t.is_empty() { "0" } else { t }, 16)
+        .map_err(|_| PacketError::NotHex32(s.into()))
 }
 
 /// Whether `s` is whole bytes of hex.
-fn hex_bytes(s: &str) -> Result<usize, String> {
+fn hex_bytes(s: &str) -> Result<usize, PacketError> {
     if !s.len().is_multiple_of(2) || !s.bytes().all(|b| b.is_ascii_hexdigit()) {
-        return Err("data is not whole bytes of hex".into());
+        return Err(PacketError::NotBytes);
     }
     Ok(s.len() / 2)
 }
 
 /// `ADDR,LEN` with both 32-bit, and ADDR+LEN within 4 GiB.
-fn addr_len(s: &str) -> Result<(u32, u32), String> {
-    let (a, l) = s.split_once(',').ok_or("expected ADDR,LENGTH")?;
+fn addr_len(s: &str) -> Result<(u32, u32), PacketError> {
+    let (a, l) = s.split_once(',').ok_or(PacketError::Form("ADDR,LENGTH"))?;
     let (a, l) = (hex32(a)?, hex32(l)?);
     if a as u64 + l as u64 > 1 << 32 {
-        return Err("the range runs past 4 GiB".into());
+        return Err(PacketError::PastEnd);
     }
     Ok((a, l))
 }
 
 /// Checks a packet body (the text between `$` and `#`).
 pub fn check(body: &str) -> Verdict {
-    let r = (|| -> Result<Option<String>, String> {
+    let r = (|| -> Result<Option<String>, PacketError> {
         if body.len() > MAX_BODY {
-            return Err(format!("a packet of {} bytes", body.len()));
+            return Err(PacketError::TooLong(body.len()));
         }
         let Some(cmd) = body.chars().next() else {
             return Ok(None);
@@ -84,24 +114,28 @@ pub fn check(body: &str) -> Verdict {
                 }
             }
             'M' => {
-                let (range, data) = rest.split_once(':').ok_or("expected ADDR,LENGTH:DATA")?;
+                let (range, data) = rest
+                    .split_once(':')
+                    .ok_or(PacketError::Form("ADDR,LENGTH:DATA"))?;
                 let (_, l) = addr_len(range)?;
                 if hex_bytes(data)? != l as usize {
-                    return Err("the data's length is not LENGTH".into());
+                    return Err(PacketError::DataLength);
                 }
             }
             'X' => {
-                let (range, _) = rest.split_once(':').ok_or("expected ADDR,LENGTH:DATA")?;
+                let (range, _) = rest
+                    .split_once(':')
+                    .ok_or(PacketError::Form("ADDR,LENGTH:DATA"))?;
                 addr_len(range)?;
             }
             'G' if hex_bytes(rest)? < NUM_GREGS * 4 => {
-                return Err("a G packet shorter than the general registers".into());
+                return Err(PacketError::ShortRegisters);
             }
             'p' => {
                 hex32(rest)?;
             }
             'P' => {
-                let (n, v) = rest.split_once('=').ok_or("expected N=VALUE")?;
+                let (n, v) = rest.split_once('=').ok_or(PacketError::Form("N=VALUE"))?;
                 hex32(n)?;
                 hex_bytes(v)?;
             }
@@ -109,7 +143,7 @@ pub fn check(body: &str) -> Verdict {
                 let mut f = rest.split(';').next().unwrap_or("").split(',');
                 let kind = f.next().unwrap_or("");
                 if !matches!(kind, "0" | "1" | "2" | "3" | "4") {
-                    return Err(format!("breakpoint type '{kind}'"));
+                    return Err(PacketError::BreakpointType(kind.into()));
                 }
                 hex32(f.next().unwrap_or(""))?;
                 hex32(f.next().unwrap_or(""))?;
