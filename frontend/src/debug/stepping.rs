@@ -83,11 +83,9 @@ impl Debugger {
         IntelFormatter::new().format(ins, &mut line);
         let _ = writeln!(
             t,
-            "{:>12} {cs:04X}:{ip:04X} {line:<32} AX={:04X} BX={:04X} CX={:04X} DX={:04X} SI={:04X} DI={:04X} BP={:04X} SP={:04X} DS={:04X} ES={:04X} SS={:04X} FL={:04X}",
+            "{:>12} {cs:04X}:{ip:04X} {line:<32} {}",
             self.core.m.cycles(),
-            r.gpr[0] as u16, r.gpr[3] as u16, r.gpr[1] as u16, r.gpr[2] as u16,
-            r.gpr[6] as u16, r.gpr[7] as u16, r.gpr[5] as u16, r.gpr[4] as u16,
-            r.seg[3], r.seg[0], r.seg[2], r.flags as u16
+            super::trace::registers(r)
         );
     }
 

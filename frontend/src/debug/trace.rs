@@ -6,7 +6,7 @@
 use std::io::Write;
 
 use dos::{Exit, Session};
-use emu::{ExecAt, HookAction, HookKind, Reg16, SegReg};
+use emu::{ExecAt, HookAction, HookKind, Reg16, Registers, SegReg};
 
 use crate::app::error::Error;
 
@@ -17,10 +17,15 @@ pub fn line(m: &hw::Machine) -> String {
     let lin = ((cs as u32) << 4) + ip as u32;
     let bytes: Vec<u8> = (0..15).map(|i| m.peek8(lin + i)).collect();
     let d = emu::disasm::disasm16(&bytes, ip as u32);
+    format!("{cs:04X}:{ip:04X}  {d:<32} {}", registers(r))
+}
+
+/// The registers of a trace line: the 16-bit general registers, DS, ES,
+/// SS and FLAGS (the debugger's `trace` file uses them too).
+pub fn registers(r: &Registers) -> String {
     let g = |reg: Reg16| r.reg16(reg);
     format!(
-        "{cs:04X}:{ip:04X}  {:<32} AX={:04X} BX={:04X} CX={:04X} DX={:04X} SI={:04X} DI={:04X} BP={:04X} SP={:04X} DS={:04X} ES={:04X} SS={:04X} FL={:04X}",
-        d,
+        "AX={:04X} BX={:04X} CX={:04X} DX={:04X} SI={:04X} DI={:04X} BP={:04X} SP={:04X} DS={:04X} ES={:04X} SS={:04X} FL={:04X}",
         g(Reg16::AX),
         g(Reg16::BX),
         g(Reg16::CX),

@@ -23,14 +23,10 @@ pub const CRATES: &[&str] = &["emu", "sst", "hw", "dos", "models", "frontend", "
 pub struct File {
     /// Its path from the workspace root.
     pub path: PathBuf,
-    /// The module path from its crate root (empty for the root).
-    pub module: Vec<String>,
     /// Whether the file is test code (declared under `#[cfg(test)]`).
     pub test: bool,
     /// The text with comments and literals blanked, lines kept.
     pub code: String,
-    /// The text as written.
-    pub raw: String,
 }
 
 /// A crate root's module tree: every file reached by `mod` declarations.
@@ -103,10 +99,8 @@ fn walk(
         module.clone(),
         File {
             path: rel,
-            module,
             test,
             code,
-            raw,
         },
     );
 }
@@ -145,129 +139,137 @@ fn mod_decls(code: &str) -> Vec<(String, bool)> {
 /// `src` with comments, string and character literals replaced by spaces
 /// (newlines kept, so line numbers stay).
 pub fn blank(src: &str) -> String {
-    let b = src.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    let keep = |c: u8| if c == b'\n' { b'\n' } else { b' ' };
-    while i < b.len() {
-        let c = b[i];
-        let next = b.get(i + 1).copied().unwrap_or(0);
-        if c == b'/' && next == b'/' {
-            while i < b.len() && b[i] != b'\n' {
-                out.push(b' ');
-                i += 1;
-            }
-        } else if c == b'/' && next == b'*' {
-            let mut depth = 0;
-            while i < b.len() {
-                if b[i] == b'/' && b.get(i + 1) == Some(&b'*') {
-                    depth += 1;
-                    out.extend_from_slice(b"  ");
-                    i += 2;
-                } else if b[i] == b'*' && b.get(i + 1) == Some(&b'/') {
-                    depth -= 1;
-                    out.extend_from_slice(b"  ");
-                    i += 2;
-                    if depth == 0 {
-                        break;
-                    }
-                } else {
-                    out.push(keep(b[i]));
-                    i += 1;
-                }
-            }
-        } else if c == b'r'
-            && (next == b'"' || next == b'#')
-            && !ident_byte(out.last().copied().unwrap_or(b' '))
-        {
-            // A raw string r"..." or r#"..."#.
-            let mut j = i + 1;
-            let mut hashes = 0;
-            while b.get(j) == Some(&b'#') {
-                hashes += 1;
-                j += 1;
-            }
-            if b.get(j) != Some(&b'"') {
-                out.push(c);
-                i += 1;
-                continue;
-            }
-            out.push(b'"');
-            j += 1;
-            for _ in i + 1..j {
-                out.push(b' ');
-            }
-            out.pop();
-            i = j;
-            loop {
-                if i >= b.len() {
-                    break;
-                }
-                if b[i] == b'"' && (0..hashes).all(|k| b.get(i + 1 + k) == Some(&b'#')) {
-                    out.push(b'"');
-                    for _ in 0..hashes {
-                        out.push(b' ');
-                    }
-                    i += 1 + hashes;
-                    break;
-                }
-                out.push(keep(b[i]));
-                i += 1;
-            }
-        } else if c == b'"' {
-            out.push(b'"');
-            i += 1;
-            while i < b.len() && b[i] != b'"' {
-                if b[i] == b'\\' && i + 1 < b.len() {
-                    out.push(b' ');
-                    out.push(keep(b[i + 1]));
-                    i += 2;
-                    continue;
-                }
-                out.push(keep(b[i]));
-                i += 1;
-            }
-            if i < b.len() {
-                out.push(b'"');
-                i += 1;
-            }
-        } else if c == b'\'' {
-            // A character literal ('x', '\n', '\u{..}') or a lifetime ('a).
-            let lit_end = if next == b'\\' {
-                (i + 2..b.len().min(i + 12)).find(|&j| b[j] == b'\'')
-            } else if b.get(i + 2) == Some(&b'\'') {
-                Some(i + 2)
-            } else {
-                // A multi-byte UTF-8 character.
-                let s = &src[i + 1..];
-                s.chars()
-                    .next()
-                    .filter(|ch| ch.len_utf8() > 1)
-                    .and_then(|ch| {
-                        let j = i + 1 + ch.len_utf8();
-                        (b.get(j) == Some(&b'\'')).then_some(j)
-                    })
-            };
-            match lit_end {
-                Some(e) => {
-                    out.push(b'\'');
-                    for _ in i + 1..e {
-                        out.push(b' ');
-                    }
-                    out.push(b'\'');
-                    i = e + 1;
-                }
-                None => {
-                    out.push(c);
-                    i += 1;
-                }
-            }
-        } else {
-            out.push(c);
-            i += 1;
+    let mut b = Blanker {
+        src,
+        b: src.as_bytes(),
+        out: Vec::with_capacity(src.len()),
+        i: 0,
+    };
+    while b.i < b.b.len() {
+        let c = b.b[b.i];
+        let next = b.b.get(b.i + 1).copied().unwrap_or(0);
+        let after_ident = ident_byte(b.out.last().copied().unwrap_or(b' '));
+        match (c, next) {
+            (b'/', b'/') => b.line_comment(),
+            (b'/', b'*') => b.block_comment(),
+            (b'r', b'"' | b'#') if !after_ident => b.raw_string(),
+            (b'"', _) => b.string(),
+            (b'\'', _) => b.char_or_lifetime(),
+            _ => b.keep(1),
         }
     }
-    String::from_utf8_lossy(&out).into_owned()
+    String::from_utf8_lossy(&b.out).into_owned()
+}
+
+/// The state of [`blank`]: the source, what is written, where it stands.
+struct Blanker<'a> {
+    src: &'a str,
+    b: &'a [u8],
+    out: Vec<u8>,
+    i: usize,
+}
+
+impl Blanker<'_> {
+    /// Copies `n` bytes as they are.
+    fn keep(&mut self, n: usize) {
+        let end = (self.i + n).min(self.b.len());
+        self.out.extend_from_slice(&self.b[self.i..end]);
+        self.i = end;
+    }
+
+    /// Blanks `n` bytes (newlines stay).
+    fn hide(&mut self, n: usize) {
+        let end = (self.i + n).min(self.b.len());
+        for &c in &self.b[self.i..end] {
+            self.out.push(if c == b'\n' { b'\n' } else { b' ' });
+        }
+        self.i = end;
+    }
+
+    fn line_comment(&mut self) {
+        let n = self.b[self.i..]
+            .iter()
+            .position(|&c| c == b'\n')
+            .unwrap_or(self.b.len() - self.i);
+        self.hide(n);
+    }
+
+    /// A block comment, nested ones included.
+    fn block_comment(&mut self) {
+        let mut depth = 0;
+        while self.i < self.b.len() {
+            if self.b[self.i..].starts_with(b"/*") {
+                depth += 1;
+                self.hide(2);
+            } else if self.b[self.i..].starts_with(b"*/") {
+                depth -= 1;
+                self.hide(2);
+                if depth == 0 {
+                    return;
+                }
+            } else {
+                self.hide(1);
+            }
+        }
+    }
+
+    /// A raw string r"..." or r#"..."# (or an identifier starting with r).
+    fn raw_string(&mut self) {
+        let hashes = self.b[self.i + 1..]
+            .iter()
+            .take_while(|&&c| c == b'#')
+            .count();
+        if self.b.get(self.i + 1 + hashes) != Some(&b'"') {
+            return self.keep(1);
+        }
+        self.hide(1 + hashes);
+        self.keep(1);
+        let close: Vec<u8> = std::iter::once(b'"')
+            .chain(std::iter::repeat_n(b'#', hashes))
+            .collect();
+        let body = self.b[self.i..]
+            .windows(close.len())
+            .position(|w| w == close.as_slice())
+            .unwrap_or(self.b.len() - self.i);
+        self.hide(body);
+        self.keep(1);
+        self.hide(hashes);
+    }
+
+    /// A string literal with its escapes.
+    fn string(&mut self) {
+        self.keep(1);
+        while self.i < self.b.len() && self.b[self.i] != b'"' {
+            let n = if self.b[self.i] == b'\\' { 2 } else { 1 };
+            self.hide(n);
+        }
+        self.keep(1);
+    }
+
+    /// A character literal ('x', '\n', '\u{..}', 'é') or a lifetime ('a).
+    fn char_or_lifetime(&mut self) {
+        let (b, i) = (self.b, self.i);
+        let end = if b.get(i + 1) == Some(&b'\\') {
+            (i + 2..b.len().min(i + 12)).find(|&j| b[j] == b'\'')
+        } else if b.get(i + 2) == Some(&b'\'') {
+            Some(i + 2)
+        } else {
+            self.src[i + 1..]
+                .chars()
+                .next()
+                .filter(|ch| ch.len_utf8() > 1)
+                .map(|ch| i + 1 + ch.len_utf8())
+                .filter(|&j| b.get(j) == Some(&b'\''))
+        };
+        match end {
+            Some(e) => {
+                self.keep(1);
+                self.hide(e - i - 1);
+                self.keep(1);
+            }
+            None => self.keep(1),
+        }
+    }
 }
 
 fn ident_byte(c: u8) -> bool {
