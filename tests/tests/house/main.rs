@@ -301,6 +301,8 @@ struct ItemIndex {
     items: std::collections::BTreeMap<String, Vec<PathBuf>>,
     /// Every identifier that occurs in code, by file.
     idents: std::collections::BTreeMap<PathBuf, BTreeSet<String>>,
+    /// Every file and folder of the repository, from its root.
+    paths: Vec<String>,
 }
 
 impl ItemIndex {
@@ -329,7 +331,55 @@ impl ItemIndex {
             items.entry(k.to_string()).or_default();
         }
         items.entry("tandem".into()).or_default();
-        ItemIndex { items, idents }
+        let mut paths = Vec::new();
+        repo_paths(&root(), "", &mut paths);
+        ItemIndex {
+            items,
+            idents,
+            paths,
+        }
+    }
+
+    /// Whether a cited path names a file or folder of the repository: the
+    /// whole path from the root or from `docs/`, or its last components
+    /// under a folder the text names around it (`biu/queue.rs`). A
+    /// component `NAME` or with `*` stands for any name in an existing
+    /// folder (`hw/src/NAME.rs`, `models/profiles/*.toml`).
+    fn has_path(&self, cited: &str) -> bool {
+        let (dir, last) = match cited.rsplit_once('/') {
+            Some((d, l)) => (Some(d), l),
+            None => (None, cited),
+        };
+        if last.contains("NAME") || last.contains('*') {
+            return dir.is_none_or(|d| self.has_path(d));
+        }
+        if cited.starts_with("../") {
+            return root().join(cited).exists();
+        }
+        let docs = format!("docs/{cited}");
+        let tail = format!("/{cited}");
+        self.paths
+            .iter()
+            .any(|p| *p == cited || *p == docs || p.ends_with(&tail))
+    }
+}
+
+/// Every file and folder under `dir` (but `target` and dot-folders), as
+/// paths from the repository's root.
+fn repo_paths(dir: &Path, prefix: &str, out: &mut Vec<String>) {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in rd.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if name == "target" || name.starts_with('.') {
+            continue;
+        }
+        let rel = format!("{prefix}{name}");
+        if e.path().is_dir() {
+            repo_paths(&e.path(), &format!("{rel}/"), out);
+        }
+        out.push(rel);
     }
 }
 
@@ -348,9 +398,7 @@ fn cited_exists(span: &str, index: &ItemIndex) -> Result<(), String> {
         .iter()
         .any(|e| s.ends_with(e));
     if looks_like_path {
-        let p = s.trim_end_matches('/');
-        let candidates = [root().join(p), root().join("docs").join(p)];
-        return if candidates.iter().any(|c| c.exists()) {
+        return if index.has_path(s.trim_end_matches('/')) {
             Ok(())
         } else {
             Err("no such file or folder".into())
@@ -416,4 +464,8 @@ fn the_checks_can_fail() {
     assert!(cited_exists("NoSuchType", &index).is_err());
     assert!(cited_exists("Machine::no_such_method_anywhere", &index).is_err());
     assert!(cited_exists("hw/src/scheduler.rs", &index).is_ok());
+    assert!(cited_exists("biu/queue.rs", &index).is_ok());
+    assert!(cited_exists("biu/no_queue.rs", &index).is_err());
+    assert!(cited_exists("hw/src/NAME.rs", &index).is_ok());
+    assert!(cited_exists("no/src/NAME.rs", &index).is_err());
 }
