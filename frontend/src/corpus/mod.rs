@@ -28,6 +28,7 @@ use clap::{Args, Parser};
 use hw::vga::render::Frame;
 
 use crate::app::error::Error;
+use crate::app::tempdir::TempDir;
 use crate::play::args::RunArgs;
 use crate::play::prepare::prepare;
 use crate::play::run::{Outcome, Stdin};
@@ -100,15 +101,6 @@ struct Ran {
     host: f64,
 }
 
-/// A temporary copy of a program's folder, removed when dropped.
-struct Copy(PathBuf);
-
-impl Drop for Copy {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
 /// Copies a folder with the modification times of its files and folders:
 /// DOS shows them to the program (file dates), so a copy made now must not
 /// change what the program sees.
@@ -141,21 +133,22 @@ fn wav_path(e: &Entry, out: &Path) -> Option<PathBuf> {
 /// as the entry says), its sound to `out` when it has a sound check.
 fn run_one(e: &Entry, corpus: &Path, out: &Path) -> Ran {
     let started = Instant::now();
-    let copy =
-        Copy(std::env::temp_dir().join(format!("tandem-corpus-{}-{}", std::process::id(), e.name)));
-    let _ = std::fs::remove_dir_all(&copy.0);
     let mut text = Vec::new();
     let mut frame = None;
     let mut unimplemented = Vec::new();
     let outcome = (|| {
+        // A fresh copy of the program's folder, removed at the end.
+        let copy = TempDir::new(&format!("corpus-{}", e.name))
+            .map_err(|err| Error::file(&std::env::temp_dir(), err))?;
+        let drive = copy.path();
         let src = corpus.join(&e.folder);
-        copy_dir(&src, &e.install_dir(&copy.0))
+        copy_dir(&src, &e.install_dir(drive))
             .map_err(|err| format!("copying {}: {err}", src.display()))?;
         let mut argv = vec!["tandem run".to_string()];
         let wav = wav_path(e, out);
-        argv.extend(e.run_line(&copy.0, wav.as_deref()));
+        argv.extend(e.run_line(drive, wav.as_deref()));
         let line = RunLine::try_parse_from(&argv).map_err(|err| err.to_string())?;
-        let mut run = prepare(&line.run, true, Stdin::Ignore).map_err(|e| e.to_string())?;
+        let mut run = prepare(&line.run, true, Stdin::Ignore)?;
         let o = headless::run(&mut run, &mut text, false);
         run.player.flush_output(&mut text);
         if let (Some(w), Some(p)) = (run.wav.take(), &wav) {
