@@ -6,9 +6,9 @@
 //! and DAA/DAS leave OF from their internal additions (characterised against
 //! a real 8088 by the MartyPC project; confirmed here by `shared/sst/8086`).
 
-use crate::alu::Size;
 use crate::cpu::Cpu;
 use crate::flags::{parity, AF, CF, OF, PF, SF, ZF};
+use crate::size::Size;
 
 impl Cpu {
     fn al(&self) -> u8 {

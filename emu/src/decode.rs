@@ -102,6 +102,26 @@ pub struct Instruction {
     pub len: u8,
 }
 
+/// True when the instruction's r/m operand is in memory.
+#[inline(always)]
+pub(crate) fn in_memory(ins: &Instruction) -> bool {
+    matches!(ins.modrm, Some(m) if !m.is_reg())
+}
+
+/// The segment register of PUSH/POP Sreg: opcode bits 3-4 in the one-byte
+/// map, FS (0F A0h/A1h) or GS (0F A8h/A9h) in the two-byte map.
+pub(crate) fn sreg_of_opcode(ins: &Instruction) -> SegReg {
+    if ins.two_byte {
+        if ins.opcode < 0xA8 {
+            SegReg::FS
+        } else {
+            SegReg::GS
+        }
+    } else {
+        SegReg::from_index((ins.opcode >> 3) & 3)
+    }
+}
+
 /// True for the bytes the 8086 treats as prefixes.
 #[inline]
 pub fn is_prefix(b: u8) -> bool {

@@ -10,7 +10,6 @@
 //! prefix byte only, losing any earlier prefix (a documented 8086 erratum;
 //! the 286 restarts at the first prefix).
 
-use crate::alu::Size;
 use crate::biu::BUS_CYCLE;
 use crate::bus::{le_value, Bus, DIRECT_BLOCK};
 use crate::cpu::{Cpu, Fault};
@@ -18,6 +17,7 @@ use crate::decode::{Instruction, Rep};
 use crate::eu_timing;
 use crate::flags::{DF, IF, ZF};
 use crate::regs::SegReg;
+use crate::size::Size;
 use crate::table::Op;
 use crate::timing;
 

@@ -26,11 +26,11 @@
 pub mod cycle;
 pub mod queue;
 
-use crate::alu::Size;
 use crate::bus::{Bus, DIRECT_BLOCK};
 use crate::cpu::{Cpu, Fault};
 use crate::decode_cache::{DecodeCache, Slot};
 use crate::regs::SegReg;
+use crate::size::Size;
 use cycle::{BusStatus, BusUnit, CycleRecord, QueueOp, Transfer};
 
 /// Clocks of one extra bus cycle (T1-T4).

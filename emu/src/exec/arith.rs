@@ -4,15 +4,15 @@
 //! `crate::alu`, `crate::muldiv` and `crate::bcd`; this file moves the
 //! operands and runs the exact mode's microcode scripts.
 
-use crate::alu::Size;
 use crate::bus::Bus;
 use crate::cpu::{Cpu, Fault};
-use crate::decode::{Instruction, Rep};
+use crate::decode::{in_memory, Instruction, Rep};
 use crate::eu_timing;
 use crate::flags;
+use crate::size::Size;
 use crate::table::{Form, Op};
 
-use super::{in_memory, Exec, Loc, UD};
+use super::{Exec, Loc, UD};
 
 impl Cpu {
     /// The ALU group in its four operand forms.

@@ -2,16 +2,16 @@
 //! far, indirect), RET/RETF, IRET, the software interrupts (INT, INT3,
 //! INTO, ICEBP) and BOUND, which raises #BR.
 
-use crate::alu::Size;
 use crate::bus::Bus;
 use crate::cpu::{Cpu, Fault};
-use crate::decode::Instruction;
+use crate::decode::{in_memory, Instruction};
 use crate::eu_timing;
 use crate::flags::{CF, OF, PF, SF, ZF};
 use crate::regs::SegReg;
+use crate::size::Size;
 use crate::table::{Form, Op};
 
-use super::{in_memory, Exec};
+use super::Exec;
 
 impl Cpu {
     /// Evaluates condition `cc` (the low nibble of a Jcc opcode).

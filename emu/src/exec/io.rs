@@ -1,11 +1,11 @@
 //! IN and OUT, with the port in an immediate byte or in DX. (INS and OUTS
 //! are string operations: `crate::string`.)
 
-use crate::alu::Size;
 use crate::bus::Bus;
 use crate::cpu::Cpu;
 use crate::decode::Instruction;
 use crate::eu_timing;
+use crate::size::Size;
 use crate::table::{Form, Op};
 
 impl Cpu {

@@ -2,15 +2,15 @@
 //! segment register; PUSHA/POPA; ENTER and LEAVE. The stack accesses
 //! themselves (`push`, `pop`) are the BIU's.
 
-use crate::alu::Size;
 use crate::bus::Bus;
 use crate::cpu::Cpu;
-use crate::decode::Instruction;
+use crate::decode::{in_memory, sreg_of_opcode, Instruction};
 use crate::eu_timing;
 use crate::regs::SegReg;
+use crate::size::Size;
 use crate::table::{Form, Op};
 
-use super::{in_memory, Exec, Loc};
+use super::{Exec, Loc};
 
 impl Cpu {
     /// PUSH of a register in the opcode, an immediate or r/m.
@@ -77,7 +77,7 @@ impl Cpu {
     #[inline(always)]
     pub(super) fn push_pop_sreg<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) -> Exec {
         let wsz = Size::wide(ins.opsize32);
-        let s = super::operands::sreg_of_opcode(ins);
+        let s = sreg_of_opcode(ins);
         if ins.op == Op::PushSeg {
             self.x_script(bus, eu_timing::PUSH_PRE);
             let v = self.regs.sreg(s) as u32;

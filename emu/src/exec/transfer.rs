@@ -1,15 +1,15 @@
 //! Data transfer: MOV in its forms, XCHG, LEA, the far-pointer loads (LES,
 //! LDS, LSS, LFS, LGS), MOVZX/MOVSX and XLAT.
 
-use crate::alu::Size;
 use crate::bus::Bus;
 use crate::cpu::Cpu;
-use crate::decode::Instruction;
+use crate::decode::{in_memory, Instruction};
 use crate::eu_timing;
 use crate::regs::SegReg;
+use crate::size::Size;
 use crate::table::{Form, Op};
 
-use super::{in_memory, Exec, Loc, UD};
+use super::{Exec, Loc, UD};
 
 impl Cpu {
     /// The MOV forms, by operand form.
