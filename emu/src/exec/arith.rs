@@ -9,6 +9,7 @@ use crate::cpu::{Cpu, Fault};
 use crate::decode::{in_memory, Instruction, Rep};
 use crate::eu_timing;
 use crate::flags;
+use crate::regs::Reg16;
 use crate::size::Size;
 use crate::table::{Form, Op};
 
@@ -178,7 +179,7 @@ impl Cpu {
     /// A double-width result: AH:AL for a byte, DX:AX or EDX:EAX otherwise.
     pub(crate) fn put_acc_pair(&mut self, sz: Size, lo: u32, hi: u32) {
         match sz {
-            Size::Byte => self.regs.put16(0, (hi << 8 | lo) as u16),
+            Size::Byte => self.regs.set_reg16(Reg16::AX, (hi << 8 | lo) as u16),
             _ => {
                 self.put_reg(0, sz, lo);
                 self.put_reg(2, sz, hi);
@@ -281,10 +282,10 @@ impl Cpu {
         let wsz = Size::wide(ins.opsize32);
         if ins.op == Op::Cbw {
             if ins.opsize32 {
-                self.regs.gpr[0] = self.regs.get16(0) as i16 as i32 as u32;
+                self.regs.gpr[0] = self.regs.reg16(Reg16::AX) as i16 as i32 as u32;
             } else {
                 let al = self.regs.get8(0) as i8 as i16 as u16;
-                self.regs.put16(0, al);
+                self.regs.set_reg16(Reg16::AX, al);
             }
         } else {
             let neg = self.get_reg(0, wsz) & wsz.sign() != 0;

@@ -5,6 +5,7 @@ use crate::bus::Bus;
 use crate::cpu::Cpu;
 use crate::decode::Instruction;
 use crate::eu_timing;
+use crate::regs::Reg16;
 use crate::size::Size;
 use crate::table::{Form, Op};
 
@@ -17,7 +18,7 @@ impl Cpu {
         let port = if imm {
             ins.imm as u16
         } else {
-            self.regs.get16(2)
+            self.regs.reg16(Reg16::DX)
         };
         self.x_imm(bus, ins);
         if ins.op == Op::In {

@@ -5,7 +5,7 @@
 use crate::bus::Bus;
 use crate::cpu::{Cpu, Fault};
 use crate::decode::{Instruction, ModRm};
-use crate::regs::SegReg;
+use crate::regs::{Reg16, SegReg};
 use crate::size::Size;
 use crate::timing;
 
@@ -30,7 +30,12 @@ impl Cpu {
     pub(crate) fn effective_address(&self, ins: &Instruction, m: ModRm) -> (SegReg, u32) {
         let r = &self.regs;
         let (off, ss_default) = if !ins.addrsize32 {
-            let (bx, bp, si, di) = (r.get16(3), r.get16(5), r.get16(6), r.get16(7));
+            let (bx, bp, si, di) = (
+                r.reg16(Reg16::BX),
+                r.reg16(Reg16::BP),
+                r.reg16(Reg16::SI),
+                r.reg16(Reg16::DI),
+            );
             let (base, ss) = match m.rm {
                 0 => (bx.wrapping_add(si), false),
                 1 => (bx.wrapping_add(di), false),

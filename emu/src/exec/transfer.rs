@@ -5,7 +5,7 @@ use crate::bus::Bus;
 use crate::cpu::Cpu;
 use crate::decode::{in_memory, Instruction};
 use crate::eu_timing;
-use crate::regs::SegReg;
+use crate::regs::{Reg16, SegReg};
 use crate::size::Size;
 use crate::table::{Form, Op};
 
@@ -193,7 +193,7 @@ impl Cpu {
         let off = if ins.addrsize32 {
             self.regs.gpr[3].wrapping_add(al)
         } else {
-            (self.regs.get16(3) as u32 + al) & 0xFFFF
+            (self.regs.reg16(Reg16::BX) as u32 + al) & 0xFFFF
         };
         self.x_script(bus, eu_timing::XLAT_PRE);
         let v = self.read_mem(bus, seg, off, Size::Byte)?;

@@ -4,7 +4,7 @@
 use crate::bus::Bus;
 use crate::cpu::Cpu;
 use crate::flags::ZF;
-use crate::regs::SegReg;
+use crate::regs::{Reg16, SegReg};
 use crate::size::Size;
 use crate::table::Op;
 
@@ -26,12 +26,12 @@ impl Cpu {
     /// whether the jump was taken.
     #[inline(always)]
     pub(super) fn f_loop(&mut self, f: &Fast) -> bool {
-        let cx = self.regs.get16(1);
+        let cx = self.regs.reg16(Reg16::CX);
         let taken = if f.op == Op::Jcxz {
             cx == 0
         } else {
             let cx = cx.wrapping_sub(1);
-            self.regs.put16(1, cx);
+            self.regs.set_reg16(Reg16::CX, cx);
             cx != 0
                 && match f.op {
                     Op::Loope => self.flag(ZF),
@@ -58,8 +58,8 @@ impl Cpu {
     #[inline(always)]
     pub(super) fn f_ret<B: Bus>(&mut self, bus: &mut B, f: &Fast) -> Option<()> {
         let ip = u16::from_le_bytes(self.pop_bytes::<2, B>(bus, Size::Word)?) as u32;
-        let sp = self.regs.get16(4).wrapping_add(f.imm as u16);
-        self.regs.put16(4, sp);
+        let sp = self.regs.reg16(Reg16::SP).wrapping_add(f.imm as u16);
+        self.regs.set_reg16(Reg16::SP, sp);
         self.regs.ip = ip;
         Some(())
     }
@@ -68,14 +68,14 @@ impl Cpu {
     /// before the first.
     #[inline(always)]
     pub(super) fn f_retf<B: Bus>(&mut self, bus: &mut B, f: &Fast) -> Option<()> {
-        if self.regs.get16(4) > 0xFFFC {
+        if self.regs.reg16(Reg16::SP) > 0xFFFC {
             return None;
         }
         let [i0, i1, c0, c1] = self.pop_bytes::<4, B>(bus, Size::Word)?;
-        let sp = self.regs.get16(4).wrapping_add(f.imm as u16);
-        self.regs.put16(4, sp);
+        let sp = self.regs.reg16(Reg16::SP).wrapping_add(f.imm as u16);
+        self.regs.set_reg16(Reg16::SP, sp);
         self.regs.ip = u16::from_le_bytes([i0, i1]) as u32;
-        self.regs.seg[SegReg::CS as usize] = u16::from_le_bytes([c0, c1]);
+        self.regs.set_sreg(SegReg::CS, u16::from_le_bytes([c0, c1]));
         Some(())
     }
 
@@ -83,14 +83,14 @@ impl Cpu {
     /// the first.
     #[inline(always)]
     pub(super) fn f_iret<B: Bus>(&mut self, bus: &mut B) -> Option<()> {
-        if self.regs.get16(4) > 0xFFFA {
+        if self.regs.reg16(Reg16::SP) > 0xFFFA {
             return None;
         }
         let [i0, i1, c0, c1, f0, f1] = self.pop_bytes::<6, B>(bus, Size::Word)?;
         let (ip, cs) = (u16::from_le_bytes([i0, i1]), u16::from_le_bytes([c0, c1]));
         let fl = u16::from_le_bytes([f0, f1]) as u32;
         self.regs.ip = ip as u32;
-        self.regs.seg[SegReg::CS as usize] = cs;
+        self.regs.set_sreg(SegReg::CS, cs);
         self.regs.flags = self.normalize_flags((self.regs.flags & 0xFFFF_0000) | fl);
         Some(())
     }
@@ -101,7 +101,7 @@ impl Cpu {
     #[inline(always)]
     pub(super) fn f_far<B: Bus>(&mut self, bus: &mut B, f: &Fast) -> Option<()> {
         let call = matches!(f.kind, Kind::CallFar | Kind::CallFarM);
-        if call && self.regs.get16(4) < 4 {
+        if call && self.regs.reg16(Reg16::SP) < 4 {
             return None;
         }
         let (ip, cs) = if matches!(f.kind, Kind::CallFarM | Kind::JmpFarM) {
@@ -116,12 +116,12 @@ impl Cpu {
             (f.imm, f.disp as u16)
         };
         if call {
-            let [c0, c1] = self.regs.seg[SegReg::CS as usize].to_le_bytes();
+            let [c0, c1] = self.regs.sreg(SegReg::CS).to_le_bytes();
             let [i0, i1] = (self.regs.ip as u16).to_le_bytes();
             self.push_frame(bus, Size::Word, [i0, i1, c0, c1])?;
         }
         self.regs.ip = ip;
-        self.regs.seg[SegReg::CS as usize] = cs;
+        self.regs.set_sreg(SegReg::CS, cs);
         Some(())
     }
 }

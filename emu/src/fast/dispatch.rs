@@ -4,6 +4,7 @@
 use crate::bus::Bus;
 use crate::cpu::Cpu;
 use crate::flags::{CF, DF};
+use crate::regs::Reg16;
 use crate::size::Size;
 use crate::table::Op;
 
@@ -167,10 +168,10 @@ impl Cpu {
             }
             Kind::Cbw => {
                 if f.size == Size::Dword {
-                    self.regs.gpr[0] = self.regs.get16(0) as i16 as i32 as u32;
+                    self.regs.gpr[0] = self.regs.reg16(Reg16::AX) as i16 as i32 as u32;
                 } else {
                     let al = self.regs.get8(0) as i8 as i16 as u16;
-                    self.regs.put16(0, al);
+                    self.regs.set_reg16(Reg16::AX, al);
                 }
             }
             Kind::Cwd => {

@@ -4,7 +4,7 @@
 use crate::biu::BUS_CYCLE;
 use crate::bus::Bus;
 use crate::cpu::Cpu;
-use crate::regs::SegReg;
+use crate::regs::{Reg16, SegReg};
 use crate::size::Size;
 
 use super::Fast;
@@ -51,7 +51,7 @@ impl Cpu {
         bus: &mut B,
         unit: Size,
     ) -> Option<[u8; N]> {
-        let sp = self.regs.get16(4);
+        let sp = self.regs.reg16(Reg16::SP);
         let k = unit.bits() as usize / 8;
         if let Some(a) = self.direct_addr(SegReg::SS, sp as u32, N as u32) {
             if let Some(&b) = bus.ram_mut(a, N as u32).and_then(|m| m.first_chunk::<N>()) {
@@ -59,7 +59,7 @@ impl Cpu {
                 if sp & 1 != 0 {
                     self.step_cycles += BUS_CYCLE * (N / k) as u32;
                 }
-                self.regs.put16(4, sp.wrapping_add(N as u16));
+                self.regs.set_reg16(Reg16::SP, sp.wrapping_add(N as u16));
                 return Some(b);
             }
         }
@@ -79,7 +79,7 @@ impl Cpu {
     /// caller's.
     #[inline(always)]
     pub(crate) fn push_direct<const N: usize, B: Bus>(&mut self, bus: &mut B, b: [u8; N]) -> bool {
-        let sp = self.regs.get16(4).wrapping_sub(N as u16);
+        let sp = self.regs.reg16(Reg16::SP).wrapping_sub(N as u16);
         let Some(a) = self.direct_addr(SegReg::SS, sp as u32, N as u32) else {
             return false;
         };
@@ -92,7 +92,7 @@ impl Cpu {
         *m = b;
         bus.mem_direct_done(N as u64);
         self.decode_cache.written(a, N as u32);
-        self.regs.put16(4, sp);
+        self.regs.set_reg16(Reg16::SP, sp);
         true
     }
 
@@ -111,7 +111,7 @@ impl Cpu {
         let k = unit.bits() as usize / 8;
         if self.push_direct(bus, b) {
             // (SP moved by an even count: its parity is the units'.)
-            if self.regs.get16(4) & 1 != 0 {
+            if self.regs.reg16(Reg16::SP) & 1 != 0 {
                 self.step_cycles += BUS_CYCLE * (N / k) as u32;
             }
             return Some(());

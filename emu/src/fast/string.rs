@@ -4,6 +4,7 @@
 use crate::bus::Bus;
 use crate::cpu::Cpu;
 use crate::flags::DF;
+use crate::regs::Reg16;
 
 use super::Fast;
 
@@ -18,7 +19,7 @@ impl Cpu {
         let si = if f.a32 {
             self.regs.gpr[6]
         } else {
-            self.regs.get16(6) as u32
+            self.regs.reg16(Reg16::SI) as u32
         };
         let v = self.read_mem(bus, f.seg, si, f.size).ok()?;
         self.put_reg(0, f.size, v);
@@ -30,7 +31,7 @@ impl Cpu {
         if f.a32 {
             self.regs.gpr[6] = next;
         } else {
-            self.regs.put16(6, next as u16);
+            self.regs.set_reg16(Reg16::SI, next as u16);
         }
         Some(())
     }
