@@ -171,80 +171,6 @@ fn word_size(opcode: u8, two_byte: bool, op: Op, form: Form) -> bool {
     }
 }
 
-/// The prefixes of an instruction (the last segment override and the last
-/// repeat prefix win).
-#[derive(Clone, Copy, Default)]
-struct Prefixes {
-    seg: Option<SegReg>,
-    rep: Rep,
-    lock: bool,
-    opsize32: bool,
-    addrsize32: bool,
-    count: u8,
-}
-
-/// Reads the prefixes that `model` knows: the prefixes and the first byte
-/// that is none.
-#[inline(always)]
-fn read_prefixes<F: FnMut() -> u8>(model: CpuModel, r: &mut Reader<F>) -> Option<(Prefixes, u8)> {
-    let mut p = Prefixes::default();
-    loop {
-        let b = r.byte()?;
-        if !is_prefix_for(model, b) {
-            return Some((p, b));
-        }
-        match b {
-            0x26 => p.seg = Some(SegReg::ES),
-            0x2E => p.seg = Some(SegReg::CS),
-            0x36 => p.seg = Some(SegReg::SS),
-            0x3E => p.seg = Some(SegReg::DS),
-            0x64 => p.seg = Some(SegReg::FS),
-            0x65 => p.seg = Some(SegReg::GS),
-            0x66 => p.opsize32 = true,
-            0x67 => p.addrsize32 = true,
-            0xF0 | 0xF1 => p.lock = true,
-            0xF2 => p.rep = Rep::Repne,
-            _ => p.rep = Rep::Rep,
-        }
-        p.count = p.count.saturating_add(1);
-    }
-}
-
-/// The opcode map entry of `opcode` for `model` (reading the second byte
-/// of a 0Fh opcode): the opcode byte, whether it is two-byte, the entry.
-#[inline(always)]
-fn opcode_entry<F: FnMut() -> u8>(
-    model: CpuModel,
-    opcode: u8,
-    r: &mut Reader<F>,
-) -> Option<(u8, bool, OpcodeEntry)> {
-    let caps = model.caps();
-    if !caps.has_80186_instructions {
-        return Some((opcode, false, OPCODES[opcode as usize]));
-    }
-    if opcode == 0x0F {
-        let b = r.byte()?;
-        // The 286 has only the system instructions of the 0Fh map.
-        let entry = if caps.has_486_instructions {
-            OPCODES_0F_486[b as usize]
-        } else if caps.has_32bit_operands || (caps.has_msw && matches!(b, 0x00 | 0x01 | 0x06)) {
-            OPCODES_0F[b as usize]
-        } else {
-            OPCODES_0F[0xFF]
-        };
-        return Some((b, true, entry));
-    }
-    let entry = if opcode == 0xF1 && caps.f1_is_icebp {
-        OpcodeEntry {
-            op: Op::Icebp,
-            form: Form::None,
-        }
-    } else {
-        OPCODES_186[opcode as usize]
-    };
-    Some((opcode, false, entry))
-}
-
 /// The displacement that follows ModR/M (and the SIB byte of 32-bit
 /// addressing, which it reads first): the displacement and the SIB byte.
 #[inline(always)]
@@ -284,17 +210,18 @@ fn displacement<F: FnMut() -> u8>(
     Some((disp, sib))
 }
 
-/// The immediates of `form` (`w`: a word operation; `p`: the prefixes):
-/// the first and the second.
+/// The immediates of `form` (`w`: a word operation; the operand and
+/// address sizes): the first and the second.
 #[inline(always)]
 fn immediates<F: FnMut() -> u8>(
     r: &mut Reader<F>,
     form: Form,
     w: bool,
-    p: &Prefixes,
+    opsize32: bool,
+    addrsize32: bool,
 ) -> Option<(u32, u32)> {
     let wide = |r: &mut Reader<F>| -> Option<u32> {
-        if p.opsize32 {
+        if opsize32 {
             r.dword()
         } else {
             r.word().map(u32::from)
@@ -308,7 +235,7 @@ fn immediates<F: FnMut() -> u8>(
         Form::Reg8I | Form::Ib | Form::AccPort | Form::EIbu => (r.byte()? as u32, 0),
         Form::Reg16I | Form::Rel16 | Form::Iv => (wide(r)?, 0),
         Form::Iw => (r.word()? as u32, 0),
-        Form::AccMoffs | Form::MoffsAcc if p.addrsize32 => (r.dword()?, 0),
+        Form::AccMoffs | Form::MoffsAcc if addrsize32 => (r.dword()?, 0),
         Form::AccMoffs | Form::MoffsAcc => (r.word()? as u32, 0),
         Form::Far => (wide(r)?, r.word()? as u32),
         Form::IwIb => (r.word()? as u32, r.byte()? as u32),
@@ -334,21 +261,70 @@ pub fn decode_for<F: FnMut() -> u8>(
         len: 0,
         max_len,
     };
-    let (p, first) = read_prefixes(model, &mut r)?;
-    let (opcode, two_byte, entry) = opcode_entry(model, first, &mut r)?;
+    let caps = model.caps();
+    let i186 = caps.has_80186_instructions;
+    let mut seg = None;
+    let mut rep = Rep::None;
+    let mut lock = false;
+    let mut opsize32 = false;
+    let mut addrsize32 = false;
+    let mut prefixes = 0u8;
+    let opcode = loop {
+        let b = r.byte()?;
+        if !is_prefix_for(model, b) {
+            break b;
+        }
+        match b {
+            0x26 => seg = Some(SegReg::ES),
+            0x2E => seg = Some(SegReg::CS),
+            0x36 => seg = Some(SegReg::SS),
+            0x3E => seg = Some(SegReg::DS),
+            0x64 => seg = Some(SegReg::FS),
+            0x65 => seg = Some(SegReg::GS),
+            0x66 => opsize32 = true,
+            0x67 => addrsize32 = true,
+            0xF0 | 0xF1 => lock = true,
+            0xF2 => rep = Rep::Repne,
+            _ => rep = Rep::Rep,
+        }
+        prefixes = prefixes.saturating_add(1);
+    };
+    let (opcode, two_byte, entry) = if i186 && opcode == 0x0F {
+        let b = r.byte()?;
+        // The 286 has only the system instructions of the 0Fh map.
+        let entry = if caps.has_486_instructions {
+            OPCODES_0F_486[b as usize]
+        } else if caps.has_32bit_operands || (caps.has_msw && matches!(b, 0x00 | 0x01 | 0x06)) {
+            OPCODES_0F[b as usize]
+        } else {
+            OPCODES_0F[0xFF]
+        };
+        (b, true, entry)
+    } else if i186 {
+        let mut entry = OPCODES_186[opcode as usize];
+        if opcode == 0xF1 && caps.f1_is_icebp {
+            entry = OpcodeEntry {
+                op: Op::Icebp,
+                form: Form::None,
+            };
+        }
+        (opcode, false, entry)
+    } else {
+        (opcode, false, OPCODES[opcode as usize])
+    };
     let (mut op, mut form) = (entry.op, entry.form);
     let modrm = if form.has_modrm() {
         let m = ModRm::new(r.byte()?);
         if let Form::Group(g) = form {
-            (op, form) = group_member(model.caps().has_80186_instructions, opcode, g, m.reg);
+            (op, form) = group_member(i186, opcode, g, m.reg);
         }
         Some(m)
     } else {
         None
     };
     let w = word_size(opcode, two_byte, op, form);
-    let (disp, sib) = displacement(&mut r, modrm, form, p.addrsize32)?;
-    let (imm, imm2) = immediates(&mut r, form, w, &p)?;
+    let (disp, sib) = displacement(&mut r, modrm, form, addrsize32)?;
+    let (imm, imm2) = immediates(&mut r, form, w, opsize32, addrsize32)?;
     Some(Instruction {
         opcode,
         two_byte,
@@ -360,12 +336,12 @@ pub fn decode_for<F: FnMut() -> u8>(
         disp,
         imm,
         imm2,
-        seg: p.seg,
-        rep: p.rep,
-        lock: p.lock,
-        opsize32: p.opsize32,
-        addrsize32: p.addrsize32,
-        prefixes: p.count,
+        seg,
+        rep,
+        lock,
+        opsize32,
+        addrsize32,
+        prefixes,
         len: r.len.min(255) as u8,
     })
 }
