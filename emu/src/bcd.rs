@@ -6,9 +6,10 @@
 //! and DAA/DAS leave OF from their internal additions (characterised against
 //! a real 8088 by the MartyPC project; confirmed here by `shared/sst/8086`).
 
-use crate::alu::Size;
 use crate::cpu::Cpu;
 use crate::flags::{parity, AF, CF, OF, PF, SF, ZF};
+use crate::regs::Reg16;
+use crate::size::Size;
 
 impl Cpu {
     fn al(&self) -> u8 {
@@ -171,13 +172,13 @@ impl Cpu {
     fn ascii_adjust_286(&mut self, add: bool) {
         let adjust = (self.al() & 0x0F) > 9 || self.flag(AF);
         if adjust {
-            let ax = self.regs.get16(0);
+            let ax = self.regs.reg16(Reg16::AX);
             let ax = if add {
                 ax.wrapping_add(0x106)
             } else {
                 ax.wrapping_sub(0x106)
             };
-            self.regs.put16(0, ax);
+            self.regs.set_reg16(Reg16::AX, ax);
         }
         let al = self.al() & 0x0F;
         self.set_al(al);

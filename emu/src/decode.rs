@@ -8,7 +8,9 @@
 
 use crate::model::CpuModel;
 use crate::regs::SegReg;
-use crate::table::{group_member, Form, Op, OPCODES, OPCODES_0F, OPCODES_0F_486, OPCODES_186};
+use crate::table::{
+    group_member, Form, Op, OpcodeEntry, OPCODES, OPCODES_0F, OPCODES_0F_486, OPCODES_186,
+};
 /// The repeat prefix of an instruction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Rep {
@@ -102,6 +104,26 @@ pub struct Instruction {
     pub len: u8,
 }
 
+/// True when the instruction's r/m operand is in memory.
+#[inline(always)]
+pub(crate) fn in_memory(ins: &Instruction) -> bool {
+    matches!(ins.modrm, Some(m) if !m.is_reg())
+}
+
+/// The segment register of PUSH/POP Sreg: opcode bits 3-4 in the one-byte
+/// map, FS (0F A0h/A1h) or GS (0F A8h/A9h) in the two-byte map.
+pub(crate) fn sreg_of_opcode(ins: &Instruction) -> SegReg {
+    if ins.two_byte {
+        if ins.opcode < 0xA8 {
+            SegReg::FS
+        } else {
+            SegReg::GS
+        }
+    } else {
+        SegReg::from_index((ins.opcode >> 3) & 3)
+    }
+}
+
 /// True for the bytes the 8086 treats as prefixes.
 #[inline]
 pub fn is_prefix(b: u8) -> bool {
@@ -147,6 +169,81 @@ fn word_size(opcode: u8, two_byte: bool, op: Op, form: Form) -> bool {
         Form::Rel8 | Form::Rel16 | Form::Far | Form::Iw | Form::Ib | Form::IwIb => true,
         _ => opcode & 1 != 0,
     }
+}
+
+/// The displacement that follows ModR/M (and the SIB byte of 32-bit
+/// addressing, which it reads first): the displacement and the SIB byte.
+#[inline(always)]
+fn displacement<F: FnMut() -> u8>(
+    r: &mut Reader<F>,
+    modrm: Option<ModRm>,
+    form: Form,
+    addrsize32: bool,
+) -> Option<(u32, Option<u8>)> {
+    let Some(m) = modrm else {
+        return Some((0, None));
+    };
+    if form == Form::Cr || m.is_reg() {
+        return Some((0, None));
+    }
+    if !addrsize32 {
+        let disp = match m.disp_len() {
+            1 => r.byte()? as i8 as i16 as u16 as u32,
+            2 => r.word()? as u32,
+            _ => 0,
+        };
+        return Some((disp, None));
+    }
+    let mut sib = None;
+    let mut base = m.rm;
+    if m.rm == 4 {
+        let s = r.byte()?;
+        sib = Some(s);
+        base = s & 7;
+    }
+    let disp = match m.mode {
+        0 if base == 5 => r.dword()?,
+        1 => r.byte()? as i8 as i32 as u32,
+        2 => r.dword()?,
+        _ => 0,
+    };
+    Some((disp, sib))
+}
+
+/// The immediates of `form` (`w`: a word operation; the operand and
+/// address sizes): the first and the second.
+#[inline(always)]
+fn immediates<F: FnMut() -> u8>(
+    r: &mut Reader<F>,
+    form: Form,
+    w: bool,
+    opsize32: bool,
+    addrsize32: bool,
+) -> Option<(u32, u32)> {
+    let wide = |r: &mut Reader<F>| -> Option<u32> {
+        if opsize32 {
+            r.dword()
+        } else {
+            r.word().map(u32::from)
+        }
+    };
+    let sext8 = |b: u8| b as i8 as i32 as u32;
+    Some(match form {
+        Form::AccI | Form::EI if w => (wide(r)?, 0),
+        Form::AccI | Form::EI => (r.byte()? as u32, 0),
+        Form::EIbs | Form::Rel8 | Form::Ibs => (sext8(r.byte()?), 0),
+        Form::Reg8I | Form::Ib | Form::AccPort | Form::EIbu => (r.byte()? as u32, 0),
+        Form::Reg16I | Form::Rel16 | Form::Iv => (wide(r)?, 0),
+        Form::Iw => (r.word()? as u32, 0),
+        Form::AccMoffs | Form::MoffsAcc if addrsize32 => (r.dword()?, 0),
+        Form::AccMoffs | Form::MoffsAcc => (r.word()? as u32, 0),
+        Form::Far => (wide(r)?, r.word()? as u32),
+        Form::IwIb => (r.word()? as u32, r.byte()? as u32),
+        Form::GEI => (0, wide(r)?),
+        Form::GEIb => (0, sext8(r.byte()?)),
+        Form::EGIb => (0, r.byte()? as u32),
+        _ => (0, 0),
+    })
 }
 
 /// Decodes one instruction for `model`, reading its bytes from `next` in
@@ -206,7 +303,7 @@ pub fn decode_for<F: FnMut() -> u8>(
     } else if i186 {
         let mut entry = OPCODES_186[opcode as usize];
         if opcode == 0xF1 && caps.f1_is_icebp {
-            entry = crate::table::OpcodeEntry {
+            entry = OpcodeEntry {
                 op: Op::Icebp,
                 form: Form::None,
             };
@@ -226,54 +323,8 @@ pub fn decode_for<F: FnMut() -> u8>(
         None
     };
     let w = word_size(opcode, two_byte, op, form);
-    let mut sib = None;
-    let disp = match modrm {
-        Some(m) if form == Form::Cr || m.is_reg() => 0,
-        Some(m) if addrsize32 => {
-            let mut base = m.rm;
-            if m.rm == 4 {
-                let s = r.byte()?;
-                sib = Some(s);
-                base = s & 7;
-            }
-            match m.mode {
-                0 if base == 5 => r.dword()?,
-                1 => r.byte()? as i8 as i32 as u32,
-                2 => r.dword()?,
-                _ => 0,
-            }
-        }
-        Some(m) => match m.disp_len() {
-            1 => r.byte()? as i8 as i16 as u16 as u32,
-            2 => r.word()? as u32,
-            _ => 0,
-        },
-        None => 0,
-    };
-    let wide = |r: &mut Reader<F>| -> Option<u32> {
-        if opsize32 {
-            r.dword()
-        } else {
-            r.word().map(u32::from)
-        }
-    };
-    let sext8 = |b: u8| b as i8 as i32 as u32;
-    let (imm, imm2) = match form {
-        Form::AccI | Form::EI if w => (wide(&mut r)?, 0),
-        Form::AccI | Form::EI => (r.byte()? as u32, 0),
-        Form::EIbs | Form::Rel8 | Form::Ibs => (sext8(r.byte()?), 0),
-        Form::Reg8I | Form::Ib | Form::AccPort | Form::EIbu => (r.byte()? as u32, 0),
-        Form::Reg16I | Form::Rel16 | Form::Iv => (wide(&mut r)?, 0),
-        Form::Iw => (r.word()? as u32, 0),
-        Form::AccMoffs | Form::MoffsAcc if addrsize32 => (r.dword()?, 0),
-        Form::AccMoffs | Form::MoffsAcc => (r.word()? as u32, 0),
-        Form::Far => (wide(&mut r)?, r.word()? as u32),
-        Form::IwIb => (r.word()? as u32, r.byte()? as u32),
-        Form::GEI => (0, wide(&mut r)?),
-        Form::GEIb => (0, sext8(r.byte()?)),
-        Form::EGIb => (0, r.byte()? as u32),
-        _ => (0, 0),
-    };
+    let (disp, sib) = displacement(&mut r, modrm, form, addrsize32)?;
+    let (imm, imm2) = immediates(&mut r, form, w, opsize32, addrsize32)?;
     Some(Instruction {
         opcode,
         two_byte,

@@ -82,7 +82,7 @@ pub(crate) struct Decoded {
 
 impl Decoded {
     fn new(model: CpuModel, ins: Instruction) -> Self {
-        let mem = crate::exec::in_memory(&ins);
+        let mem = crate::decode::in_memory(&ins);
         Decoded {
             ins,
             clocks: [false, true].map(|taken| timing::clocks(model, &ins, mem, taken)),

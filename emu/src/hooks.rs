@@ -12,6 +12,7 @@
 //! stopped it is in [`Hooks::stopped`].
 
 use crate::cpu::Cpu;
+use crate::regs::{Reg16, SegReg};
 
 /// What a hook does when it fires.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -183,7 +184,7 @@ impl Cpu {
     #[cold]
     #[inline(never)]
     pub(crate) fn hook_exec(&mut self) -> bool {
-        let cs = self.regs.seg[1];
+        let cs = self.regs.sreg(SegReg::CS);
         let ip = self.regs.ip as u16;
         let linear = self.linear(cs, ip);
         let cycles = self.cycles;
@@ -221,7 +222,11 @@ impl Cpu {
     #[inline(never)]
     pub(crate) fn hook_mem(&mut self, write: bool, linear: u32, size: u8, value: u32) {
         let linear = linear & self.model.address_mask();
-        let (cs, ip, cycles) = (self.regs.seg[1], self.instr_ip as u16, self.cycles);
+        let (cs, ip, cycles) = (
+            self.regs.sreg(SegReg::CS),
+            self.instr_ip as u16,
+            self.cycles,
+        );
         let Some(h) = self.hooks.as_deref_mut() else {
             return;
         };
@@ -258,7 +263,11 @@ impl Cpu {
     #[cold]
     #[inline(never)]
     pub(crate) fn hook_port(&mut self, write: bool, port: u16, size: u8, value: u32) {
-        let (cs, ip, cycles) = (self.regs.seg[1], self.instr_ip as u16, self.cycles);
+        let (cs, ip, cycles) = (
+            self.regs.sreg(SegReg::CS),
+            self.instr_ip as u16,
+            self.cycles,
+        );
         let Some(h) = self.hooks.as_deref_mut() else {
             return;
         };
@@ -286,8 +295,12 @@ impl Cpu {
     #[cold]
     #[inline(never)]
     pub(crate) fn hook_interrupt(&mut self, vector: u8) {
-        let (cs, ip, cycles) = (self.regs.seg[1], self.instr_ip as u16, self.cycles);
-        let ax = self.regs.get16(0);
+        let (cs, ip, cycles) = (
+            self.regs.sreg(SegReg::CS),
+            self.instr_ip as u16,
+            self.cycles,
+        );
+        let ax = self.regs.reg16(Reg16::AX);
         let Some(h) = self.hooks.as_deref_mut() else {
             return;
         };

@@ -8,7 +8,7 @@ use crate::bus::Bus;
 use crate::cpu::{Cpu, Fault};
 use crate::eu_timing;
 use crate::flags::{IF, TF};
-use crate::regs::SegReg;
+use crate::regs::{Reg16, SegReg};
 use crate::timing;
 
 impl Cpu {
@@ -46,12 +46,12 @@ impl Cpu {
     /// SS:SP - 4, SS:SP - 6 (SP wraps at 64 KiB); SP moved below them.
     #[inline(never)]
     fn push_frame_words<B: Bus>(&mut self, bus: &mut B, words: [u16; 3]) {
-        let mut sp = self.regs.get16(4);
+        let mut sp = self.regs.reg16(Reg16::SP);
         for v in words {
             sp = sp.wrapping_sub(2);
             self.push_frame_word(bus, sp, v);
         }
-        self.regs.put16(4, sp);
+        self.regs.set_reg16(Reg16::SP, sp);
     }
 
     /// One word of an interrupt frame at SS:`sp` (SP wraps at 64 KiB), with
@@ -128,9 +128,9 @@ impl Cpu {
     /// Exact mode: a word pushed on the stack (SP wraps at 64 KiB).
     fn x_push16<B: Bus>(&mut self, bus: &mut B, v: u16) {
         let ss = (self.regs.sreg(SegReg::SS) as u32) << 4;
-        let sp = self.regs.get16(4).wrapping_sub(2);
+        let sp = self.regs.reg16(Reg16::SP).wrapping_sub(2);
         self.x_mem(bus, BusStatus::Memw, ss, sp as u32, 2, v as u32);
-        self.regs.put16(4, sp);
+        self.regs.set_reg16(Reg16::SP, sp);
     }
 
     /// Delivers a fault raised by the instruction being executed. The 8086

@@ -37,6 +37,7 @@ mod exec;
 mod fast;
 mod interrupt;
 mod muldiv;
+mod size;
 mod string;
 
 pub use bus::{Bus, FlatBus};

@@ -5,9 +5,9 @@
 //! the product of IMUL and the quotient of IDIV; IDIV raises the divide error
 //! for a quotient of -128 (-32768), which the 286 accepts.
 
-use crate::alu::Size;
 use crate::cpu::Cpu;
 use crate::flags::{CF, OF};
+use crate::size::Size;
 
 /// A divide error: the quotient does not fit or the divisor is zero.
 pub(crate) struct DivideError;

@@ -10,14 +10,14 @@
 //! prefix byte only, losing any earlier prefix (a documented 8086 erratum;
 //! the 286 restarts at the first prefix).
 
-use crate::alu::Size;
 use crate::biu::BUS_CYCLE;
 use crate::bus::{le_value, Bus, DIRECT_BLOCK};
 use crate::cpu::{Cpu, Fault};
 use crate::decode::{Instruction, Rep};
 use crate::eu_timing;
 use crate::flags::{DF, IF, ZF};
-use crate::regs::SegReg;
+use crate::regs::{Reg16, SegReg};
+use crate::size::Size;
 use crate::table::Op;
 use crate::timing;
 
@@ -86,14 +86,14 @@ impl Cpu {
             }
             Op::Ins => {
                 self.check_limit(es, di, n)?;
-                let port = self.regs.get16(2);
+                let port = self.regs.reg16(Reg16::DX);
                 let v = self.port_in(bus, port, sz);
                 self.write_mem(bus, es, di, sz, v)?;
                 self.set_index_reg(7, a32, di.wrapping_add(step));
             }
             Op::Outs => {
                 let v = self.read_mem(bus, src_seg, si, sz)?;
-                let port = self.regs.get16(2);
+                let port = self.regs.reg16(Reg16::DX);
                 self.port_out(bus, port, v, sz);
                 self.set_index_reg(6, a32, si.wrapping_add(step));
             }
@@ -395,7 +395,7 @@ impl Cpu {
         let rep = ins.rep != Rep::None;
         if rep {
             self.eu_cycles(bus, eu_timing::REP_CX_TEST);
-            if self.regs.get16(1) == 0 {
+            if self.regs.reg16(Reg16::CX) == 0 {
                 return Ok(());
             }
             self.eu_cycles(bus, eu_timing::REP_SETUP);
@@ -408,8 +408,8 @@ impl Cpu {
                 self.eu_cycles(bus, script.post);
                 return Ok(());
             }
-            let cx = self.regs.get16(1).wrapping_sub(1);
-            self.regs.put16(1, cx);
+            let cx = self.regs.reg16(Reg16::CX).wrapping_sub(1);
+            self.regs.set_reg16(Reg16::CX, cx);
             if matches!(op, Op::Cmps | Op::Scas) && self.flag(ZF) != (ins.rep == Rep::Rep) {
                 self.eu_cycles(bus, eu_timing::REP_Z_EXIT);
                 return Ok(());
@@ -444,8 +444,8 @@ impl Cpu {
     ) -> Result<(), Fault> {
         let n = sz.bits() / 8;
         let step = if self.flag(DF) { n.wrapping_neg() } else { n };
-        let si = self.regs.get16(6) as u32;
-        let di = self.regs.get16(7) as u32;
+        let si = self.regs.reg16(Reg16::SI) as u32;
+        let di = self.regs.reg16(Reg16::DI) as u32;
         let es = SegReg::ES;
         let (next_si, next_di) = (si.wrapping_add(step) as u16, di.wrapping_add(step) as u16);
         match op {
@@ -453,32 +453,32 @@ impl Cpu {
                 let v = self.read_mem(bus, src_seg, si, sz)?;
                 self.eu_cycles(bus, eu_timing::string_script(op).mid);
                 self.write_mem(bus, es, di, sz, v)?;
-                self.regs.put16(6, next_si);
-                self.regs.put16(7, next_di);
+                self.regs.set_reg16(Reg16::SI, next_si);
+                self.regs.set_reg16(Reg16::DI, next_di);
             }
             Op::Cmps => {
                 let a = self.read_mem(bus, src_seg, si, sz)?;
                 self.eu_cycles(bus, eu_timing::string_script(op).mid);
                 let b = self.read_mem(bus, es, di, sz)?;
                 self.sub(a, b, 0, sz);
-                self.regs.put16(6, next_si);
-                self.regs.put16(7, next_di);
+                self.regs.set_reg16(Reg16::SI, next_si);
+                self.regs.set_reg16(Reg16::DI, next_di);
             }
             Op::Scas => {
                 let acc = self.regs.gpr[0] & sz.mask();
                 let b = self.read_mem(bus, es, di, sz)?;
                 self.sub(acc, b, 0, sz);
-                self.regs.put16(7, next_di);
+                self.regs.set_reg16(Reg16::DI, next_di);
             }
             Op::Lods => {
                 let v = self.read_mem(bus, src_seg, si, sz)?;
                 self.put_reg(0, sz, v);
-                self.regs.put16(6, next_si);
+                self.regs.set_reg16(Reg16::SI, next_si);
             }
             Op::Stos => {
                 let acc = self.regs.gpr[0] & sz.mask();
                 self.write_mem(bus, es, di, sz, acc)?;
-                self.regs.put16(7, next_di);
+                self.regs.set_reg16(Reg16::DI, next_di);
             }
             // INS/OUTS are 186 instructions: the 8086 decodes 6Ch-6Fh as
             // conditional jumps.

@@ -15,9 +15,9 @@
 //! and 386 cost "+ m", the number of components of the next instruction;
 //! tandem counts m = 1 (included in the rows below).
 
-use crate::alu::Size;
 use crate::decode::{Instruction, ModRm};
 use crate::model::CpuModel;
+use crate::size::Size;
 use crate::table::{Form, Op, OP_COUNT};
 
 /// Clocks added to an interrupt entry by an exception (divide error) beyond

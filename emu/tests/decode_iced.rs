@@ -160,6 +160,63 @@ fn direct(ins: &Instruction) -> Operand {
     }
 }
 
+/// The implicit operands of the string instructions (and XLAT): DS:SI
+/// (or its override) and ES:DI, in 16- or 32-bit addressing.
+fn string_operands(ins: &Instruction, acc: Operand) -> Vec<Operand> {
+    let (si, di, bx) = if ins.addrsize32 {
+        (Register::ESI, Register::EDI, Register::EBX)
+    } else {
+        (Register::SI, Register::DI, Register::BX)
+    };
+    let at = |seg, base, index| Operand::Mem {
+        seg,
+        base,
+        index,
+        scale: 1,
+        disp: 0,
+    };
+    let src = at(seg_of(ins, Register::DS), si, Register::None);
+    let dst = at(Register::ES, di, Register::None);
+    match ins.op {
+        Op::Movs => vec![dst, src],
+        Op::Cmps => vec![src, dst],
+        Op::Stos => vec![dst, acc],
+        Op::Lods => vec![acc, src],
+        Op::Scas => vec![acc, dst],
+        Op::Ins => vec![dst, Operand::Reg(Register::DX)],
+        Op::Outs => vec![Operand::Reg(Register::DX), src],
+        Op::Xlat => vec![at(seg_of(ins, Register::DS), bx, Register::AL)],
+        _ => vec![],
+    }
+}
+
+/// MOV to or from a control or debug register (0F 20h-23h): the special
+/// register named by ModR/M reg, the 32-bit register by rm.
+fn control_register_operands(ins: &Instruction) -> Vec<Operand> {
+    const CR: [Register; 4] = [Register::CR0, Register::CR1, Register::CR2, Register::CR3];
+    const DR: [Register; 8] = [
+        Register::DR0,
+        Register::DR1,
+        Register::DR2,
+        Register::DR3,
+        Register::DR4,
+        Register::DR5,
+        Register::DR6,
+        Register::DR7,
+    ];
+    let m = ins.modrm.unwrap_or_default();
+    let special = match ins.opcode & 7 {
+        0 | 2 => CR[m.reg as usize & 3],
+        _ => DR[m.reg as usize],
+    };
+    let gpr = Operand::Reg(R32[m.rm as usize]);
+    if ins.op == Op::MovFromCr {
+        vec![gpr, Operand::Reg(special)]
+    } else {
+        vec![Operand::Reg(special), gpr]
+    }
+}
+
 /// Our operands in Intel order, or None where only length and operation are
 /// compared (FPU escapes).
 fn ours(ins: &Instruction, ip: u32) -> Option<Vec<Operand>> {
@@ -169,50 +226,11 @@ fn ours(ins: &Instruction, ip: u32) -> Option<Vec<Operand>> {
     let acc = Operand::Reg(reg(0, width));
     let mask = if ins.opsize32 { u32::MAX } else { 0xFFFF };
     let next = ip.wrapping_add(ins.len as u32) & 0xFFFF;
-    let (si, di) = if ins.addrsize32 {
-        (Register::ESI, Register::EDI)
-    } else {
-        (Register::SI, Register::DI)
-    };
-    let src = Operand::Mem {
-        seg: seg_of(ins, Register::DS),
-        base: si,
-        index: Register::None,
-        scale: 1,
-        disp: 0,
-    };
-    let dst = Operand::Mem {
-        seg: Register::ES,
-        base: di,
-        index: Register::None,
-        scale: 1,
-        disp: 0,
-    };
     let imm = Operand::Imm(ins.imm);
     let imm2 = Operand::Imm(ins.imm2);
     let g = |w| Operand::Reg(reg(m.reg, w));
     Some(match ins.form {
-        Form::None => match ins.op {
-            Op::Movs => vec![dst, src],
-            Op::Cmps => vec![src, dst],
-            Op::Stos => vec![dst, acc],
-            Op::Lods => vec![acc, src],
-            Op::Scas => vec![acc, dst],
-            Op::Ins => vec![dst, Operand::Reg(Register::DX)],
-            Op::Outs => vec![Operand::Reg(Register::DX), src],
-            Op::Xlat => vec![Operand::Mem {
-                seg: seg_of(ins, Register::DS),
-                base: if ins.addrsize32 {
-                    Register::EBX
-                } else {
-                    Register::BX
-                },
-                index: Register::AL,
-                scale: 1,
-                disp: 0,
-            }],
-            _ => vec![],
-        },
+        Form::None => string_operands(ins, acc),
         Form::EG => vec![rm(ins, width), g(width)],
         Form::GE => vec![g(width), rm(ins, width)],
         Form::AccI => vec![acc, imm],
@@ -263,29 +281,7 @@ fn ours(ins: &Instruction, ip: u32) -> Option<Vec<Operand>> {
         Form::EGIb => vec![rm(ins, wide), g(wide), imm2],
         Form::EGCl => vec![rm(ins, wide), g(wide), Operand::Reg(Register::CL)],
         Form::IwIb => vec![imm, imm2],
-        Form::Cr => {
-            let special = match ins.opcode & 7 {
-                0 | 2 => {
-                    [Register::CR0, Register::CR1, Register::CR2, Register::CR3][m.reg as usize & 3]
-                }
-                _ => [
-                    Register::DR0,
-                    Register::DR1,
-                    Register::DR2,
-                    Register::DR3,
-                    Register::DR4,
-                    Register::DR5,
-                    Register::DR6,
-                    Register::DR7,
-                ][m.reg as usize],
-            };
-            let gpr = Operand::Reg(R32[m.rm as usize]);
-            if ins.op == Op::MovFromCr {
-                vec![gpr, Operand::Reg(special)]
-            } else {
-                vec![Operand::Reg(special), gpr]
-            }
-        }
+        Form::Cr => control_register_operands(ins),
         Form::Group(_) => unreachable!("groups resolve to their member's form"),
     })
 }

@@ -39,7 +39,7 @@ impl DirContext {
         let revoked = if rev_path.is_file() {
             let text = std::fs::read_to_string(&rev_path)
                 .map_err(|e| SstError::input(&rev_path, format!("cannot read: {e}")))?;
-            parse_revocation_list(&text).map_err(|m| SstError::input(&rev_path, m))?
+            parse_revocation_list(&text).map_err(|e| SstError::input(&rev_path, e.to_string()))?
         } else {
             HashSet::new()
         };
@@ -62,16 +62,24 @@ impl DirContext {
     }
 }
 
+/// A line of a revocation list that is not a SHA-1 hash.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: not a SHA-1 hash")]
+pub struct RevocationError {
+    /// The line's number, from 1.
+    pub line: usize,
+}
+
 /// Parses a revocation list: one 40-digit hex SHA-1 per line; blank lines and
 /// lines starting with `#` are ignored.
-pub fn parse_revocation_list(text: &str) -> Result<HashSet<[u8; 20]>, String> {
+pub fn parse_revocation_list(text: &str) -> Result<HashSet<[u8; 20]>, RevocationError> {
     let mut set = HashSet::new();
     for (n, line) in text.lines().enumerate() {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let h = parse_hash(line).ok_or_else(|| format!("line {}: not a SHA-1 hash", n + 1))?;
+        let h = parse_hash(line).ok_or(RevocationError { line: n + 1 })?;
         set.insert(h);
     }
     Ok(set)
@@ -88,6 +96,14 @@ fn parse_hash(s: &str) -> Option<[u8; 20]> {
     Some(h)
 }
 
+/// The directory of `path` (`.` for a bare file name).
+pub(crate) fn parent_dir(path: &Path) -> PathBuf {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -99,5 +115,11 @@ mod tests {
         assert_eq!(set.len(), 1);
         assert!(set.contains(&parse_hash(h).unwrap()));
         assert!(parse_revocation_list("xyz\n").is_err());
+    }
+
+    #[test]
+    fn bare_file_names_live_in_the_current_directory() {
+        assert_eq!(parent_dir(Path::new("00.MOO.gz")), PathBuf::from("."));
+        assert_eq!(parent_dir(Path::new("a/b/00.MOO.gz")), PathBuf::from("a/b"));
     }
 }

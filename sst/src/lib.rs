@@ -44,7 +44,7 @@ pub mod runner;
 pub mod suite;
 pub mod vectors;
 
-pub use context::{parse_revocation_list, DirContext};
+pub use context::{parse_revocation_list, DirContext, RevocationError};
 pub use cycles::{
     compare_cycles, cycle_matches, render_ours, render_theirs, CycleFailure, CycleOutcome,
 };
@@ -60,4 +60,6 @@ pub use report::{
 pub use rules::{model_for_cpu_name, Rules, RunOptions};
 pub use runner::{run_file, run_file_with, Runner, VectorRunner, VectorTally};
 pub use suite::Suite;
-pub use vectors::{is_vector_name, read_vector_file, Departure, FpuField, FpuState, Vector};
+pub use vectors::{
+    is_vector_name, read_vector_file, Departure, FpuField, FpuState, FpuStateError, Vector,
+};

@@ -2,9 +2,9 @@
 //! their directories, run in parallel.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use crate::context::DirContext;
+use crate::context::{parent_dir, DirContext};
 use crate::error::SstError;
 use crate::moo::is_moo_name;
 use crate::pool::run_in_order;
@@ -106,14 +106,6 @@ impl Suite {
     }
 }
 
-/// The directory of `path` (`.` for a bare file name).
-pub(crate) fn parent_dir(path: &Path) -> PathBuf {
-    match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -125,11 +117,5 @@ mod tests {
             e.to_string().starts_with("/nonexistent/dir/00.MOO.gz: "),
             "{e}"
         );
-    }
-
-    #[test]
-    fn bare_file_names_live_in_the_current_directory() {
-        assert_eq!(parent_dir(Path::new("00.MOO.gz")), PathBuf::from("."));
-        assert_eq!(parent_dir(Path::new("a/b/00.MOO.gz")), PathBuf::from("a/b"));
     }
 }

@@ -152,26 +152,40 @@ struct RawFpuState {
     st: Vec<String>,
 }
 
-impl TryFrom<RawFpuState> for FpuState {
-    type Error = String;
+/// Why an `fpu` object of a vector is not a real-mode x87 image.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum FpuStateError {
+    /// `st` does not list the eight registers.
+    #[error("{0} x87 registers, not 8")]
+    RegisterCount(usize),
+    /// A register is not 20 hex digits.
+    #[error("not an 80-bit hex register: {0:?}")]
+    NotARegister(String),
+    /// FIP or FDP past 20 bits, or FOP past 11.
+    #[error("FPU pointer or opcode wider than the real-mode image")]
+    PointerTooWide,
+}
 
-    fn try_from(raw: RawFpuState) -> Result<Self, String> {
+impl TryFrom<RawFpuState> for FpuState {
+    type Error = FpuStateError;
+
+    fn try_from(raw: RawFpuState) -> Result<Self, FpuStateError> {
         if raw.st.len() != 8 {
-            return Err(format!("{} x87 registers, not 8", raw.st.len()));
+            return Err(FpuStateError::RegisterCount(raw.st.len()));
         }
         let mut st = [F80::default(); 8];
         for (slot, hex) in st.iter_mut().zip(&raw.st) {
             let v = u128::from_str_radix(hex, 16)
                 .ok()
                 .filter(|v| hex.len() == 20 && *v >> 80 == 0)
-                .ok_or_else(|| format!("not an 80-bit hex register: {hex:?}"))?;
+                .ok_or_else(|| FpuStateError::NotARegister(hex.clone()))?;
             *slot = F80 {
                 se: (v >> 64) as u16,
                 sig: v as u64,
             };
         }
         if raw.fip >> 20 != 0 || raw.fdp >> 20 != 0 || raw.fop >> 11 != 0 {
-            return Err("FPU pointer or opcode wider than the real-mode image".to_string());
+            return Err(FpuStateError::PointerTooWide);
         }
         Ok(FpuState(SavedState {
             cw: raw.cw,

@@ -26,11 +26,11 @@
 pub mod cycle;
 pub mod queue;
 
-use crate::alu::Size;
 use crate::bus::{Bus, DIRECT_BLOCK};
 use crate::cpu::{Cpu, Fault};
 use crate::decode_cache::{DecodeCache, Slot};
-use crate::regs::SegReg;
+use crate::regs::{Reg16, SegReg};
+use crate::size::Size;
 use cycle::{BusStatus, BusUnit, CycleRecord, QueueOp, Transfer};
 
 /// Clocks of one extra bus cycle (T1-T4).
@@ -350,9 +350,9 @@ impl Cpu {
         v: u32,
     ) -> Result<(), Fault> {
         let n = size.bits() / 8;
-        let sp = self.regs.get16(4).wrapping_sub(n as u16);
+        let sp = self.regs.reg16(Reg16::SP).wrapping_sub(n as u16);
         self.write_mem(bus, SegReg::SS, sp as u32, size, v)?;
-        self.regs.put16(4, sp);
+        self.regs.set_reg16(Reg16::SP, sp);
         Ok(())
     }
 
@@ -365,10 +365,10 @@ impl Cpu {
     /// [`Cpu::pop`], always inlined (see [`Cpu::push_inline`]).
     #[inline(always)]
     pub(crate) fn pop_inline<B: Bus>(&mut self, bus: &mut B, size: Size) -> Result<u32, Fault> {
-        let sp = self.regs.get16(4);
+        let sp = self.regs.reg16(Reg16::SP);
         let v = self.read_mem(bus, SegReg::SS, sp as u32, size)?;
         self.regs
-            .put16(4, sp.wrapping_add((size.bits() / 8) as u16));
+            .set_reg16(Reg16::SP, sp.wrapping_add((size.bits() / 8) as u16));
         Ok(v)
     }
 

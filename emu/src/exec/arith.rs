@@ -4,15 +4,16 @@
 //! `crate::alu`, `crate::muldiv` and `crate::bcd`; this file moves the
 //! operands and runs the exact mode's microcode scripts.
 
-use crate::alu::Size;
 use crate::bus::Bus;
 use crate::cpu::{Cpu, Fault};
-use crate::decode::{Instruction, Rep};
+use crate::decode::{in_memory, Instruction, Rep};
 use crate::eu_timing;
 use crate::flags;
+use crate::regs::Reg16;
+use crate::size::Size;
 use crate::table::{Form, Op};
 
-use super::{in_memory, Exec, Loc, UD};
+use super::{Exec, Loc, UD};
 
 impl Cpu {
     /// The ALU group in its four operand forms.
@@ -178,7 +179,7 @@ impl Cpu {
     /// A double-width result: AH:AL for a byte, DX:AX or EDX:EAX otherwise.
     pub(crate) fn put_acc_pair(&mut self, sz: Size, lo: u32, hi: u32) {
         match sz {
-            Size::Byte => self.regs.put16(0, (hi << 8 | lo) as u16),
+            Size::Byte => self.regs.set_reg16(Reg16::AX, (hi << 8 | lo) as u16),
             _ => {
                 self.put_reg(0, sz, lo);
                 self.put_reg(2, sz, hi);
@@ -281,10 +282,10 @@ impl Cpu {
         let wsz = Size::wide(ins.opsize32);
         if ins.op == Op::Cbw {
             if ins.opsize32 {
-                self.regs.gpr[0] = self.regs.get16(0) as i16 as i32 as u32;
+                self.regs.gpr[0] = self.regs.reg16(Reg16::AX) as i16 as i32 as u32;
             } else {
                 let al = self.regs.get8(0) as i8 as i16 as u16;
-                self.regs.put16(0, al);
+                self.regs.set_reg16(Reg16::AX, al);
             }
         } else {
             let neg = self.get_reg(0, wsz) & wsz.sign() != 0;

@@ -2,16 +2,16 @@
 //! far, indirect), RET/RETF, IRET, the software interrupts (INT, INT3,
 //! INTO, ICEBP) and BOUND, which raises #BR.
 
-use crate::alu::Size;
 use crate::bus::Bus;
 use crate::cpu::{Cpu, Fault};
-use crate::decode::Instruction;
+use crate::decode::{in_memory, Instruction};
 use crate::eu_timing;
 use crate::flags::{CF, OF, PF, SF, ZF};
-use crate::regs::SegReg;
+use crate::regs::{Reg16, SegReg};
+use crate::size::Size;
 use crate::table::{Form, Op};
 
-use super::{in_memory, Exec};
+use super::Exec;
 
 impl Cpu {
     /// Evaluates condition `cc` (the low nibble of a Jcc opcode).
@@ -59,7 +59,7 @@ impl Cpu {
         if a32 {
             self.regs.gpr[1]
         } else {
-            self.regs.get16(1) as u32
+            self.regs.reg16(Reg16::CX) as u32
         }
     }
 
@@ -92,7 +92,7 @@ impl Cpu {
             if a32 {
                 self.regs.gpr[1] = cx;
             } else {
-                self.regs.put16(1, cx as u16);
+                self.regs.set_reg16(Reg16::CX, cx as u16);
             }
             cx != 0
                 && match ins.op {
@@ -242,8 +242,8 @@ impl Cpu {
             None
         };
         if iw {
-            let sp = self.regs.get16(4).wrapping_add(ins.imm as u16);
-            self.regs.put16(4, sp);
+            let sp = self.regs.reg16(Reg16::SP).wrapping_add(ins.imm as u16);
+            self.regs.set_reg16(Reg16::SP, sp);
         }
         match cs {
             Some(cs) => {

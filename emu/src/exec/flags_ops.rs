@@ -1,12 +1,12 @@
 //! The flag instructions: CLC, STC, CMC, CLI, STI, CLD, STD, PUSHF/POPF,
 //! SAHF/LAHF, the undocumented SALC, and SETcc.
 
-use crate::alu::Size;
 use crate::bus::Bus;
 use crate::cpu::Cpu;
 use crate::decode::Instruction;
 use crate::eu_timing;
 use crate::flags::{AF, CF, DF, IF, PF, SF, ZF};
+use crate::size::Size;
 use crate::table::Op;
 
 use super::Exec;

@@ -1,11 +1,12 @@
 //! IN and OUT, with the port in an immediate byte or in DX. (INS and OUTS
 //! are string operations: `crate::string`.)
 
-use crate::alu::Size;
 use crate::bus::Bus;
 use crate::cpu::Cpu;
 use crate::decode::Instruction;
 use crate::eu_timing;
+use crate::regs::Reg16;
+use crate::size::Size;
 use crate::table::{Form, Op};
 
 impl Cpu {
@@ -17,7 +18,7 @@ impl Cpu {
         let port = if imm {
             ins.imm as u16
         } else {
-            self.regs.get16(2)
+            self.regs.reg16(Reg16::DX)
         };
         self.x_imm(bus, ins);
         if ins.op == Op::In {

@@ -2,15 +2,15 @@
 //! SHRD, the bit tests (BT, BTS, BTR, BTC) and scans (BSF, BSR). The
 //! arithmetic of shifts is in `crate::alu`.
 
-use crate::alu::Size;
 use crate::bus::Bus;
 use crate::cpu::Cpu;
-use crate::decode::Instruction;
+use crate::decode::{in_memory, Instruction};
 use crate::eu_timing;
 use crate::flags::{CF, ZF};
+use crate::size::Size;
 use crate::table::{Form, Op};
 
-use super::{in_memory, Exec, Loc};
+use super::{Exec, Loc};
 
 impl Cpu {
     /// NOT r/m.

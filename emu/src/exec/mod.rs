@@ -24,26 +24,20 @@ mod transfer;
 
 use crate::bus::Bus;
 use crate::cpu::{Cpu, Fault, StepEvent};
-use crate::decode::{decode_for, Instruction};
+use crate::decode::{decode_for, in_memory, Instruction};
 use crate::decode_cache::Decoded;
 use crate::fast::Kind;
 use crate::regs::SegReg;
 use crate::table::Op;
 use crate::timing;
 
-pub(crate) use operands::{sreg_of_opcode, Loc};
+pub(crate) use operands::Loc;
 
 /// #UD.
 const UD: Fault = Fault::Vector(6);
 
 /// What an instruction family's handler returns: done, or a fault.
 type Exec = Result<(), Fault>;
-
-/// True when the instruction's r/m operand is in memory.
-#[inline(always)]
-pub(crate) fn in_memory(ins: &Instruction) -> bool {
-    matches!(ins.modrm, Some(m) if !m.is_reg())
-}
 
 impl Cpu {
     /// Decodes and executes one instruction.

@@ -2,11 +2,11 @@
 //! User's Manual table 2-20; 80386 PRM section 17.2.1), reading and writing
 //! an r/m location, the general and segment registers by their encoding.
 
-use crate::alu::Size;
 use crate::bus::Bus;
 use crate::cpu::{Cpu, Fault};
 use crate::decode::{Instruction, ModRm};
-use crate::regs::SegReg;
+use crate::regs::{Reg16, SegReg};
+use crate::size::Size;
 use crate::timing;
 
 use super::{Exec, UD};
@@ -30,7 +30,12 @@ impl Cpu {
     pub(crate) fn effective_address(&self, ins: &Instruction, m: ModRm) -> (SegReg, u32) {
         let r = &self.regs;
         let (off, ss_default) = if !ins.addrsize32 {
-            let (bx, bp, si, di) = (r.get16(3), r.get16(5), r.get16(6), r.get16(7));
+            let (bx, bp, si, di) = (
+                r.reg16(Reg16::BX),
+                r.reg16(Reg16::BP),
+                r.reg16(Reg16::SI),
+                r.reg16(Reg16::DI),
+            );
             let (base, ss) = match m.rm {
                 0 => (bx.wrapping_add(si), false),
                 1 => (bx.wrapping_add(di), false),
@@ -209,19 +214,5 @@ impl Cpu {
         between(self, bus);
         let s = self.read16(bus, seg, self.next_off(off, wsz.bits() / 8))?;
         Ok(Some((s, o)))
-    }
-}
-
-/// The segment register of PUSH/POP Sreg: opcode bits 3-4 in the one-byte
-/// map, FS (0F A0h/A1h) or GS (0F A8h/A9h) in the two-byte map.
-pub(crate) fn sreg_of_opcode(ins: &Instruction) -> SegReg {
-    if ins.two_byte {
-        if ins.opcode < 0xA8 {
-            SegReg::FS
-        } else {
-            SegReg::GS
-        }
-    } else {
-        SegReg::from_index((ins.opcode >> 3) & 3)
     }
 }

@@ -2,15 +2,15 @@
 //! segment register; PUSHA/POPA; ENTER and LEAVE. The stack accesses
 //! themselves (`push`, `pop`) are the BIU's.
 
-use crate::alu::Size;
 use crate::bus::Bus;
 use crate::cpu::Cpu;
-use crate::decode::Instruction;
+use crate::decode::{in_memory, sreg_of_opcode, Instruction};
 use crate::eu_timing;
-use crate::regs::SegReg;
+use crate::regs::{Reg16, SegReg};
+use crate::size::Size;
 use crate::table::{Form, Op};
 
-use super::{in_memory, Exec, Loc};
+use super::{Exec, Loc};
 
 impl Cpu {
     /// PUSH of a register in the opcode, an immediate or r/m.
@@ -24,7 +24,7 @@ impl Cpu {
                 let r = ins.opcode & 7;
                 if r == 4 && new_sp {
                     // The 8086 pushes SP as decremented (p. 2-33).
-                    self.regs.get16(4).wrapping_sub(2) as u32
+                    self.regs.reg16(Reg16::SP).wrapping_sub(2) as u32
                 } else {
                     self.get_reg(r, wsz)
                 }
@@ -34,7 +34,7 @@ impl Cpu {
                 let loc = self.rm_loc(bus, ins);
                 if matches!(loc, Loc::Reg(4)) && new_sp {
                     self.x_script(bus, eu_timing::push_rm(false));
-                    self.regs.get16(4).wrapping_sub(2) as u32
+                    self.regs.reg16(Reg16::SP).wrapping_sub(2) as u32
                 } else {
                     let v = self.read_loc(bus, loc, wsz)?;
                     self.x_script(bus, eu_timing::push_rm(in_memory(ins)));
@@ -77,7 +77,7 @@ impl Cpu {
     #[inline(always)]
     pub(super) fn push_pop_sreg<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) -> Exec {
         let wsz = Size::wide(ins.opsize32);
-        let s = super::operands::sreg_of_opcode(ins);
+        let s = sreg_of_opcode(ins);
         if ins.op == Op::PushSeg {
             self.x_script(bus, eu_timing::PUSH_PRE);
             let v = self.regs.sreg(s) as u32;
@@ -120,9 +120,9 @@ impl Cpu {
         let level = ins.imm2 & 0x1F;
         let bp = self.get_reg(5, wsz);
         self.push(bus, wsz, bp)?;
-        let frame = self.regs.get16(4);
+        let frame = self.regs.reg16(Reg16::SP);
         if level > 0 {
-            let mut p = self.regs.get16(5);
+            let mut p = self.regs.reg16(Reg16::BP);
             for _ in 1..level {
                 p = p.wrapping_sub(n);
                 let v = self.read_mem(bus, SegReg::SS, p as u32, wsz)?;
@@ -135,15 +135,15 @@ impl Cpu {
             };
             self.push(bus, wsz, f)?;
         }
-        let sp = self.regs.get16(4).wrapping_sub(ins.imm as u16);
+        let sp = self.regs.reg16(Reg16::SP).wrapping_sub(ins.imm as u16);
         // Touch the lowest byte of the new frame, as the 386 checks it.
         self.check_limit(SegReg::SS, sp as u32, 1)?;
         if ins.opsize32 {
             self.regs.gpr[5] = (self.regs.gpr[5] & 0xFFFF_0000) | frame as u32;
         } else {
-            self.regs.put16(5, frame);
+            self.regs.set_reg16(Reg16::BP, frame);
         }
-        self.regs.put16(4, sp);
+        self.regs.set_reg16(Reg16::SP, sp);
         self.step_cycles += level * 4;
         Ok(())
     }
@@ -152,7 +152,7 @@ impl Cpu {
     pub(super) fn leave<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) -> Exec {
         let wsz = Size::wide(ins.opsize32);
         let bp = self.get_reg(5, Size::Word);
-        self.regs.put16(4, bp as u16);
+        self.regs.set_reg16(Reg16::SP, bp as u16);
         let v = self.pop(bus, wsz)?;
         self.put_reg(5, wsz, v);
         Ok(())

@@ -3,11 +3,11 @@
 //! sees them: SMSW/LMSW/CLTS, SGDT/SIDT/LGDT/LIDT and MOV to and from the
 //! control, debug and test registers.
 
-use crate::alu::Size;
 use crate::bus::Bus;
 use crate::cpu::{Cpu, Fault, StepEvent, PROTECTED_MODE_UNSUPPORTED};
 use crate::decode::Instruction;
 use crate::eu_timing;
+use crate::size::Size;
 use crate::table::Op;
 
 use super::{Exec, Loc, UD};

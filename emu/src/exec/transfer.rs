@@ -1,15 +1,15 @@
 //! Data transfer: MOV in its forms, XCHG, LEA, the far-pointer loads (LES,
 //! LDS, LSS, LFS, LGS), MOVZX/MOVSX and XLAT.
 
-use crate::alu::Size;
 use crate::bus::Bus;
 use crate::cpu::Cpu;
-use crate::decode::Instruction;
+use crate::decode::{in_memory, Instruction};
 use crate::eu_timing;
-use crate::regs::SegReg;
+use crate::regs::{Reg16, SegReg};
+use crate::size::Size;
 use crate::table::{Form, Op};
 
-use super::{in_memory, Exec, Loc, UD};
+use super::{Exec, Loc, UD};
 
 impl Cpu {
     /// The MOV forms, by operand form.
@@ -193,7 +193,7 @@ impl Cpu {
         let off = if ins.addrsize32 {
             self.regs.gpr[3].wrapping_add(al)
         } else {
-            (self.regs.get16(3) as u32 + al) & 0xFFFF
+            (self.regs.reg16(Reg16::BX) as u32 + al) & 0xFFFF
         };
         self.x_script(bus, eu_timing::XLAT_PRE);
         let v = self.read_mem(bus, seg, off, Size::Byte)?;

@@ -7,11 +7,11 @@ use super::decode::{decode, Arith, X87Op};
 use super::env::env_size;
 use super::error::Gate;
 use super::state::{sw, F80, X87};
-use crate::alu::Size;
 use crate::bus::Bus;
 use crate::cpu::{Cpu, Fault};
 use crate::decode::Instruction;
 use crate::regs::SegReg;
+use crate::size::Size;
 
 /// #NM: the device is not available (CR0.EM or CR0.TS).
 const NM: Fault = Fault::Vector(7);

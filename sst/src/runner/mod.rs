@@ -29,16 +29,15 @@ use std::panic::{self, AssertUnwindSafe};
 use std::path::Path;
 
 use emu::biu::cycle::CycleRecord;
-use emu::{Bus, Cpu, CpuModel, Registers, StepEvent};
+use emu::{Bus, Cpu, CpuModel, Registers, SegReg, StepEvent};
 
-use crate::context::DirContext;
+use crate::context::{parent_dir, DirContext};
 use crate::cycles::compare_cycles;
 use crate::error::SstError;
 use crate::metadata::{parse_file_name, FormInfo, FormStatus};
 use crate::moo::{read_moo_file, MooFile, MooReg, MooTest};
 use crate::report::{Failure, FileResult, RamDiff, RegDiff};
 use crate::rules::{model_for_cpu_name, Rules, RunOptions};
-use crate::suite::parent_dir;
 use bus::{CodeWindow, SstBus};
 use form::FormResolver;
 use regs::moo_slot;
@@ -51,9 +50,15 @@ pub struct Runner {
     rules: Rules,
 }
 
-/// How the CPU's single step ended: the event it reported, or the message
-/// of the panic it raised.
-type Stepped = Result<StepEvent, String>;
+/// The CPU core panicked during a step: the panic's message (a test
+/// failure to report, not a reason to stop the run).
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+struct CorePanic(String);
+
+/// How the CPU's single step ended: the event it reported, or the panic it
+/// raised.
+type Stepped = Result<StepEvent, CorePanic>;
 
 impl Runner {
     /// A runner for the given model (see [`Rules::for_model`]).
@@ -186,7 +191,7 @@ impl Runner {
         let ip = t.init.regs.get(MooReg::IP).unwrap_or(0);
         let (event, panic) = match stepped {
             Ok(e) => (format!("{e:?}"), None),
-            Err(p) => ("panic".to_string(), Some(p)),
+            Err(CorePanic(p)) => ("panic".to_string(), Some(p)),
         };
         Err(Some(Box::new(Failure {
             event,
@@ -215,7 +220,7 @@ impl Runner {
             self.cpu.load_queue(&t.init.queue);
             let mask = self.bus.flat.mask();
             let r = &self.cpu.regs;
-            let start = (r.seg[1] as u32 * 16 + r.ip) & mask;
+            let start = (r.sreg(SegReg::CS) as u32 * 16 + r.ip) & mask;
             let (len, queued) = (t.bytes.len() as u32, t.init.queue.len() as u32);
             self.bus.code = Some(CodeWindow::new(start, len, queued, mask));
         }
@@ -234,14 +239,14 @@ impl Runner {
             let ev = cpu.step(bus).event;
             if step_over_hlt {
                 let r = &cpu.regs;
-                let at = cpu.linear(r.seg[1], r.ip as u16);
+                let at = cpu.linear(r.sreg(SegReg::CS), r.ip as u16);
                 if bus.mem_read8(at) == 0xF4 {
                     cpu.step(bus);
                 }
             }
             ev
         }))
-        .map_err(|p| panic_message(&p))
+        .map_err(|p| CorePanic(panic_message(&p)))
     }
 
     /// The value register `r` must end with: its `FINA` value, else its
