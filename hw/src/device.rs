@@ -22,9 +22,9 @@ use std::ops::RangeInclusive;
 use std::sync::OnceLock;
 
 use crate::bus::PcBus;
+use crate::config::MachineConfig;
 use crate::error::Error;
 use crate::hash::Fnv64;
-use crate::machine::MachineConfig;
 use crate::registry::{Devices, REGISTRY};
 use crate::scheduler::{Event, Scheduler, EVENT_KINDS};
 
@@ -139,7 +139,7 @@ macro_rules! register_devices {
 
         impl Devices {
             /// Every device in its power-on state.
-            pub fn power_on(config: &$crate::machine::MachineConfig) -> Self {
+            pub fn power_on(config: &$crate::config::MachineConfig) -> Self {
                 use $crate::device::Device;
                 Devices { $($field: <$ty as Device>::power_on(config),)* }
             }

@@ -11,11 +11,12 @@
 //! memory map and A20), [`option_rom`], [`scheduler`] (events and clock
 //! arithmetic), [`device`] (the interface every chip implements),
 //! [`registry`] (the list of devices on the bus), [`bus`] (port and event
-//! decode), [`machine`] (the run loop), [`hash`] (the state hash),
-//! [`error`]. See `docs/hw.md`.
+//! decode), [`config`] (the machine's configuration), [`machine`] (the
+//! run loop), [`hash`] (the state hash), [`error`]. See `docs/hw.md`.
 
 pub mod bus;
 pub mod cmos;
+pub mod config;
 pub mod device;
 pub mod dma8237;
 pub mod error;
@@ -36,6 +37,7 @@ pub mod scheduler;
 pub mod state;
 pub mod vga;
 
+pub use config::{Fpu, MachineConfig};
 pub use error::Error;
-pub use machine::{Fpu, Machine, MachineConfig, RunExit};
+pub use machine::{Machine, RunExit};
 pub use sb16::Sb16Config;

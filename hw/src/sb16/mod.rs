@@ -22,9 +22,9 @@ pub mod mixer;
 pub mod playback;
 
 use crate::bus::PcBus;
+use crate::config::MachineConfig;
 use crate::device::{Device, Ports};
 use crate::dma8237::TransferType;
-use crate::machine::MachineConfig;
 use crate::scheduler::Event;
 
 use dsp::{Action, Dsp};

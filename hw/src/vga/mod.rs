@@ -29,8 +29,8 @@ pub use sequencer::Sequencer;
 pub use tables::{DacTable, ModeParams, ScanLines, PARAMS, PARAM_SIZE};
 
 use crate::bus::PcBus;
+use crate::config::MachineConfig;
 use crate::device::{Device, Ports};
-use crate::machine::MachineConfig;
 use crate::scheduler::{ClockRatio, Event, Scheduler};
 
 /// Bytes per plane.
