@@ -2,7 +2,7 @@
 //! [`Machine`](crate::Machine) reports, a port map that does not build, a
 //! clock that does not load.
 
-use crate::machine::RunExit;
+use crate::run_exit::RunExit;
 use crate::scheduler::Event;
 
 /// Why a machine operation failed.

@@ -12,7 +12,9 @@
 //! arithmetic), [`device`] (the interface every chip implements),
 //! [`registry`] (the list of devices on the bus), [`bus`] (port and event
 //! decode), [`config`] (the machine's configuration), [`machine`] (the
-//! run loop), [`hash`] (the state hash), [`error`]. See `docs/hw.md`.
+//! run loop; its firmware, the stubs, POST, far calls and option-ROM
+//! init, in `firmware`), [`hash`] (the state hash), [`error`]. See
+//! `docs/hw.md`.
 
 pub mod bus;
 pub mod cmos;
@@ -20,6 +22,7 @@ pub mod config;
 pub mod device;
 pub mod dma8237;
 pub mod error;
+mod firmware;
 pub mod fpu_error;
 pub mod hash;
 pub mod kbc;
@@ -32,6 +35,7 @@ pub mod pic;
 pub mod pit;
 pub mod ppi;
 pub mod registry;
+mod run_exit;
 pub mod sb16;
 pub mod scheduler;
 pub mod state;
@@ -39,5 +43,6 @@ pub mod vga;
 
 pub use config::{Fpu, MachineConfig};
 pub use error::Error;
-pub use machine::{Machine, RunExit};
+pub use machine::Machine;
+pub use run_exit::RunExit;
 pub use sb16::Sb16Config;
