@@ -17,6 +17,7 @@
 //! `docs/hw.md`.
 
 pub mod bus;
+mod cards;
 pub mod cmos;
 pub mod config;
 pub mod device;
