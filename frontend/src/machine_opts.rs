@@ -109,7 +109,7 @@ pub fn parse_blaster(s: &str) -> Result<Blaster, String> {
             _ => return Err(bad_blaster(word)),
         }
     }
-    b.sb16.check()?;
+    b.sb16.check().map_err(|e| e.to_string())?;
     if let Some(p) = b.mpu_base.filter(|p| ![0x300, 0x330].contains(p)) {
         return Err(format!("MPU-401 base {p:X}h: 330 or 300"));
     }

@@ -6,6 +6,7 @@
 use emu::CpuModel;
 
 use crate::cmos::DateTime;
+use crate::error::Error;
 use crate::mpu401::Mpu401Config;
 use crate::sb16::Sb16Config;
 
@@ -88,14 +89,14 @@ impl Fpu {
 }
 
 impl std::str::FromStr for Fpu {
-    type Err = String;
+    type Err = Error;
 
     /// Parses a name of [`Fpu::name`].
-    fn from_str(s: &str) -> Result<Fpu, String> {
+    fn from_str(s: &str) -> Result<Fpu, Error> {
         [Fpu::None, Fpu::I387, Fpu::Builtin]
             .into_iter()
             .find(|f| f.name() == s)
-            .ok_or_else(|| format!("unknown FPU '{s}' (none, 387 or builtin)"))
+            .ok_or_else(|| Error::UnknownFpu(s.to_string()))
     }
 }
 

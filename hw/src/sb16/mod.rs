@@ -21,12 +21,18 @@ pub mod dsp;
 pub mod mixer;
 pub mod playback;
 
+use crate::error::Error;
+
 use dsp::{Action, Dsp};
 use mixer::{Effect, Mixer};
 use playback::Playback;
 
 /// The bases the card's jumpers offer.
 pub const BASES: [u16; 4] = [0x220, 0x240, 0x260, 0x280];
+/// The 8-bit DMA channels the card offers.
+const DMA8: [u8; 3] = [0, 1, 3];
+/// The 16-bit DMA channels the card offers.
+const DMA16: [u8; 3] = [5, 6, 7];
 
 /// How long a DSP reset takes before AAh can be read: 20 us (the guide
 /// says "typically 100 us"; a program polls for it either way, and short
@@ -65,18 +71,18 @@ impl Default for Sb16Config {
 
 impl Sb16Config {
     /// Why this setting is not one the card offers, if it is not.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), Error> {
         if !BASES.contains(&self.base) {
-            return Err(format!("SB16 base {:X}h: 220, 240, 260 or 280", self.base));
+            return Err(Error::Sb16Base(self.base));
         }
         if !mixer::IRQ_SELECT.contains(&self.irq) {
-            return Err(format!("SB16 IRQ {}: 2, 5, 7 or 10", self.irq));
+            return Err(Error::Sb16Irq(self.irq));
         }
-        if ![0, 1, 3].contains(&self.dma8) {
-            return Err(format!("SB16 DMA {}: 0, 1 or 3", self.dma8));
+        if !DMA8.contains(&self.dma8) {
+            return Err(Error::Sb16Dma(self.dma8));
         }
-        if ![5, 6, 7].contains(&self.dma16) {
-            return Err(format!("SB16 HDMA {}: 5, 6 or 7", self.dma16));
+        if !DMA16.contains(&self.dma16) {
+            return Err(Error::Sb16Hdma(self.dma16));
         }
         Ok(())
     }
