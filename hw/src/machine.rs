@@ -30,6 +30,15 @@ pub use crate::run_exit::RunExit;
 use crate::scheduler::Event;
 use crate::vga::Frame;
 
+/// A real-mode segment's 64 KiB.
+const SEGMENT_BYTES: u32 = 0x1_0000;
+/// Where [`Machine::load_com`] loads an image (after the 256-byte PSP).
+const COM_START: u16 = 0x100;
+/// The end of the room an image has (leaving 256 bytes to the stack).
+const COM_MAX_END: usize = 0xFF00;
+/// The stack pointer a .COM image starts with (a zero word there).
+const COM_SP: u16 = 0xFFFE;
+
 /// The PC: CPU, bus and devices.
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Machine {
@@ -159,27 +168,27 @@ impl Machine {
     /// SP = FFFEh (with a zero word there), IF clear. Fails if the image
     /// does not fit in the segment or in conventional RAM.
     pub fn load_com(&mut self, image: &[u8], segment: u16) -> Result<(), Error> {
-        if image.len() > 0xFF00 - 0x100 {
+        if image.len() > COM_MAX_END - COM_START as usize {
             return Err(Error::ImageTooLarge { len: image.len() });
         }
         let base = (segment as u32) << 4;
-        let end = base + 0x10000;
+        let end = base + SEGMENT_BYTES;
         if self.bus.mem.decode(end - 1) != Region::Ram {
             return Err(Error::SegmentNotInRam { segment });
         }
         for (i, &b) in image.iter().enumerate() {
-            self.poke8(base + 0x100 + i as u32, b);
+            self.poke8(base + COM_START as u32 + i as u32, b);
         }
         // A PSP's INT 20h at offset 0 and a zero return address.
         self.poke8(base, 0xCD);
         self.poke8(base + 1, 0x20);
-        self.poke16(base + 0xFFFE, 0);
+        self.poke16(base + COM_SP as u32, 0);
         let r = &mut self.cpu.regs;
         for s in [SegReg::CS, SegReg::DS, SegReg::ES, SegReg::SS] {
             r.set_sreg(s, segment);
         }
-        r.ip = 0x100;
-        r.set_reg16(Reg16::SP, 0xFFFE);
+        r.ip = COM_START as u32;
+        r.set_reg16(Reg16::SP, COM_SP);
         self.cpu.halted = false;
         self.cpu.regs.flags = self.cpu.normalize_flags(0);
         Ok(())
@@ -413,7 +422,7 @@ impl Machine {
 /// `mask`) lies in the `len` bytes from `lo`: the segment's addresses
 /// neither wrap at the mask nor meet the range.
 fn segment_clear_of(base: u32, mask: u32, lo: u32, len: u32) -> bool {
-    let end = base + 0xFFFF;
+    let end = base + (SEGMENT_BYTES - 1);
     end <= mask && (len == 0 || lo.saturating_add(len) <= base || lo > end)
 }
 
