@@ -11,8 +11,8 @@ use std::ops::{Deref, DerefMut};
 
 use emu::{Bus, CpuModel};
 
+use crate::config::MachineConfig;
 use crate::device::PortMap;
-use crate::machine::MachineConfig;
 use crate::memory::{Memory, Region};
 use crate::registry::Devices;
 use crate::scheduler::Scheduler;

@@ -8,8 +8,8 @@
 //! during the 244 us before it, the window the datasheet guarantees.
 
 use crate::bus::PcBus;
+use crate::config::MachineConfig;
 use crate::device::{Device, Ports};
-use crate::machine::MachineConfig;
 use crate::scheduler::{ClockRatio, Event};
 
 /// A calendar date and time of day.

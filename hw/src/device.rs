@@ -22,9 +22,9 @@ use std::ops::RangeInclusive;
 use std::sync::OnceLock;
 
 use crate::bus::PcBus;
+use crate::config::MachineConfig;
 use crate::error::Error;
 use crate::hash::Fnv64;
-use crate::machine::MachineConfig;
 use crate::registry::{Devices, REGISTRY};
 use crate::scheduler::{Event, Scheduler, EVENT_KINDS};
 
@@ -139,7 +139,7 @@ macro_rules! register_devices {
 
         impl Devices {
             /// Every device in its power-on state.
-            pub fn power_on(config: &$crate::machine::MachineConfig) -> Self {
+            pub fn power_on(config: &$crate::config::MachineConfig) -> Self {
                 use $crate::device::Device;
                 Devices { $($field: <$ty as Device>::power_on(config),)* }
             }
@@ -169,6 +169,12 @@ pub(crate) use register_devices;
 /// (tandem's debug port, [`PcBus::debug_out`]).
 pub const BOARD_PORTS: &[Ports] = &[0x92..=0x92, 0xE9..=0xE9];
 
+/// The I/O address space: ports 0000h-FFFFh.
+const PORT_SPACE: usize = 0x1_0000;
+/// The most devices a [`PortMap`] indexes (a byte per port holds 0 for
+/// none and 1 + the index, and 255 stays unused).
+const MAX_DEVICES: usize = 254;
+
 /// Which device answers each port and owns each event kind, in a
 /// registration list.
 #[derive(Clone)]
@@ -176,7 +182,7 @@ pub struct PortMap {
     /// The devices indexed.
     list: &'static [Registration],
     /// Per port: 0, or 1 + the index of the device decoding it.
-    owner: Box<[u8; 0x10000]>,
+    owner: Box<[u8; PORT_SPACE]>,
     /// Per event kind: the index of the device owning it.
     event_owner: [u8; EVENT_KINDS],
 }
@@ -193,11 +199,11 @@ impl PortMap {
     /// the system board's [`BOARD_PORTS`]) claim one port, or an event kind
     /// has no owner or more than one.
     pub fn build(list: &'static [Registration]) -> Result<PortMap, Error> {
-        if list.len() > 254 {
+        if list.len() > MAX_DEVICES {
             return Err(Error::TooManyDevices(list.len()));
         }
-        let mut owner = Box::new([0u8; 0x10000]);
-        let mut claimed: Vec<Option<&'static str>> = vec![None; 0x10000];
+        let mut owner = Box::new([0u8; PORT_SPACE]);
+        let mut claimed: Vec<Option<&'static str>> = vec![None; PORT_SPACE];
         let board = BOARD_PORTS.iter().map(|r| (r, 0u8, "the system board"));
         let devices = list
             .iter()

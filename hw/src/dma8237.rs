@@ -34,8 +34,8 @@
 //! bus timing of DMA cycles.
 
 use crate::bus::PcBus;
+use crate::config::MachineConfig;
 use crate::device::{Device, Ports};
-use crate::machine::MachineConfig;
 use crate::memory::{Memory, Region};
 
 /// The page register of each channel 0-7 (IBM AT Technical Reference,

@@ -1,8 +1,9 @@
 //! The errors of the `hw` crate: what a run, a load or a call on the
 //! [`Machine`](crate::Machine) reports, a port map that does not build, a
-//! clock that does not load.
+//! clock or a memory that does not load, a configuration the hardware does
+//! not offer.
 
-use crate::machine::RunExit;
+use crate::run_exit::RunExit;
 use crate::scheduler::Event;
 
 /// Why a machine operation failed.
@@ -89,6 +90,39 @@ pub enum Error {
     /// More devices than the port map can index.
     #[error("{0} devices registered; the port map indexes at most 254")]
     TooManyDevices(usize),
+    /// A saved memory whose map is not one entry per 2 KiB page of the
+    /// first mebibyte.
+    #[error("memory map of {pages} pages (a PC has {expected})")]
+    MemoryMap {
+        /// The saved map's entries.
+        pages: usize,
+        /// The entries a PC has.
+        expected: usize,
+    },
+    /// A saved memory whose size is not the first mebibyte and its
+    /// extended RAM (at most 15 MiB).
+    #[error("memory of {bytes} bytes with {ext_bytes} bytes of extended RAM")]
+    MemorySize {
+        /// The saved memory's length.
+        bytes: usize,
+        /// The extended RAM it claims.
+        ext_bytes: u32,
+    },
+    /// A name [`Fpu`](crate::Fpu) does not know.
+    #[error("unknown FPU '{0}' (none, 387 or builtin)")]
+    UnknownFpu(String),
+    /// A Sound Blaster 16 base the card's jumpers do not offer.
+    #[error("SB16 base {0:X}h: 220, 240, 260 or 280")]
+    Sb16Base(u16),
+    /// A Sound Blaster 16 interrupt the card does not offer.
+    #[error("SB16 IRQ {0}: 2, 5, 7 or 10")]
+    Sb16Irq(u8),
+    /// A Sound Blaster 16 8-bit DMA channel the card does not offer.
+    #[error("SB16 DMA {0}: 0, 1 or 3")]
+    Sb16Dma(u8),
+    /// A Sound Blaster 16 16-bit DMA channel the card does not offer.
+    #[error("SB16 HDMA {0}: 5, 6 or 7")]
+    Sb16Hdma(u8),
     /// A saved device clock of zero Hz (it would divide by zero).
     #[error("a clock of {device_hz} Hz against a CPU of {cpu_hz} Hz")]
     ZeroClock {

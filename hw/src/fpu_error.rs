@@ -12,8 +12,8 @@
 //! IRQ13 again. Port F0h reads float (FFh).
 
 use crate::bus::PcBus;
+use crate::config::MachineConfig;
 use crate::device::{Device, Ports};
-use crate::machine::MachineConfig;
 
 /// IRQ13: the coprocessor's line on the slave PIC.
 pub const IRQ: u8 = 13;

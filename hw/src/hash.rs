@@ -1,8 +1,12 @@
-//! A small deterministic hasher (64-bit FNV-1a) for state hashes: the same
-//! state gives the same hash on every run and build, unlike std's
-//! randomly keyed `DefaultHasher`.
+//! The machine's state hash ([`Machine::state_hash`]) and the small
+//! deterministic hasher behind it (64-bit FNV-1a): the same state gives the
+//! same hash on every run and build, unlike std's randomly keyed
+//! `DefaultHasher`.
 
-use std::hash::Hasher;
+use std::hash::{Hash, Hasher};
+
+use crate::machine::Machine;
+use crate::registry::REGISTRY;
 
 /// 64-bit FNV-1a.
 #[derive(Clone, Debug)]
@@ -26,6 +30,31 @@ impl Hasher for Fnv64 {
             h = h.wrapping_mul(0x0100_0000_01b3);
         }
         self.0 = h;
+    }
+}
+
+impl Machine {
+    /// A hash of the whole machine state: CPU registers and cycle count,
+    /// RAM and ROM, every registered device (display memory and every
+    /// device register, in registration order), the scheduler and the
+    /// debug output.
+    pub fn state_hash(&self) -> u64 {
+        let mut h = Fnv64::default();
+        self.cpu.regs.hash(&mut h);
+        self.cpu.cycles.hash(&mut h);
+        self.cpu.halted.hash(&mut h);
+        // A machine without an FPU hashes as it did before there was one.
+        if let Some(fpu) = &self.cpu.fpu {
+            fpu.hash(&mut h);
+        }
+        let b = &self.bus;
+        b.mem.hash(&mut h);
+        for d in REGISTRY {
+            (d.hash)(&b.dev, &mut h);
+        }
+        b.sched.hash(&mut h);
+        b.debug_out.hash(&mut h);
+        h.finish()
     }
 }
 

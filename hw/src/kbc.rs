@@ -11,8 +11,8 @@
 use std::collections::VecDeque;
 
 use crate::bus::PcBus;
+use crate::config::MachineConfig;
 use crate::device::{Device, Ports};
-use crate::machine::MachineConfig;
 use crate::scheduler::Event;
 
 /// Status register bits (port 64h read).

@@ -11,14 +11,19 @@
 //! memory map and A20), [`option_rom`], [`scheduler`] (events and clock
 //! arithmetic), [`device`] (the interface every chip implements),
 //! [`registry`] (the list of devices on the bus), [`bus`] (port and event
-//! decode), [`machine`] (the run loop), [`hash`] (the state hash),
-//! [`error`]. See `docs/hw.md`.
+//! decode), [`config`] (the machine's configuration), [`machine`] (the
+//! run loop; its firmware, the stubs, POST, far calls and option-ROM
+//! init, in `firmware`), [`hash`] (the state hash), [`error`]. See
+//! `docs/hw.md`.
 
 pub mod bus;
+mod cards;
 pub mod cmos;
+pub mod config;
 pub mod device;
 pub mod dma8237;
 pub mod error;
+mod firmware;
 pub mod fpu_error;
 pub mod hash;
 pub mod kbc;
@@ -31,11 +36,14 @@ pub mod pic;
 pub mod pit;
 pub mod ppi;
 pub mod registry;
+mod run_exit;
 pub mod sb16;
 pub mod scheduler;
 pub mod state;
 pub mod vga;
 
+pub use config::{Fpu, MachineConfig};
 pub use error::Error;
-pub use machine::{Fpu, Machine, MachineConfig, RunExit};
+pub use machine::Machine;
+pub use run_exit::RunExit;
 pub use sb16::Sb16Config;

@@ -18,176 +18,26 @@
 //! the CPU halts with IF clear. Bytes written to port E9h (the Bochs/DOSBox
 //! debug port) are collected in [`PcBus::debug_out`].
 
-use emu::{Cpu, CpuModel, Reg16, SegReg, StepEvent, StepInfo};
+use emu::{Cpu, Reg16, SegReg, StepEvent, StepInfo};
 
 pub use crate::bus::{isa_io_wait_states, PcBus};
-use crate::cmos::DateTime;
+pub use crate::config::{Fpu, MachineConfig};
 use crate::error::Error;
-use crate::hash::Fnv64;
+use crate::firmware;
 use crate::kbc::Key;
 use crate::memory::{Memory, Region};
-use crate::mpu401::Mpu401Config;
-use crate::option_rom::{self, OptionRom};
-use crate::registry::REGISTRY;
-use crate::sb16::Sb16Config;
+pub use crate::run_exit::RunExit;
 use crate::scheduler::Event;
 use crate::vga::Frame;
 
-/// The machine's configuration.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct MachineConfig {
-    /// CPU model.
-    pub cpu_model: CpuModel,
-    /// CPU clock in Hz (4,772,727 for the 8086 PC).
-    pub cpu_hz: u64,
-    /// PIT input clock in Hz (1,193,182 by default).
-    pub pit_hz: u64,
-    /// Conventional memory in KiB (at most 640).
-    pub conventional_kib: u32,
-    /// Extended memory in KiB (only reachable on a 286/386; with A20 off
-    /// the HMA wraps).
-    pub extended_kib: u32,
-    /// The RTC's date and time at cycle 0.
-    pub rtc_start: DateTime,
-    /// An AdLib card: the YMF262 (OPL3) at 388h-38Bh, its timers,
-    /// status and FM synthesis. Off by default, so a program
-    /// that probes for an AdLib gets the answer of a PC without one (the
-    /// ports float at FFh) rather than finding a card that plays nothing.
-    #[serde(default)]
-    pub adlib: bool,
-    /// An MPU-401 (UART mode, [`crate::mpu401`]) and where it sits. `None`
-    /// by default: the ports float, as on a PC without one.
-    #[serde(default)]
-    pub mpu401: Option<Mpu401Config>,
-    /// The x87 coprocessor fitted ([`Fpu::None`] by default).
-    #[serde(default)]
-    pub fpu: Fpu,
-    /// A Sound Blaster 16 and its jumpers (none by default); it brings an
-    /// OPL3, which then also answers at 388h-38Bh.
-    #[serde(default)]
-    pub sb16: Option<Sb16Config>,
-}
-
-/// Which x87 the machine has.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub enum Fpu {
-    /// No coprocessor: ESC only addresses its operand, FNSTSW stores
-    /// nothing, so the detection routines find none.
-    #[default]
-    None,
-    /// An 80387 beside the CPU.
-    I387,
-    /// The unit built into the CPU (the 486DX).
-    Builtin,
-}
-
-impl Fpu {
-    /// What a PC with this CPU model had: the unit on the chip (486DX), a
-    /// 387 beside a 32-bit CPU without one (the 386), none with the 8086
-    /// and 286 (an 8087 or 287 is not emulated).
-    pub fn auto(model: CpuModel) -> Fpu {
-        let caps = model.caps();
-        if caps.fpu_on_chip {
-            Fpu::Builtin
-        } else if caps.has_32bit_operands {
-            Fpu::I387
-        } else {
-            Fpu::None
-        }
-    }
-
-    /// True when there is a coprocessor.
-    pub fn fitted(self) -> bool {
-        self != Fpu::None
-    }
-
-    /// The name records and messages use: `none`, `387`, `builtin`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Fpu::None => "none",
-            Fpu::I387 => "387",
-            Fpu::Builtin => "builtin",
-        }
-    }
-}
-
-impl std::str::FromStr for Fpu {
-    type Err = String;
-
-    /// Parses a name of [`Fpu::name`].
-    fn from_str(s: &str) -> Result<Fpu, String> {
-        [Fpu::None, Fpu::I387, Fpu::Builtin]
-            .into_iter()
-            .find(|f| f.name() == s)
-            .ok_or_else(|| format!("unknown FPU '{s}' (none, 387 or builtin)"))
-    }
-}
-
-impl Default for MachineConfig {
-    fn default() -> Self {
-        MachineConfig {
-            cpu_model: CpuModel::I8086,
-            cpu_hz: CpuModel::I8086.default_hz(),
-            pit_hz: 1_193_182,
-            conventional_kib: 640,
-            extended_kib: 0,
-            rtc_start: DateTime::default(),
-            adlib: false,
-            mpu401: None,
-            fpu: Fpu::None,
-            sb16: None,
-        }
-    }
-}
-
-impl MachineConfig {
-    /// The default machine with another CPU model and clock.
-    pub fn with_cpu(model: CpuModel, cpu_hz: u64) -> Self {
-        MachineConfig {
-            cpu_model: model,
-            cpu_hz,
-            extended_kib: if model.has_extended_memory() { 1024 } else { 0 },
-            ..Self::default()
-        }
-    }
-}
-
-/// Why a run stopped.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RunExit {
-    /// The cycle budget ran out.
-    CyclesElapsed,
-    /// The CPU halted with interrupts disabled (the end of a test program).
-    Halted,
-    /// A vertical retrace started (from [`Machine::run_frame`]).
-    Frame,
-    /// The keyboard controller or port 92h pulsed the CPU reset line.
-    Reset,
-    /// The program did something tandem does not emulate (entering
-    /// protected mode); CS:IP still points at the instruction.
-    Unsupported(&'static str),
-    /// CS:IP reached the high-level-emulation trap range set with
-    /// [`Machine::set_trap_range`], at this linear address; the instruction
-    /// there has not run. The caller services the trap (reading and writing
-    /// registers and memory) and runs on: if CS:IP is unchanged the next run
-    /// executes the instruction at the trap address without trapping again.
-    Trap(u32),
-    /// A CPU hook with [`emu::HookAction::Stop`] fired: before the
-    /// instruction at CS:IP (an execution hook) or after the instruction
-    /// that touched a watched address, port or interrupt
-    /// (`cpu.hooks_mut().stopped` says which).
-    HookStop,
-}
-
-/// Address of the machine's return stub (`cli; hlt`) in the BIOS ROM.
-const STUB_SEG: u16 = 0xF000;
-const STUB_RET: u16 = 0xFF00;
-/// The IRET stub every unused vector points at after [`Machine::post`].
-const STUB_IRET: u16 = 0xFF10;
-/// IRQ handlers installed by post: EOI (and for IRQ1 a read of port 60h).
-const STUB_IRQ_MASTER: u16 = 0xFF20;
-const STUB_IRQ_SLAVE: u16 = 0xFF30;
-const STUB_IRQ1: u16 = 0xFF40;
+/// A real-mode segment's 64 KiB.
+const SEGMENT_BYTES: u32 = 0x1_0000;
+/// Where [`Machine::load_com`] loads an image (after the 256-byte PSP).
+const COM_START: u16 = 0x100;
+/// The end of the room an image has (leaving 256 bytes to the stack).
+const COM_MAX_END: usize = 0xFF00;
+/// The stack pointer a .COM image starts with (a zero word there).
+const COM_SP: u16 = 0xFFFE;
 
 /// The PC: CPU, bus and devices.
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
@@ -213,23 +63,7 @@ impl Machine {
     /// BIOS area holding only the machine's stubs.
     pub fn new(config: MachineConfig) -> Self {
         let mut mem = Memory::new(config.conventional_kib, config.extended_kib);
-        // The machine's stubs: a return trap, an IRET and IRQ handlers, and
-        // a reset vector that halts.
-        mem.write_image(0xFFF00, &[0xFA, 0xF4]); // cli; hlt
-        mem.write_image(0xFFF10, &[0xCF]); // iret
-                                           // push ax; mov al,20h; out 20h,al; pop ax; iret
-        mem.write_image(0xFFF20, &[0x50, 0xB0, 0x20, 0xE6, 0x20, 0x58, 0xCF]);
-        // push ax; mov al,20h; out A0h,al; out 20h,al; pop ax; iret
-        mem.write_image(
-            0xFFF30,
-            &[0x50, 0xB0, 0x20, 0xE6, 0xA0, 0xE6, 0x20, 0x58, 0xCF],
-        );
-        // push ax; in al,60h; mov al,20h; out 20h,al; pop ax; iret
-        mem.write_image(
-            0xFFF40,
-            &[0x50, 0xE4, 0x60, 0xB0, 0x20, 0xE6, 0x20, 0x58, 0xCF],
-        );
-        mem.write_image(0xFFFF0, &[0xFA, 0xF4]);
+        firmware::install_stubs(&mut mem);
         let bus = PcBus::new(&config, mem);
         let mut cpu = Cpu::new(config.cpu_model);
         cpu.fpu = config.fpu.fitted().then(emu::x87::X87::new);
@@ -294,36 +128,6 @@ impl Machine {
         (self.cpu.cycles as u128 * 1_000_000 / self.config.cpu_hz.max(1) as u128) as u64
     }
 
-    /// What the BIOS power-on self test leaves behind, minimally: PICs at
-    /// vectors 08h and 70h (IRQ0-2 unmasked), PIT channel 0 in mode 3 with
-    /// divisor 65536 (18.2 Hz), channel 1 in mode 2 with count 18 (refresh),
-    /// every interrupt vector at an IRET stub and IRQ vectors at stubs that
-    /// send EOI (IRQ1's also reads port 60h).
-    pub fn post(&mut self) {
-        let pic_init = crate::pic::AT_BIOS_INIT.iter().copied();
-        for (port, v) in pic_init.chain([
-            (0x21, 0xF8),
-            (0xA1, 0xFF),
-            (0x43, 0x36),
-            (0x40, 0x00),
-            (0x40, 0x00),
-            (0x43, 0x54),
-            (0x41, 18),
-        ]) {
-            self.out8(port, v);
-        }
-        for v in 0..256u32 {
-            let off = match v {
-                0x09 => STUB_IRQ1,
-                0x08 | 0x0A..=0x0F => STUB_IRQ_MASTER,
-                0x70..=0x77 => STUB_IRQ_SLAVE,
-                _ => STUB_IRET,
-            };
-            self.poke16(v * 4, off);
-            self.poke16(v * 4 + 2, STUB_SEG);
-        }
-    }
-
     /// Writes a port as the CPU would at the current cycle.
     pub fn out8(&mut self, port: u16, v: u8) {
         self.bus.step_start = self.cpu.cycles;
@@ -364,27 +168,27 @@ impl Machine {
     /// SP = FFFEh (with a zero word there), IF clear. Fails if the image
     /// does not fit in the segment or in conventional RAM.
     pub fn load_com(&mut self, image: &[u8], segment: u16) -> Result<(), Error> {
-        if image.len() > 0xFF00 - 0x100 {
+        if image.len() > COM_MAX_END - COM_START as usize {
             return Err(Error::ImageTooLarge { len: image.len() });
         }
         let base = (segment as u32) << 4;
-        let end = base + 0x10000;
+        let end = base + SEGMENT_BYTES;
         if self.bus.mem.decode(end - 1) != Region::Ram {
             return Err(Error::SegmentNotInRam { segment });
         }
         for (i, &b) in image.iter().enumerate() {
-            self.poke8(base + 0x100 + i as u32, b);
+            self.poke8(base + COM_START as u32 + i as u32, b);
         }
         // A PSP's INT 20h at offset 0 and a zero return address.
         self.poke8(base, 0xCD);
         self.poke8(base + 1, 0x20);
-        self.poke16(base + 0xFFFE, 0);
+        self.poke16(base + COM_SP as u32, 0);
         let r = &mut self.cpu.regs;
         for s in [SegReg::CS, SegReg::DS, SegReg::ES, SegReg::SS] {
             r.set_sreg(s, segment);
         }
-        r.ip = 0x100;
-        r.set_reg16(Reg16::SP, 0xFFFE);
+        r.ip = COM_START as u32;
+        r.set_reg16(Reg16::SP, COM_SP);
         self.cpu.halted = false;
         self.cpu.regs.flags = self.cpu.normalize_flags(0);
         Ok(())
@@ -612,110 +416,13 @@ impl Machine {
     pub fn load_rom(&mut self, addr: u32, image: &[u8]) {
         self.bus.mem.load_rom(addr, image);
     }
-
-    /// Far-calls `seg:off` on the current stack and runs until it returns
-    /// (through a `cli; hlt` stub in the BIOS area), at most `max_cycles`.
-    /// IF is restored afterwards.
-    pub fn far_call(&mut self, seg: u16, off: u16, max_cycles: u64) -> Result<(), Error> {
-        let flags = self.cpu.regs.flags;
-        self.push16(STUB_SEG);
-        self.push16(STUB_RET);
-        self.cpu.regs.set_sreg(SegReg::CS, seg);
-        self.cpu.regs.ip = off as u32;
-        self.finish_call(flags, max_cycles)
-    }
-
-    /// Runs software interrupt `vector` as `int` would (FLAGS, CS, IP
-    /// pushed; IF and TF cleared) with the current registers, until its
-    /// IRET returns. IF is restored afterwards.
-    pub fn call_interrupt(&mut self, vector: u8, max_cycles: u64) -> Result<(), Error> {
-        let flags = self.cpu.regs.flags;
-        self.push16(flags as u16);
-        self.push16(STUB_SEG);
-        self.push16(STUB_RET);
-        self.cpu.regs.flags &= !(emu::flags::IF | emu::flags::TF);
-        let v = vector as u32 * 4;
-        let (ip, cs) = (self.peek16(v), self.peek16(v + 2));
-        self.cpu.regs.set_sreg(SegReg::CS, cs);
-        self.cpu.regs.ip = ip as u32;
-        self.finish_call(flags, max_cycles)
-    }
-
-    fn finish_call(&mut self, flags: u32, max_cycles: u64) -> Result<(), Error> {
-        self.cpu.halted = false;
-        let exit = self.run_for(max_cycles);
-        let (cs, ip) = (self.cpu.regs.sreg(SegReg::CS), self.cpu.regs.ip);
-        if exit == RunExit::Halted && cs == STUB_SEG && ip == STUB_RET as u32 + 2 {
-            self.cpu.halted = false;
-            let r = &mut self.cpu.regs;
-            r.flags = (r.flags & !emu::flags::IF) | (flags & emu::flags::IF);
-            Ok(())
-        } else {
-            Err(Error::NoReturn {
-                exit,
-                cs,
-                ip,
-                cycles: self.cpu.cycles,
-            })
-        }
-    }
-
-    fn push16(&mut self, v: u16) {
-        let sp = self.cpu.regs.reg16(Reg16::SP).wrapping_sub(2);
-        self.cpu.regs.set_reg16(Reg16::SP, sp);
-        let ss = self.cpu.regs.sreg(SegReg::SS);
-        let a = self.cpu.linear(ss, sp);
-        self.poke16(a, v);
-    }
-
-    /// Scans C0000h-DFFFFh for option ROMs and initialises each valid one
-    /// with a far call to its offset 3, on a stack at 0000:7C00, as a BIOS
-    /// does. Returns what the scan found; an error if a ROM's init does not
-    /// return within `max_cycles`.
-    pub fn init_option_roms(&mut self, max_cycles: u64) -> Result<Vec<OptionRom>, Error> {
-        let roms = option_rom::scan(&self.bus.mem);
-        for r in roms.iter().filter(|r| r.checksum_ok) {
-            self.cpu.regs.set_sreg(SegReg::SS, 0);
-            self.cpu.regs.set_reg16(Reg16::SP, 0x7C00);
-            self.far_call(r.segment, 3, max_cycles)
-                .map_err(|e| Error::OptionRom {
-                    segment: r.segment,
-                    source: Box::new(e),
-                })?;
-        }
-        Ok(roms)
-    }
-
-    /// A hash of the whole machine state: CPU registers and cycle count,
-    /// RAM and ROM, every registered device (display memory and every
-    /// device register, in registration order), the scheduler and the
-    /// debug output.
-    pub fn state_hash(&self) -> u64 {
-        use std::hash::{Hash, Hasher};
-        let mut h = Fnv64::default();
-        self.cpu.regs.hash(&mut h);
-        self.cpu.cycles.hash(&mut h);
-        self.cpu.halted.hash(&mut h);
-        // A machine without an FPU hashes as it did before there was one.
-        if let Some(fpu) = &self.cpu.fpu {
-            fpu.hash(&mut h);
-        }
-        let b = &self.bus;
-        b.mem.hash(&mut h);
-        for d in REGISTRY {
-            (d.hash)(&b.dev, &mut h);
-        }
-        b.sched.hash(&mut h);
-        b.debug_out.hash(&mut h);
-        h.finish()
-    }
 }
 
 /// True when no linear address of the 64 KiB segment at `base` (masked by
 /// `mask`) lies in the `len` bytes from `lo`: the segment's addresses
 /// neither wrap at the mask nor meet the range.
 fn segment_clear_of(base: u32, mask: u32, lo: u32, len: u32) -> bool {
-    let end = base + 0xFFFF;
+    let end = base + (SEGMENT_BYTES - 1);
     end <= mask && (len == 0 || lo.saturating_add(len) <= base || lo > end)
 }
 

@@ -14,6 +14,8 @@
 //! forced to 0, so FFFF:0010 wraps to 0000:0000 as on an 8086. Unmapped
 //! addresses read FFh (a floating ISA bus) and ignore writes.
 
+use crate::error::Error;
+
 /// What answers at a physical address.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Region {
@@ -30,11 +32,15 @@ pub enum Region {
 /// Granularity of the first-megabyte map.
 const PAGE_SHIFT: u32 = 11; // 2 KiB, the option-ROM scan step
 const _: () = assert!(1 << PAGE_SHIFT == emu::bus::DIRECT_BLOCK);
-const PAGES: usize = 1 << (20 - PAGE_SHIFT);
+/// Pages of the first mebibyte's map.
+const PAGES: usize = (MIB >> PAGE_SHIFT) as usize;
 
 /// Pages of the direct-access table ([`PageTable`]): every address a
 /// real-mode segment:offset reaches, up to 10FFEFh (the HMA).
-const TABLE_PAGES: usize = (MIB as usize + 0x1_0000) >> PAGE_SHIFT;
+const TABLE_PAGES: usize = (MIB as usize + SEGMENT_BYTES) >> PAGE_SHIFT;
+/// A real-mode segment's 64 KiB: the most a segment:offset reaches past
+/// 1 MiB (the HMA, in whole pages).
+const SEGMENT_BYTES: usize = 0x1_0000;
 /// A [`PageTable`] entry for a page that takes no direct access (not a
 /// multiple of the page, so no page's delta).
 const NO_DIRECT: u32 = u32::MAX;
@@ -99,23 +105,22 @@ struct MemoryState {
 }
 
 impl TryFrom<MemoryState> for Memory {
-    type Error = String;
+    type Error = Error;
 
     /// A saved memory, checked before the table is built from it: a
     /// damaged or hostile state file is an error, never a panic.
-    fn try_from(s: MemoryState) -> Result<Self, String> {
+    fn try_from(s: MemoryState) -> Result<Self, Error> {
         if s.map.len() != PAGES {
-            return Err(format!(
-                "memory map of {} pages (a PC has {PAGES})",
-                s.map.len()
-            ));
+            return Err(Error::MemoryMap {
+                pages: s.map.len(),
+                expected: PAGES,
+            });
         }
-        if s.ext_bytes > 15 * 1024 * 1024 || s.bytes.len() != (MIB + s.ext_bytes) as usize {
-            return Err(format!(
-                "memory of {} bytes with {} bytes of extended RAM",
-                s.bytes.len(),
-                s.ext_bytes
-            ));
+        if s.ext_bytes > MAX_EXTENDED_KIB * KIB || s.bytes.len() != (MIB + s.ext_bytes) as usize {
+            return Err(Error::MemorySize {
+                bytes: s.bytes.len(),
+                ext_bytes: s.ext_bytes,
+            });
         }
         Ok(Memory::from_checked(s))
     }
@@ -142,29 +147,39 @@ impl Memory {
 
 /// One mebibyte.
 pub const MIB: u32 = 0x10_0000;
+/// One kibibyte.
+const KIB: u32 = 1024;
+/// The most conventional RAM, in KiB (up to the VGA window).
+const MAX_CONVENTIONAL_KIB: u32 = 640;
+/// The most extended RAM, in KiB (to the 286's 16 MiB address space).
+const MAX_EXTENDED_KIB: u32 = 15 * 1024;
+/// The VGA window.
+const VGA_WINDOW: std::ops::Range<u32> = 0xA0000..0xC0000;
+/// The system BIOS ROM, up to 1 MiB.
+const BIOS_ROM: u32 = 0xF0000;
 
 impl Memory {
     /// A map with `conventional_kib` KiB of conventional RAM (at most 640)
     /// and `extended_kib` KiB of extended RAM at 1 MiB. The system BIOS area
     /// F0000h-FFFFFh is ROM filled with FFh.
     pub fn new(conventional_kib: u32, extended_kib: u32) -> Self {
-        let conv = conventional_kib.min(640) * 1024;
-        let ext_bytes = extended_kib.min(15 * 1024) * 1024;
+        let conv = conventional_kib.min(MAX_CONVENTIONAL_KIB) * KIB;
+        let ext_bytes = extended_kib.min(MAX_EXTENDED_KIB) * KIB;
         let mut map = vec![Region::Open; PAGES];
         for (i, r) in map.iter_mut().enumerate() {
             let a = (i as u32) << PAGE_SHIFT;
             *r = if a < conv {
                 Region::Ram
-            } else if (0xA0000..0xC0000).contains(&a) {
+            } else if VGA_WINDOW.contains(&a) {
                 Region::Vga
-            } else if a >= 0xF0000 {
+            } else if a >= BIOS_ROM {
                 Region::Rom
             } else {
                 Region::Open
             };
         }
         let mut bytes = vec![0u8; (MIB + ext_bytes) as usize];
-        bytes[0xF0000..0x100000].fill(0xFF);
+        bytes[BIOS_ROM as usize..MIB as usize].fill(0xFF);
         Memory::from_checked(MemoryState {
             bytes,
             map,

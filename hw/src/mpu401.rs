@@ -41,8 +41,8 @@ use std::collections::VecDeque;
 use std::hash::{Hash, Hasher};
 
 use crate::bus::PcBus;
+use crate::config::MachineConfig;
 use crate::device::{Device, Ports};
-use crate::machine::MachineConfig;
 
 /// The acknowledge byte (Technical Reference, "Acknowledge").
 pub const ACK: u8 = 0xFE;

@@ -33,8 +33,8 @@
 use std::hash::{Hash, Hasher};
 
 use crate::bus::PcBus;
+use crate::config::MachineConfig;
 use crate::device::{Device, Ports};
-use crate::machine::MachineConfig;
 use crate::scheduler::ClockRatio;
 
 /// The timers' clock: the YMF262's 14.31818 MHz divided by 4.

@@ -5,6 +5,13 @@
 
 use crate::memory::Memory;
 
+/// The area scanned.
+const AREA: std::ops::Range<u32> = 0xC0000..0xE0000;
+/// The scan's step.
+const STEP: u32 = 2048;
+/// The unit of the length byte.
+const BLOCK: u32 = 512;
+
 /// A ROM found by the scan.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct OptionRom {
@@ -19,10 +26,10 @@ pub struct OptionRom {
 /// Scans C0000h-DFFFFh as a BIOS does.
 pub fn scan(mem: &Memory) -> Vec<OptionRom> {
     let mut found = Vec::new();
-    let mut addr = 0xC0000u32;
-    while addr < 0xE0000 {
+    let mut addr = AREA.start;
+    while addr < AREA.end {
         if mem.peek(addr) == 0x55 && mem.peek(addr + 1) == 0xAA {
-            let len = mem.peek(addr + 2) as u32 * 512;
+            let len = mem.peek(addr + 2) as u32 * BLOCK;
             let sum = (0..len).fold(0u8, |s, i| s.wrapping_add(mem.peek(addr + i)));
             found.push(OptionRom {
                 segment: (addr >> 4) as u16,
@@ -30,11 +37,11 @@ pub fn scan(mem: &Memory) -> Vec<OptionRom> {
                 checksum_ok: len > 0 && sum == 0,
             });
             if len > 0 {
-                addr += len.div_ceil(2048) * 2048;
+                addr += len.div_ceil(STEP) * STEP;
                 continue;
             }
         }
-        addr += 2048;
+        addr += STEP;
     }
     found
 }
@@ -43,7 +50,7 @@ pub fn scan(mem: &Memory) -> Vec<OptionRom> {
 /// the bytes sum to 0; pads or truncates the image to that length. For
 /// building test ROMs.
 pub fn fix_checksum(image: &mut Vec<u8>) {
-    let len = image.get(2).map_or(0, |&b| b as usize * 512);
+    let len = image.get(2).map_or(0, |&b| b as usize * BLOCK as usize);
     if len == 0 {
         return;
     }

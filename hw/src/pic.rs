@@ -8,8 +8,8 @@
 //! answers with IR7's vector without setting ISR ("spurious IRQ7/IRQ15").
 
 use crate::bus::PcBus;
+use crate::config::MachineConfig;
 use crate::device::{Device, Ports};
-use crate::machine::MachineConfig;
 
 /// The AT BIOS programming of the pair (port, value): ICW1=11h (edge,
 /// cascade, ICW4), vectors 08h/70h, master has a slave on IR2, slave ID 2,

@@ -12,8 +12,8 @@
 //! 8254 datasheet (order no. 231164).
 
 use crate::bus::PcBus;
+use crate::config::MachineConfig;
 use crate::device::{Device, Ports};
-use crate::machine::MachineConfig;
 use crate::ppi;
 use crate::scheduler::{ClockRatio, Event};
 

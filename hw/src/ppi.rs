@@ -7,8 +7,8 @@
 //! recorded with their cycle ([`Ppi::record`]) for an audio frontend.
 
 use crate::bus::PcBus;
+use crate::config::MachineConfig;
 use crate::device::{Device, Ports};
-use crate::machine::MachineConfig;
 use crate::scheduler::Event;
 
 /// Port 61h and the speaker. Its hash (part of the machine's state hash)

@@ -21,11 +21,7 @@ pub mod dsp;
 pub mod mixer;
 pub mod playback;
 
-use crate::bus::PcBus;
-use crate::device::{Device, Ports};
-use crate::dma8237::TransferType;
-use crate::machine::MachineConfig;
-use crate::scheduler::Event;
+use crate::error::Error;
 
 use dsp::{Action, Dsp};
 use mixer::{Effect, Mixer};
@@ -33,6 +29,10 @@ use playback::Playback;
 
 /// The bases the card's jumpers offer.
 pub const BASES: [u16; 4] = [0x220, 0x240, 0x260, 0x280];
+/// The 8-bit DMA channels the card offers.
+const DMA8: [u8; 3] = [0, 1, 3];
+/// The 16-bit DMA channels the card offers.
+const DMA16: [u8; 3] = [5, 6, 7];
 
 /// How long a DSP reset takes before AAh can be read: 20 us (the guide
 /// says "typically 100 us"; a program polls for it either way, and short
@@ -71,18 +71,18 @@ impl Default for Sb16Config {
 
 impl Sb16Config {
     /// Why this setting is not one the card offers, if it is not.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), Error> {
         if !BASES.contains(&self.base) {
-            return Err(format!("SB16 base {:X}h: 220, 240, 260 or 280", self.base));
+            return Err(Error::Sb16Base(self.base));
         }
         if !mixer::IRQ_SELECT.contains(&self.irq) {
-            return Err(format!("SB16 IRQ {}: 2, 5, 7 or 10", self.irq));
+            return Err(Error::Sb16Irq(self.irq));
         }
-        if ![0, 1, 3].contains(&self.dma8) {
-            return Err(format!("SB16 DMA {}: 0, 1 or 3", self.dma8));
+        if !DMA8.contains(&self.dma8) {
+            return Err(Error::Sb16Dma(self.dma8));
         }
-        if ![5, 6, 7].contains(&self.dma16) {
-            return Err(format!("SB16 HDMA {}: 5, 6 or 7", self.dma16));
+        if !DMA16.contains(&self.dma16) {
+            return Err(Error::Sb16Hdma(self.dma16));
         }
         Ok(())
     }
@@ -123,7 +123,7 @@ pub struct Output {
 /// The card's state (the hashed and saved part).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct State {
-    /// Fitted ([`MachineConfig::sb16`] set).
+    /// Fitted ([`MachineConfig::sb16`](crate::MachineConfig::sb16) set).
     fitted: bool,
     /// The jumpers as now set (80h/81h may have changed IRQ and DMA).
     config: Sb16Config,
@@ -280,19 +280,58 @@ impl Sb16 {
     fn micros(&self, us: u64) -> u64 {
         (self.state.cpu_hz * us).div_ceil(1_000_000)
     }
+
+    /// Test hook of the registry ([`crate::device::Device::perturb`]): a
+    /// DSP state a program could leave.
+    pub(crate) fn perturb(&mut self) {
+        self.state.dsp.perturb();
+    }
+}
+
+/// The PC as the card sees it from its slot: the card itself, the lines
+/// and chips it is wired to (the 8259A pair, the 8237's channels and their
+/// DREQs, the OPL3 the card brings along, the MPU-401's interrupt that
+/// mixer register 82h reports) and its scheduler event. The PC bus
+/// implements it (`crate::cards`), so the card's model knows nothing of the
+/// bus's other devices.
+pub(crate) trait Slot {
+    /// The card.
+    fn card(&mut self) -> &mut Sb16;
+    /// Drives input `line` (0-15) of the 8259A pair.
+    fn set_irq(&mut self, line: u8, level: bool);
+    /// The MPU-401's interrupt output.
+    fn mpu_irq(&self) -> bool;
+    /// Drives the DREQ of 8237 channel `ch`.
+    fn set_dreq(&mut self, ch: usize, level: bool);
+    /// Bytes per unit of 8237 channel `ch` (1 on DMA1, 2 on DMA2).
+    fn dma_width(ch: usize) -> u32;
+    /// Writes `bytes` to memory through channel `ch` when it can take a
+    /// device-to-memory transfer now (true); nothing otherwise (false).
+    fn dma_write(&mut self, ch: usize, bytes: &[u8]) -> bool;
+    /// Reads up to `units` units from memory through channel `ch`,
+    /// appending their bytes to `out`; the units read.
+    fn dma_read(&mut self, ch: usize, units: u32, out: &mut Vec<u8>) -> u32;
+    /// A read of the OPL3's status port at cycle `now`.
+    fn opl_status(&mut self, now: u64) -> u8;
+    /// A write of the OPL3's port at `offset` (0-3) at cycle `now`.
+    fn opl_write(&mut self, offset: u16, v: u8, now: u64);
+    /// Sets (or with `None` clears) the card's scheduler event.
+    fn schedule(&mut self, at: Option<u64>);
+    /// Records a port the card claims but does not decode.
+    fn unhandled(&mut self, port: u16);
 }
 
 /// Drives the card's interrupt line from its pending interrupts.
-fn drive_irq(bus: &mut PcBus) {
-    let sb = &bus.dev.sb16.state;
+fn drive_irq<S: Slot>(bus: &mut S) {
+    let sb = &bus.card().state;
     let (line, on) = (sb.config.pic_line(), sb.irq_status & 3 != 0);
-    bus.dev.pics.set_irq(line, on);
+    bus.set_irq(line, on);
 }
 
 /// Sets (`on`) or acknowledges the 8-bit (`bit` 1) or 16-bit (2)
 /// interrupt.
-fn interrupt(bus: &mut PcBus, bit: u8, on: bool) {
-    let s = &mut bus.dev.sb16.state.irq_status;
+fn interrupt<S: Slot>(bus: &mut S, bit: u8, on: bool) {
+    let s = &mut bus.card().state.irq_status;
     let was = *s;
     if on {
         *s |= bit;
@@ -306,8 +345,8 @@ fn interrupt(bus: &mut PcBus, bit: u8, on: bool) {
 
 /// Sets the card's event to the earlier of the next frame and the E2h
 /// retry.
-fn reschedule(bus: &mut PcBus, now: u64) {
-    let sb = &bus.dev.sb16;
+fn reschedule<S: Slot>(bus: &mut S, now: u64) {
+    let sb = bus.card();
     let frame = sb
         .state
         .play
@@ -318,24 +357,23 @@ fn reschedule(bus: &mut PcBus, now: u64) {
         .identify
         .map(|_| now + sb.micros(IDENTIFY_RETRY_US));
     let due = [frame, retry].into_iter().flatten().min();
-    bus.sched.set(Event::Sb16, due);
+    bus.schedule(due);
 }
 
 /// Writes E2h's byte through the 8-bit channel when it can.
-fn try_identify(bus: &mut PcBus) {
-    let Some(v) = bus.dev.sb16.state.identify else {
+fn try_identify<S: Slot>(bus: &mut S) {
+    let Some(v) = bus.card().state.identify else {
         return;
     };
-    let ch = bus.dev.sb16.state.config.dma8 as usize;
-    if bus.dev.dma.can_transfer(ch, TransferType::Write) {
-        bus.dev.dma.transfer_write(ch, &mut bus.mem, &[v]);
-        bus.dev.sb16.state.identify = None;
+    let ch = bus.card().state.config.dma8 as usize;
+    if bus.dma_write(ch, &[v]) {
+        bus.card().state.identify = None;
     }
 }
 
 /// Carries out what a DSP command asked for, at cycle `now`.
-fn act(bus: &mut PcBus, a: Action, now: u64) {
-    let sb = &mut bus.dev.sb16;
+fn act<S: Slot>(bus: &mut S, a: Action, now: u64) {
+    let sb = bus.card();
     match a {
         Action::Start(mode) => {
             let rate = sb.state.dsp.rate;
@@ -370,104 +408,105 @@ fn act(bus: &mut PcBus, a: Action, now: u64) {
 
 /// The DREQ of the transfer's channel while it runs (unpaused), the other
 /// channel's released (they may be one channel: 81h without a 16-bit one).
-fn drive_dreq(bus: &mut PcBus) {
-    let sb = &bus.dev.sb16.state;
+fn drive_dreq<S: Slot>(bus: &mut S) {
+    let sb = &bus.card().state;
     let cfg = sb.config;
     let active = sb.play.as_ref().filter(|p| !p.paused);
     let ch = active.map(|p| if p.mode.bits16 { cfg.dma16 } else { cfg.dma8 });
     for c in [cfg.dma8, cfg.dma16] {
-        bus.dev.dma.set_dreq(c as usize, false);
+        bus.set_dreq(c as usize, false);
     }
     if let Some(c) = ch {
-        bus.dev.dma.set_dreq(c as usize, true);
+        bus.set_dreq(c as usize, true);
     }
 }
 
 /// The frame due at `t`: fetched from the 8237, heard, and counted down
 /// to the block's end.
-fn play_frame(bus: &mut PcBus, t: u64) {
-    let cfg = bus.dev.sb16.state.config;
-    let Some(mut p) = bus.dev.sb16.state.play.take() else {
+fn play_frame<S: Slot>(bus: &mut S, t: u64) {
+    let cfg = bus.card().state.config;
+    let Some(mut p) = bus.card().state.play.take() else {
         return;
     };
     let ch = if p.mode.bits16 { cfg.dma16 } else { cfg.dma8 } as usize;
-    let frame = p.fetch(&mut bus.dev.dma, &bus.mem, ch);
+    let frame = p.fetch(bus, ch);
     if let Some(v) = frame {
-        bus.dev.sb16.dac(t, v);
+        bus.card().dac(t, v);
     }
     let end = p.advance(frame.is_some());
     let bits16 = p.mode.bits16;
     if end {
         if p.mode.high_speed {
-            bus.dev.sb16.state.dsp.end_high_speed();
+            bus.card().state.dsp.end_high_speed();
         }
         if p.mode.auto && !p.exit_auto {
             p.restart_block();
         } else {
-            bus.dev.sb16.state.play = None;
+            bus.card().state.play = None;
             drive_dreq(bus);
             interrupt(bus, 1 << bits16 as u8, true);
             return;
         }
     }
-    bus.dev.sb16.state.play = Some(p);
+    bus.card().state.play = Some(p);
     if end {
         interrupt(bus, 1 << bits16 as u8, true);
     }
 }
 
 /// The card's port at `offset` from the configured base is read.
-fn read_port(bus: &mut PcBus, offset: u16, port: u16, now: u64) -> u8 {
-    let sb = &mut bus.dev.sb16.state;
+fn read_port<S: Slot>(bus: &mut S, offset: u16, port: u16, now: u64) -> u8 {
     match offset {
-        0x0 | 0x2 | 0x8 => crate::opl3::read_status(bus, now),
+        0x0 | 0x2 | 0x8 => bus.opl_status(now),
         0x5 => {
-            let c = sb.config;
             // 82h bit 2: the MPU-401's interrupt (a byte waits).
-            let mpu = (bus.dev.mpu.irq_level() as u8) << 2;
-            let sb = &bus.dev.sb16.state;
+            let mpu = (bus.mpu_irq() as u8) << 2;
+            let sb = &bus.card().state;
+            let c = sb.config;
             sb.mixer.read(c.irq, c.dma8, c.dma16, sb.irq_status | mpu)
         }
-        0xA => sb.dsp.read_data(now),
+        0xA => bus.card().state.dsp.read_data(now),
         0xC => {
-            if sb.dsp.busy(now) {
+            if bus.card().state.dsp.busy(now) {
                 0xFF
             } else {
                 0x7F
             }
         }
         0xE | 0xF => {
-            let v = ((sb.dsp.data_ready(now) as u8) << 7) | 0x7F;
+            let v = ((bus.card().state.dsp.data_ready(now) as u8) << 7) | 0x7F;
             interrupt(bus, if offset == 0xE { 1 } else { 2 }, false);
             v
         }
-        0x4 => sb.mixer.index,
+        0x4 => bus.card().state.mixer.index,
         _ => {
-            bus.note_unhandled(port);
+            bus.unhandled(port);
             0xFF
         }
     }
 }
 
 /// The card's port at `offset` from the configured base is written.
-fn write_port(bus: &mut PcBus, offset: u16, port: u16, v: u8, now: u64) {
-    let sb = &mut bus.dev.sb16;
+fn write_port<S: Slot>(bus: &mut S, offset: u16, port: u16, v: u8, now: u64) {
     match offset {
-        0x0..=0x3 | 0x8 | 0x9 => crate::opl3::write_port(bus, offset & 3, v, now),
-        0x4 => sb.state.mixer.index = v,
-        0x5 => match sb.state.mixer.write(v) {
-            Effect::Levels => sb.remix(now),
+        0x0..=0x3 | 0x8 | 0x9 => bus.opl_write(offset & 3, v, now),
+        0x4 => bus.card().state.mixer.index = v,
+        0x5 => match bus.card().state.mixer.write(v) {
+            Effect::Levels => bus.card().remix(now),
             Effect::Irq(irq) => {
-                bus.dev.pics.set_irq(sb.state.config.pic_line(), false);
-                bus.dev.sb16.state.config.irq = irq;
+                let line = bus.card().state.config.pic_line();
+                bus.set_irq(line, false);
+                bus.card().state.config.irq = irq;
                 drive_irq(bus);
             }
             Effect::Dma(d8, d16) => {
-                sb.state.config.dma8 = d8;
-                sb.state.config.dma16 = d16;
+                let c = &mut bus.card().state.config;
+                c.dma8 = d8;
+                c.dma16 = d16;
             }
         },
         0x6 => {
+            let sb = bus.card();
             let delay = sb.micros(RESET_US);
             if sb.state.dsp.write_reset(v, now, delay) {
                 sb.state.play = None;
@@ -475,78 +514,69 @@ fn write_port(bus: &mut PcBus, offset: u16, port: u16, v: u8, now: u64) {
             }
         }
         0xC => {
+            let sb = bus.card();
             let stereo = sb.state.mixer.pro_stereo();
             if let Some(a) = sb.state.dsp.write(v, stereo) {
                 act(bus, a, now);
             }
         }
-        _ => bus.note_unhandled(port),
+        _ => bus.unhandled(port),
     }
 }
 
 /// After a reset: no transfer, DREQs released.
-fn act_none(bus: &mut PcBus, now: u64) {
-    bus.dev.sb16.state.identify = None;
+fn act_none<S: Slot>(bus: &mut S, now: u64) {
+    bus.card().state.identify = None;
     drive_dreq(bus);
     reschedule(bus, now);
 }
 
 /// The port's offset from the configured base, when the card is fitted
 /// and decodes it.
-fn decode(bus: &PcBus, port: u16) -> Option<u16> {
-    let sb = &bus.dev.sb16.state;
+fn decode<S: Slot>(bus: &mut S, port: u16) -> Option<u16> {
+    let sb = &bus.card().state;
     let off = port.wrapping_sub(sb.config.base);
     (sb.fitted && off < 0x10).then_some(off)
 }
 
-impl Device for Sb16 {
-    const NAME: &'static str = "Sound Blaster 16";
-    const PORTS: &'static [Ports] = &[0x220..=0x22F, 0x240..=0x24F, 0x260..=0x26F, 0x280..=0x28F];
-    const EVENTS: &'static [Event] = &[Event::Sb16];
-
-    fn power_on(config: &MachineConfig) -> Self {
-        Sb16::new(config.sb16, config.cpu_hz)
-    }
-
-    fn read(bus: &mut PcBus, port: u16, now: u64) -> u8 {
-        match decode(bus, port) {
-            Some(off) => read_port(bus, off, port, now),
-            None => {
-                bus.note_unhandled(port);
-                0xFF
-            }
+/// A read of one of the card's ports at cycle `now`: the configured base's
+/// decoded ports answer, the others float (FFh).
+pub(crate) fn read<S: Slot>(bus: &mut S, port: u16, now: u64) -> u8 {
+    match decode(bus, port) {
+        Some(off) => read_port(bus, off, port, now),
+        None => {
+            bus.unhandled(port);
+            0xFF
         }
     }
+}
 
-    fn write(bus: &mut PcBus, port: u16, v: u8, now: u64) {
-        match decode(bus, port) {
-            Some(off) => write_port(bus, off, port, v, now),
-            None => bus.note_unhandled(port),
+/// A write of one of the card's ports at cycle `now`.
+pub(crate) fn write<S: Slot>(bus: &mut S, port: u16, v: u8, now: u64) {
+    match decode(bus, port) {
+        Some(off) => write_port(bus, off, port, v, now),
+        None => bus.unhandled(port),
+    }
+}
+
+/// The card's event at cycle `t`: the pending E2h write, then every frame
+/// due by `t`.
+pub(crate) fn fire<S: Slot>(bus: &mut S, t: u64) {
+    try_identify(bus);
+    let cpu_hz = bus.card().state.cpu_hz;
+    while let Some(next) = bus
+        .card()
+        .state
+        .play
+        .as_ref()
+        .and_then(|p| p.next_frame(cpu_hz))
+    {
+        if next > t {
+            break;
         }
+        play_frame(bus, next);
     }
-
-    fn fire(bus: &mut PcBus, _: Event, t: u64) {
-        try_identify(bus);
-        let cpu_hz = bus.dev.sb16.state.cpu_hz;
-        while let Some(next) = bus
-            .dev
-            .sb16
-            .state
-            .play
-            .as_ref()
-            .and_then(|p| p.next_frame(cpu_hz))
-        {
-            if next > t {
-                break;
-            }
-            play_frame(bus, next);
-        }
-        reschedule(bus, t);
-    }
-
-    fn perturb(&mut self) {
-        self.state.dsp.perturb();
-    }
+    reschedule(bus, t);
 }
 
 #[cfg(test)]

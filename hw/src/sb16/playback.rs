@@ -9,10 +9,8 @@
 //! 8237 when it plays; a channel that cannot transfer (masked, at its end)
 //! stalls the DSP: the frame's time passes, the block count does not.
 
-use crate::dma8237::Dma8237;
-use crate::memory::Memory;
-
 use super::dsp::{Mode, Rate};
+use super::Slot;
 
 /// An unsigned 8-bit sample as a signed 16-bit one (80h is silence).
 pub fn unsigned8(v: u8) -> i16 {
@@ -133,20 +131,20 @@ impl Playback {
 
     /// The frame's value from channel `ch` of the 8237 (none when it
     /// cannot supply the whole frame).
-    pub fn fetch(&self, dma: &mut Dma8237, mem: &Memory, ch: usize) -> Option<[i16; 2]> {
+    pub(crate) fn fetch<S: Slot>(&self, bus: &mut S, ch: usize) -> Option<[i16; 2]> {
         if self.silence {
             return Some([0; 2]);
         }
         let bytes = self.channels() * (1 + self.mode.bits16 as u32);
-        let need = bytes / Dma8237::width(ch);
+        let need = bytes / S::dma_width(ch);
         let mut data = Vec::with_capacity(bytes as usize);
         let mut got = 0;
         // An auto-initialized channel reloads at its terminal count: a
         // frame may straddle the end of its buffer.
         for _ in 0..2 {
-            let t = dma.transfer_read(ch, mem, need - got, &mut data);
-            got += t.units;
-            if got == need || t.units == 0 {
+            let units = bus.dma_read(ch, need - got, &mut data);
+            got += units;
+            if got == need || units == 0 {
                 break;
             }
         }

@@ -1,7 +1,7 @@
 //! The card on a machine: ports, DMA playback timing, interrupts, mixer.
 
 use super::*;
-use crate::Machine;
+use crate::{Machine, MachineConfig};
 
 /// 100 cycles per sample at 44100 Hz.
 const CPU: u64 = 4_410_000;

@@ -28,10 +28,7 @@ pub use render::Frame;
 pub use sequencer::Sequencer;
 pub use tables::{DacTable, ModeParams, ScanLines, PARAMS, PARAM_SIZE};
 
-use crate::bus::PcBus;
-use crate::device::{Device, Ports};
-use crate::machine::MachineConfig;
-use crate::scheduler::{ClockRatio, Event, Scheduler};
+use crate::scheduler::ClockRatio;
 
 /// Bytes per plane.
 pub const PLANE_SIZE: usize = 0x10000;
@@ -576,46 +573,6 @@ impl Vga {
 }
 
 pub mod tables;
-
-impl Device for Vga {
-    const NAME: &'static str = "VGA";
-    const PORTS: &'static [Ports] = &[0x3B0..=0x3DF];
-    /// The start of vertical retrace: the latches, and a frame for the
-    /// run loop.
-    const EVENTS: &'static [Event] = &[Event::VgaRetrace];
-
-    fn power_on(config: &MachineConfig) -> Self {
-        Vga::new(config.cpu_hz.max(1))
-    }
-
-    fn start(&self, sched: &mut Scheduler, now: u64) {
-        sched.set(Event::VgaRetrace, Some(self.next_retrace(now)));
-    }
-
-    fn read(bus: &mut PcBus, port: u16, now: u64) -> u8 {
-        bus.dev.vga.io_read(port, now)
-    }
-
-    /// A timing register may move the next retrace.
-    fn write(bus: &mut PcBus, port: u16, v: u8, now: u64) {
-        bus.dev.vga.io_write(port, v, now);
-        bus.dev.vga.start(&mut bus.sched, now);
-    }
-
-    fn fire(bus: &mut PcBus, _: Event, t: u64) {
-        bus.dev.vga.vertical_retrace_start();
-        bus.frame_ready = true;
-        bus.dev.vga.start(&mut bus.sched, t);
-    }
-
-    fn perturb(&mut self) {
-        // DAC entry 1 (write index, then red, green, blue).
-        self.io_write(0x3C8, 1, 0);
-        for c in [0x3F, 0x15, 0x2A] {
-            self.io_write(0x3C9, c, 0);
-        }
-    }
-}
 
 #[cfg(test)]
 mod tests;
