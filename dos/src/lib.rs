@@ -564,9 +564,10 @@ impl Dos {
     }
 
     fn feed_input(&mut self, m: &mut Machine) {
-        if bios::int16::peek_key(m).is_none() {
+        use bios::keyboard::{key_for_ascii, peek_key, push_key};
+        if peek_key(m).is_none() {
             if let Some(c) = self.input.pop_front() {
-                bios::int16::push_key(m, bios::int16::key_for_ascii(c));
+                push_key(m, key_for_ascii(c));
             }
         }
     }

@@ -815,7 +815,7 @@ fn con_byte(dos: &mut Dos, m: &mut Machine, ah: u8) -> u8 {
 
 #[test]
 fn extended_keys_read_through_dos_give_00h_then_their_scan_code() {
-    use dos::bios::int16::push_key;
+    use dos::bios::keyboard::push_key;
     let (mut dos, mut m, mount) = setup("con-extended", "");
     // Buffer words as the INT 09h handler stores them: grey Up (E0h
     // ASCII), F1, 'a', F11 (10h only), Ctrl-PrtSc, Ctrl-2 (00h, scan 03h).

@@ -1,15 +1,15 @@
 //! INT 16h keyboard services of an AT/PS/2 BIOS with a 101-key keyboard
 //! (IBM PS/2 and PC BIOS Interface Technical Reference, "Keyboard
-//! Services"), on the BIOS data area's buffer (40:1Ah head, 40:1Ch tail,
-//! 40:80h/82h its start and end) and shift flags (40:17h/18h, 40:96h). The
-//! words in the buffer come from [`crate::bios::int09`].
+//! Services"), on the keyboard buffer and shift flags of
+//! [`crate::bios::keyboard`]. The words in the buffer come from
+//! [`crate::bios::int09`].
 
-use crate::bios::int09::{self, f2, f3, FLAGS1, FLAGS2, FLAGS3};
-use crate::mem::{self, rd16, rd8, wr16, Regs};
+use crate::bios::keyboard::{
+    f2, f3, peek_key, pop_key, push_key, update_leds, FLAGS1, FLAGS2, FLAGS3,
+};
+use crate::mem::{self, rd8, Regs};
 use crate::{rom, Dos, Flow};
 use hw::Machine;
-
-pub use crate::bios::int09::key_for_ascii;
 
 /// INT 16h 09h: 0300h, 0305h, 0306h, 0Ah and 10h-12h are supported (not
 /// 0304h, nor the 122-key functions 20h-22h).
@@ -21,53 +21,10 @@ const KEYBOARD_ID: u16 = 0x41AB;
 /// characters per second (0Bh), as command F3h's data byte.
 pub const TYPEMATIC_DEFAULT: u8 = 0x2B;
 
-/// The key at the head of the buffer (scan << 8 | ASCII), if any.
-pub fn peek_key(m: &mut Machine) -> Option<u16> {
-    let head = rd16(m, 0x41A);
-    let tail = rd16(m, 0x41C);
-    (head != tail).then(|| rd16(m, 0x400 + head as u32))
-}
-
-/// Removes and returns the key at the head of the buffer.
-pub fn pop_key(m: &mut Machine) -> Option<u16> {
-    let k = peek_key(m)?;
-    let head = rd16(m, 0x41A);
-    let (start, end) = (rd16(m, 0x480), rd16(m, 0x482));
-    let mut n = head + 2;
-    if n >= end {
-        n = start;
-    }
-    wr16(m, 0x41A, n);
-    Some(k)
-}
-
 /// Removes and returns the key at the head of the buffer as function 10h
 /// returns it (what MS-DOS's CON driver reads on an enhanced keyboard).
 pub fn pop_extended(m: &mut Machine) -> Option<u16> {
     pop_key(m).map(extended)
-}
-
-/// Appends a key to the buffer; false when it is full.
-pub fn push_key(m: &mut Machine, key: u16) -> bool {
-    let tail = rd16(m, 0x41C);
-    let (start, end) = (rd16(m, 0x480), rd16(m, 0x482));
-    let mut n = tail + 2;
-    if n >= end {
-        n = start;
-    }
-    if n == rd16(m, 0x41A) {
-        return false;
-    }
-    wr16(m, 0x400 + tail as u32, key);
-    wr16(m, 0x41C, n);
-    true
-}
-
-/// Empties the buffer (head = tail = the buffer's start).
-pub fn flush(m: &mut Machine) {
-    let start = rd16(m, 0x480);
-    wr16(m, 0x41A, start);
-    wr16(m, 0x41C, start);
 }
 
 /// Whether a buffer word is one only the extended functions (10h, 11h)
@@ -147,7 +104,7 @@ fn wait_key(dos: &mut Dos, m: &mut Machine) -> Flow {
 
 /// Services INT 16h.
 pub fn service(dos: &mut Dos, m: &mut Machine) -> Flow {
-    int09::update_leds(m);
+    update_leds(m);
     let ah = m.ah();
     match ah {
         0x00 => match peek_standard(m) {

@@ -3,7 +3,8 @@
 //! function that must wait sends the CPU to an idle loop (`sti; hlt`) that
 //! re-enters the service after the next interrupt.
 
-use crate::bios::int16::{peek_key, pop_extended, pop_key};
+use crate::bios::int16::pop_extended;
+use crate::bios::keyboard::{peek_key, pop_key};
 use crate::dosdata::ALTAH_OFF;
 use crate::mem::{self, lin, rd8, wr8, Regs};
 use crate::{rom, Dos, Flow, DOS_SEG};

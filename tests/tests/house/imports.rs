@@ -365,11 +365,18 @@ mod tests {
 
     #[test]
     fn use_trees_expand() {
-        let p = paths("use crate::{a::B, c::{d, e::F as G}}; use super::x; let y = crate::z::w(1);");
+        let p =
+            paths("use crate::{a::B, c::{d, e::F as G}}; use super::x; let y = crate::z::w(1);");
         let s: Vec<String> = p.iter().map(|v| v.join("::")).collect();
         assert_eq!(
             s,
-            ["crate::a::B", "crate::c::d", "crate::c::e::F", "super::x", "crate::z::w"]
+            [
+                "crate::a::B",
+                "crate::c::d",
+                "crate::c::e::F",
+                "super::x",
+                "crate::z::w"
+            ]
         );
     }
 

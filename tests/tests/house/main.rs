@@ -222,7 +222,15 @@ fn fn_name(line: &str) -> Option<String> {
     let mut t = line.trim_start();
     loop {
         let before = t;
-        for q in ["pub(crate) ", "pub(super) ", "pub ", "const ", "async ", "unsafe ", "extern "] {
+        for q in [
+            "pub(crate) ",
+            "pub(super) ",
+            "pub ",
+            "const ",
+            "async ",
+            "unsafe ",
+            "extern ",
+        ] {
             if let Some(r) = t.strip_prefix(q) {
                 t = r.trim_start();
             }
@@ -334,9 +342,11 @@ fn cited_exists(span: &str, index: &ItemIndex) -> Result<(), String> {
         return Ok(()); // a command line or an option
     }
     let looks_like_path = s.contains('/')
-        || [".rs", ".md", ".toml", ".txt", ".sh", ".py", ".asm", ".com", ".exe"]
-            .iter()
-            .any(|e| s.ends_with(e));
+        || [
+            ".rs", ".md", ".toml", ".txt", ".sh", ".py", ".asm", ".com", ".exe",
+        ]
+        .iter()
+        .any(|e| s.ends_with(e));
     if looks_like_path {
         let p = s.trim_end_matches('/');
         let candidates = [root().join(p), root().join("docs").join(p)];
@@ -351,7 +361,9 @@ fn cited_exists(span: &str, index: &ItemIndex) -> Result<(), String> {
     let ident = |w: &str| {
         !w.is_empty()
             && w.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-            && w.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && w.chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
     };
     if !segs.iter().all(|w| ident(w)) {
         return Ok(()); // not a name (a number, an expression)
