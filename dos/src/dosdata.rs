@@ -22,9 +22,19 @@
 
 use hw::Machine;
 
-use crate::int21::disk;
+use crate::geometry;
 use crate::mem::{lin, wr16, wr8, write_bytes};
-use crate::{DOS_SEG, FIRST_MCB, LOL_OFF};
+
+/// Segment of DOS's own data (List of Lists, InDOS flag).
+pub const DOS_SEG: u16 = 0x0060;
+/// Offset of the List of Lists in [`DOS_SEG`] (the first MCB's segment is
+/// the word before it).
+pub const LOL_OFF: u16 = 0x0026;
+/// Offset of the InDOS flag in [`DOS_SEG`] (the critical-error flag is the
+/// byte before it).
+pub const INDOS_OFF: u16 = 0x0010;
+/// Segment of the first MCB.
+pub const FIRST_MCB: u16 = 0x0100;
 
 /// The CP/M entry code.
 pub const CPM_OFF: u16 = 0x0090;
@@ -131,12 +141,12 @@ pub fn install(m: &mut Machine, ems: bool) {
         wr16(m, a, off);
         wr16(m, a + 2, DOS_SEG);
     }
-    wr16(m, lol(0x10), disk::BYTES_PER_SECTOR);
+    wr16(m, lol(0x10), geometry::BYTES_PER_SECTOR);
     wr16(m, lol(0x16), CDS_OFF);
     wr16(m, lol(0x18), DOS_SEG);
     // No disk buffers or FCB table to show: null pointers.
     wr8(m, lol(0x20), 3); // block devices (A:, B:, C:)
-    wr8(m, lol(0x21), disk::LASTDRIVE);
+    wr8(m, lol(0x21), geometry::LASTDRIVE);
     wr8(m, lol(0x43), 3); // boot drive C:
                           // 1: DOS may move doublewords (a 386 or later).
     wr8(m, lol(0x44), m.cpu.model.caps().has_32bit_operands as u8);
@@ -169,7 +179,7 @@ pub fn install(m: &mut Machine, ems: bool) {
     // An empty SFT: no next table, no entries shown (tandem's SFT is its
     // own).
     write_bytes(m, DOS_SEG, SFT_OFF, &[0xFF, 0xFF, 0xFF, 0xFF, 0, 0]);
-    write_bytes(m, DOS_SEG, DPB_OFF, &disk::dpb((DOS_SEG, DISK_OFF)));
+    write_bytes(m, DOS_SEG, DPB_OFF, &geometry::dpb((DOS_SEG, DISK_OFF)));
 
     // CP/M entry: the stack holds the far return into the PSP (from its
     // CALL at 05h) above the program's near return; make it an INT frame
@@ -231,7 +241,7 @@ pub fn install(m: &mut Machine, ems: bool) {
 
     // CDS: every letter up to LASTDRIVE has an entry with its root as
     // path; only C: is a valid physical drive with a DPB.
-    for d in 0..disk::LASTDRIVE as u16 {
+    for d in 0..geometry::LASTDRIVE as u16 {
         let off = CDS_OFF + d * CDS_ENTRY;
         write_bytes(m, DOS_SEG, off, &[b'A' + d as u8, b':', b'\\', 0]);
         wr16(m, lin(DOS_SEG, off + 0x49), 0xFFFF);

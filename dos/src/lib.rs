@@ -22,6 +22,7 @@ pub mod drive;
 pub mod ems;
 pub mod error;
 pub mod exepack;
+pub mod geometry;
 pub mod int21;
 pub mod int2f;
 pub mod loader;
@@ -31,6 +32,7 @@ pub mod mz;
 pub mod quota;
 pub mod rom;
 pub mod session;
+pub mod sft;
 pub mod state;
 pub mod xms;
 
@@ -39,13 +41,15 @@ use std::path::PathBuf;
 
 use hw::Machine;
 
+use crate::dosdata::FIRST_MCB;
 use crate::drive::Drive;
 pub use crate::error::{Error, ErrorKind};
-use crate::int21::files::Sft;
 use crate::mcb::{Arena, Strategy};
 use crate::mem::{lin, wr16, wr8, write_bytes, Regs};
 pub use crate::mz::{Executable, LoadError};
+pub use crate::rom::Flow;
 pub use crate::session::{Exit, Session, Stop};
+use crate::sft::Sft;
 
 /// The DOS configuration.
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
@@ -82,17 +86,6 @@ impl DosConfig {
     }
 }
 
-/// What servicing a trap asks of the run loop.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Flow {
-    /// Run on.
-    Continue,
-    /// The top-level program terminated.
-    Exit(u8),
-    /// Stop the run with this message.
-    Stop(String),
-}
-
 /// A running process (one per EXEC level).
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 struct Proc {
@@ -105,17 +98,6 @@ struct Proc {
     /// DOS 3+ does from the parent's stack).
     parent_regs: Option<emu::Registers>,
 }
-
-/// Segment of DOS's own data (List of Lists, InDOS flag).
-pub const DOS_SEG: u16 = 0x0060;
-/// Offset of the List of Lists in [`DOS_SEG`] (the first MCB's segment is
-/// the word before it).
-pub const LOL_OFF: u16 = 0x0026;
-/// Offset of the InDOS flag in [`DOS_SEG`] (the critical-error flag is the
-/// byte before it).
-pub const INDOS_OFF: u16 = 0x0010;
-/// Segment of the first MCB.
-pub const FIRST_MCB: u16 = 0x0100;
 
 /// The DOS and BIOS services of one machine.
 #[derive(Debug, serde::Serialize, serde::Deserialize)]
@@ -643,7 +625,7 @@ impl Dos {
     pub(crate) fn inherit_jft(&mut self, m: &mut Machine, parent: u16) -> [u8; 20] {
         let mut jft = [0xFFu8; 20];
         for (i, slot) in jft.iter_mut().enumerate() {
-            let s = int21::files::jft_get(m, parent, i as u16);
+            let s = sft::jft_get(m, parent, i as u16);
             if let Some(s) = s {
                 if self.sft.inherit(s) {
                     *slot = s;
@@ -661,7 +643,7 @@ impl Dos {
         if kind != 3 {
             let handles = mem::rd16(m, lin(psp, 0x32));
             for h in 0..handles {
-                if let Some(s) = int21::files::jft_get(m, psp, h) {
+                if let Some(s) = sft::jft_get(m, psp, h) {
                     self.sft.close(s, self.now_seconds(m));
                 }
             }

@@ -114,6 +114,26 @@ pub fn idle_stub(vector: u8) -> u16 {
     IDLE_BASE + 8 * i as u16
 }
 
+/// What servicing a trap asks of the run loop.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Flow {
+    /// Run on.
+    Continue,
+    /// The top-level program terminated.
+    Exit(u8),
+    /// Stop the run with this message.
+    Stop(String),
+}
+
+/// Sends the CPU to the idle loop of `vector` (one of [`IDLE_VECTORS`]):
+/// it sleeps until an interrupt and then calls the service again with the
+/// same registers.
+pub fn wait(m: &mut Machine, vector: u8) -> Flow {
+    m.cpu.regs.set_sreg(emu::SegReg::CS, SEG);
+    m.cpu.regs.ip = idle_stub(vector) as u32;
+    Flow::Continue
+}
+
 /// What a trap address is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Trap {

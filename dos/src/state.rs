@@ -261,7 +261,7 @@ pub fn write_file(path: &Path, m: &Machine, dos: &Dos, meta: &Meta) -> Result<()
 pub(crate) mod sft_entries {
     use super::*;
     use crate::drive::Device;
-    use crate::int21::files::{Entry, Kind};
+    use crate::sft::{Entry, Kind};
 
     #[derive(Serialize, Deserialize)]
     enum SavedKind {

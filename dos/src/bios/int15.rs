@@ -13,7 +13,8 @@
 
 use crate::bios::int70;
 use crate::mem::{self, lin, rd16, rd8, wr32, Regs};
-use crate::{rom, Dos, Flow};
+use crate::rom::{self, Flow};
+use crate::Dos;
 use hw::Machine;
 
 /// The answer to a function the BIOS does not have.

@@ -8,7 +8,8 @@ use crate::bios::keyboard::{
     f2, f3, peek_key, pop_key, push_key, update_leds, FLAGS1, FLAGS2, FLAGS3,
 };
 use crate::mem::{self, rd8, Regs};
-use crate::{rom, Dos, Flow};
+use crate::rom::{self, Flow};
+use crate::Dos;
 use hw::Machine;
 
 /// INT 16h 09h: 0300h, 0305h, 0306h, 0Ah and 10h-12h are supported (not

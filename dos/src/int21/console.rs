@@ -6,8 +6,10 @@
 use crate::bios::int16::pop_extended;
 use crate::bios::keyboard::{peek_key, pop_key};
 use crate::dosdata::ALTAH_OFF;
+use crate::dosdata::DOS_SEG;
 use crate::mem::{self, lin, rd8, wr8, Regs};
-use crate::{rom, Dos, Flow, DOS_SEG};
+use crate::rom::{self, Flow};
+use crate::Dos;
 use hw::Machine;
 
 /// Ctrl-C.

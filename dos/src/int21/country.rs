@@ -6,9 +6,11 @@
 
 use hw::Machine;
 
+use crate::dosdata::DOS_SEG;
 use crate::dosdata::{self, upper_437};
 use crate::mem::{self, lin, rd8, wr8, write_bytes, Regs};
-use crate::{Dos, Flow, DOS_SEG};
+use crate::rom::Flow;
+use crate::Dos;
 
 /// The only country.
 pub const COUNTRY: u16 = 1;

@@ -6,7 +6,8 @@ use std::path::PathBuf;
 use crate::drive::{split_83, Drive, ERR_ACCESS, ERR_PATH};
 use crate::int21::files::{attributes, dos_time, mtime};
 use crate::mem::{self, lin, rd16, rd8, wr16, wr8, write_bytes, Regs};
-use crate::{Dos, Flow};
+use crate::rom::Flow;
+use crate::Dos;
 use hw::Machine;
 
 /// DOS error: no more files.

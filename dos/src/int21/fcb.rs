@@ -27,7 +27,8 @@ use crate::drive::{Device, Resolved, ERR_ACCESS, ERR_DRIVE, ERR_FILE};
 use crate::int21::dirs::{fcb_form, fcb_match, ERR_NO_MORE};
 use crate::int21::files::{attributes, dos_time, mtime};
 use crate::mem::{self, lin, rd16, rd8, read_bytes, wr16, wr32, wr8, write_bytes, Regs};
-use crate::{Dos, Flow};
+use crate::rom::Flow;
+use crate::Dos;
 use hw::Machine;
 
 /// Offsets in a standard FCB.
@@ -280,7 +281,7 @@ impl Dos {
                         Ok(f) => {
                             self.quota.resized(old, 0);
                             let now = self.now_seconds(m);
-                            let _ = f.set_modified(super::files::emulated_time(now));
+                            let _ = f.set_modified(crate::sft::emulated_time(now));
                             (0, now)
                         }
                         Err(_) => return self.fcb_fail(ERR_ACCESS),
@@ -371,7 +372,7 @@ impl Dos {
                                 f.write_all(&data[..k])?;
                                 quota.resized(len, len.max(pos + k as u64));
                             }
-                            let _ = f.set_modified(super::files::emulated_time(now));
+                            let _ = f.set_modified(crate::sft::emulated_time(now));
                             f.metadata()
                         });
                     match r {
@@ -447,7 +448,7 @@ impl Dos {
                 }
                 f.set_len(len)?;
                 quota.resized(old, len);
-                f.set_modified(super::files::emulated_time(now))?;
+                f.set_modified(crate::sft::emulated_time(now))?;
                 Ok(true)
             });
         match r {

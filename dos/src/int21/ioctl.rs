@@ -14,9 +14,10 @@ use hw::Machine;
 
 use crate::drive::{Device, ERR_DRIVE};
 use crate::int21::disk::is_c;
-use crate::int21::files::{Entry, Kind};
 use crate::mem::Regs;
-use crate::{Dos, Flow};
+use crate::rom::Flow;
+use crate::sft::{Entry, Kind};
+use crate::Dos;
 
 /// Device information word (4400h) of a character device: bit 7 device,
 /// bit 6 not at end of input (NUL and CLOCK$ are), bits 0-4 console
@@ -61,7 +62,7 @@ impl Dos {
         let s = self.handle(m, h)?;
         let (dx, ax) = (m.dx(), m.ax());
         let Some(e) = self.sft.get(s) else {
-            return Err(crate::int21::files::ERR_HANDLE);
+            return Err(crate::sft::ERR_HANDLE);
         };
         let info = info_word(e);
         match al {

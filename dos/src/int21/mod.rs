@@ -18,9 +18,11 @@ pub mod ioctl;
 pub mod process;
 pub mod truename;
 
+use crate::dosdata::{DOS_SEG, INDOS_OFF, LOL_OFF};
 use crate::loader::parse_fcb_name_with;
 use crate::mem::{self, lin, rd16, wr16, wr8, write_bytes, Regs};
-use crate::{Dos, Flow, DOS_SEG, INDOS_OFF, LOL_OFF};
+use crate::rom::Flow;
+use crate::Dos;
 use hw::Machine;
 
 /// Services INT 21h with the guest's registers.

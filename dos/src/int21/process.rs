@@ -4,7 +4,8 @@ use crate::drive::{Resolved, ERR_ACCESS, ERR_FILE};
 use crate::loader::{self, PspInit};
 use crate::mcb::Strategy;
 use crate::mem::{self, lin, rd16, read_bytes, wr16, Regs};
-use crate::{Dos, Flow, Proc};
+use crate::rom::Flow;
+use crate::{Dos, Proc};
 use hw::Machine;
 
 impl Dos {
@@ -296,7 +297,7 @@ impl Dos {
         let n = want.max(20);
         // Open handles beyond the new size: too many open files.
         if old.iter().skip(n as usize).any(|&s| s != 0xFF) {
-            self.fail(m, super::files::ERR_TOO_MANY);
+            self.fail(m, crate::sft::ERR_TOO_MANY);
             return;
         }
         let mut table = vec![0xFFu8; n as usize];

@@ -9,7 +9,8 @@ use hw::Machine;
 use crate::dosdata::{upper_437, TERMINATORS};
 use crate::drive::{Device, ERR_DRIVE, ERR_PATH};
 use crate::mem::{self, lin, wr8, write_bytes, Regs};
-use crate::{Dos, Flow};
+use crate::rom::Flow;
+use crate::Dos;
 
 /// One component in 8.3 form with wildcards expanded, or None if it has a
 /// character DOS does not allow in a name.
