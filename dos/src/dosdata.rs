@@ -255,6 +255,12 @@ pub fn install(m: &mut Machine, ems: bool) {
     wr16(m, lin(DOS_SEG, c + 0x47), DOS_SEG);
 }
 
+/// Writes drive C:'s free clusters into its DPB (INT 21h 1Fh/32h and the
+/// List of Lists show it).
+pub fn set_free_clusters(m: &mut Machine, free: u16) {
+    wr16(m, lin(DOS_SEG, DPB_OFF + geometry::DPB_FREE), free);
+}
+
 /// Writes drive C:'s current directory (`cwd`: components without the
 /// drive, INT 21h 47h's form) into its CDS entry.
 pub fn set_current_dir(m: &mut Machine, cwd: &str) {

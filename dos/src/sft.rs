@@ -1,11 +1,15 @@
 //! The system file table (in Rust: the open host files and devices) and
 //! each process's job file table (in its PSP, as DOS keeps it), which maps
 //! the process's handles to SFT entries. A save state keeps the SFT's
-//! files by DOS path ([`crate::state`]).
+//! files by their DOS path and position, and reopens them through the
+//! resuming run's drive C: (never by a host path).
+
+use std::cell::RefCell;
+use std::io::{Seek, SeekFrom};
 
 use hw::Machine;
 
-use crate::drive::Device;
+use crate::drive::{Device, Drive};
 use crate::mem::{lin, rd16, rd8, wr8};
 
 /// DOS error: too many open files.
@@ -49,7 +53,7 @@ pub struct Entry {
 /// The system file table.
 #[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct Sft {
-    #[serde(with = "crate::state::sft_entries")]
+    #[serde(with = "saved")]
     e: Vec<Option<Entry>>,
 }
 
@@ -166,4 +170,175 @@ pub fn jft_free(m: &mut Machine, psp: u16) -> Option<u16> {
 /// A host file time for `secs` seconds since 1970 of emulated time.
 pub fn emulated_time(secs: i64) -> std::time::SystemTime {
     std::time::UNIX_EPOCH + std::time::Duration::from_secs(secs.max(0) as u64)
+}
+
+/// Why a file the saved program had open cannot be reopened; `path` is
+/// the DOS path the state names.
+#[derive(Debug, thiserror::Error)]
+pub enum ReopenError {
+    /// The resuming run has no drive C:.
+    #[error("{path}: no drive C: to reopen it on")]
+    NoDrive {
+        /// The DOS path.
+        path: String,
+    },
+    /// The path names no existing file on drive C:.
+    #[error("{path}: no such file on drive C:")]
+    NoFile {
+        /// The DOS path.
+        path: String,
+    },
+    /// The path leaves drive C: or is not a file name DOS accepts.
+    #[error("{path}: not a file inside drive C: (DOS error {code})")]
+    Outside {
+        /// The DOS path.
+        path: String,
+        /// The DOS error the drive gave.
+        code: u16,
+    },
+    /// The host refused to open or seek the file.
+    #[error("{path}: {source}")]
+    Io {
+        /// The DOS path.
+        path: String,
+        /// The host's error.
+        source: std::io::Error,
+    },
+}
+
+thread_local! {
+    /// Drive C: of the resuming run while a state is read (open files are
+    /// resolved through it), and the first reopen error.
+    static MOUNT: RefCell<(Option<Drive>, Option<ReopenError>)> = const { RefCell::new((None, None)) };
+}
+
+/// Runs `decode` (the decoding of a save state) with `drive` as the drive
+/// the table's open files are reopened through; returns what it returned
+/// and the first file that could not be reopened.
+pub(crate) fn reopening<T>(drive: Drive, decode: impl FnOnce() -> T) -> (T, Option<ReopenError>) {
+    MOUNT.with(|c| *c.borrow_mut() = (Some(drive), None));
+    let out = decode();
+    let err = MOUNT.with(|c| std::mem::take(&mut *c.borrow_mut()).1);
+    (out, err)
+}
+
+/// Serde for the system file table: files as (DOS path on drive C:,
+/// position), reopened on load through the resuming run's drive.
+mod saved {
+    use std::io::Seek;
+
+    use serde::{Deserialize, Serialize};
+
+    use crate::drive::{Device, Drive};
+    use crate::sft::{reopen, Entry, Kind, MOUNT};
+
+    #[derive(Serialize, Deserialize)]
+    enum SavedKind {
+        File { path: Vec<u8>, pos: u64 },
+        Device(Device),
+    }
+
+    #[derive(Serialize, Deserialize)]
+    struct SavedEntry {
+        kind: SavedKind,
+        refs: u16,
+        mode: u8,
+        written: bool,
+        set_time: Option<i64>,
+        raw: bool,
+    }
+
+    pub fn serialize<S: serde::Serializer>(e: &[Option<Entry>], s: S) -> Result<S::Ok, S::Error> {
+        let saved: Vec<Option<SavedEntry>> = e
+            .iter()
+            .map(|e| {
+                e.as_ref().map(|e| SavedEntry {
+                    kind: match &e.kind {
+                        Kind::Device(d) => SavedKind::Device(*d),
+                        Kind::File(f) => {
+                            let mut f: &std::fs::File = f;
+                            SavedKind::File {
+                                path: Drive::dos_path(&e.dos),
+                                pos: f.stream_position().unwrap_or(0),
+                            }
+                        }
+                    },
+                    refs: e.refs,
+                    mode: e.mode,
+                    written: e.written,
+                    set_time: e.set_time,
+                    raw: e.raw,
+                })
+            })
+            .collect();
+        saved.serialize(s)
+    }
+
+    pub fn deserialize<'de, D: serde::Deserializer<'de>>(
+        d: D,
+    ) -> Result<Vec<Option<Entry>>, D::Error> {
+        let saved = Vec::<Option<SavedEntry>>::deserialize(d)?;
+        let drive = MOUNT.with(|c| c.borrow().0.clone());
+        let mut out = Vec::with_capacity(saved.len());
+        for e in saved {
+            let Some(e) = e else {
+                out.push(None);
+                continue;
+            };
+            let (kind, dos) = match e.kind {
+                SavedKind::Device(d) => (Kind::Device(d), Vec::new()),
+                SavedKind::File { path, pos } => match reopen(drive.as_ref(), &path, e.mode, pos) {
+                    Ok((f, dos)) => (Kind::File(f), dos),
+                    Err(msg) => {
+                        MOUNT.with(|c| {
+                            c.borrow_mut().1.get_or_insert(msg);
+                        });
+                        out.push(None);
+                        continue;
+                    }
+                },
+            };
+            out.push(Some(Entry {
+                kind,
+                refs: e.refs,
+                mode: e.mode,
+                dos,
+                written: e.written,
+                set_time: e.set_time,
+                raw: e.raw,
+            }));
+        }
+        Ok(out)
+    }
+}
+
+/// Reopens a file a state says was open: `path` is a DOS path resolved
+/// through the resuming run's drive like any path the guest gives, so it
+/// must name an existing file inside the mount whatever the state holds.
+fn reopen(
+    drive: Option<&Drive>,
+    path: &[u8],
+    mode: u8,
+    pos: u64,
+) -> Result<(std::fs::File, Vec<String>), ReopenError> {
+    let path_s = String::from_utf8_lossy(path).into_owned();
+    let Some(drive) = drive else {
+        return Err(ReopenError::NoDrive { path: path_s });
+    };
+    let (host, dos) = match drive.resolve_file(path) {
+        Ok(found) => found,
+        Err(crate::drive::ERR_FILE) => return Err(ReopenError::NoFile { path: path_s }),
+        Err(code) => return Err(ReopenError::Outside { path: path_s, code }),
+    };
+    let access = mode & 7;
+    std::fs::OpenOptions::new()
+        .read(access != 1)
+        .write(access != 0)
+        .open(&host)
+        .and_then(|mut f| f.seek(SeekFrom::Start(pos)).map(|_| f))
+        .map(|f| (f, dos))
+        .map_err(|source| ReopenError::Io {
+            path: path_s,
+            source,
+        })
 }

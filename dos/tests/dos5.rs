@@ -389,7 +389,7 @@ fn ioctl_answers_as_ms_dos_5() {
     m.set_bx(3);
     m.set_cx(0x0841);
     assert!(!ok(&mut dos, &mut m, 0x4411));
-    assert!(dos.warnings.is_empty(), "{:?}", dos.warnings);
+    assert!(dos.warnings().is_empty(), "{:?}", dos.warnings());
     let _ = std::fs::remove_dir_all(&mount);
 }
 
@@ -470,7 +470,7 @@ fn country_tables_are_code_page_437s() {
     // 66h: code page 437 both active and system.
     assert!(!int21(&mut dos, &mut m, 0x6601));
     assert_eq!((m.bx(), m.dx()), (437, 437));
-    assert!(dos.warnings.is_empty(), "{:?}", dos.warnings);
+    assert!(dos.warnings().is_empty(), "{:?}", dos.warnings());
     let _ = std::fs::remove_dir_all(&mount);
 }
 
@@ -608,7 +608,7 @@ fn multiplex_answers_as_dos_with_only_himem() {
     assert_eq!(call(&mut dos, &mut m, 0x1200), 0x12FF);
     call(&mut dos, &mut m, 0x1500);
     assert_eq!(m.bx(), 0, "no CD-ROM");
-    assert!(dos.warnings.is_empty(), "{:?}", dos.warnings);
+    assert!(dos.warnings().is_empty(), "{:?}", dos.warnings());
     let _ = std::fs::remove_dir_all(&mount);
 }
 
@@ -713,7 +713,7 @@ fn smaller_functions_answer_as_ms_dos_5() {
     m.set_ds(psp);
     m.set_dx(0x300);
     assert!(!int21(&mut dos, &mut m, 0x4B05));
-    assert!(dos.warnings.is_empty(), "{:?}", dos.warnings);
+    assert!(dos.warnings().is_empty(), "{:?}", dos.warnings());
     let _ = std::fs::remove_dir_all(&mount);
 }
 
@@ -736,7 +736,7 @@ fn cp_m_call_5_and_the_case_map_routine_work_from_guest_code() {
     let image = std::fs::read(common::roms_dir().join("dos/cpm.com")).expect("cpm.com");
     let (exit, out, dos, _) = common::run(CpuModel::I386, &mount, "CPM.COM", &image, "", 1);
     assert_eq!((exit, out.as_str()), (Exit::Exited(0), "CPM!+"));
-    assert!(dos.warnings.is_empty(), "{:?}", dos.warnings);
+    assert!(dos.warnings().is_empty(), "{:?}", dos.warnings());
     let _ = std::fs::remove_dir_all(&mount);
 }
 

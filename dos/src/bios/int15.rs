@@ -12,9 +12,9 @@
 //! functions (87h-89h, 24h, E8xxh) are absent too.
 
 use crate::bios::int70;
+use crate::diag::Diagnostics;
 use crate::mem::{self, lin, rd16, rd8, wr32, Regs};
 use crate::rom::{self, Flow};
-use crate::Dos;
 use hw::Machine;
 
 /// The answer to a function the BIOS does not have.
@@ -43,8 +43,14 @@ fn memory_map(m: &Machine) -> Vec<(u64, u64, u32)> {
     v
 }
 
-/// Services INT 15h.
-pub fn service(dos: &mut Dos, m: &mut Machine) -> Flow {
+/// Services INT 15h. `wait_until` is the emulated cycle an 86h wait ends
+/// at while it waits; `xms` says an XMS driver owns extended memory.
+pub fn service(
+    wait_until: &mut Option<u64>,
+    diag: &mut Diagnostics,
+    xms: bool,
+    m: &mut Machine,
+) -> Flow {
     let ah = m.ah();
     let at = m.cpu.model.caps().pc_at_class;
     match ah {
@@ -77,7 +83,7 @@ pub fn service(dos: &mut Dos, m: &mut Machine) -> Flow {
             // byte), whose 1024 Hz interrupt wakes the idle CPU: the wait
             // is not rounded up to a timer tick.
             let now = m.cycles();
-            let target = match dos.wait_until {
+            let target = match *wait_until {
                 Some(t) => t,
                 None => {
                     if int70::wait_active(m) {
@@ -100,10 +106,10 @@ pub fn service(dos: &mut Dos, m: &mut Machine) -> Flow {
                     let flag = int70::WAIT_FLAG as u16 - 0x400;
                     int70::start_wait(m, 0x40, flag, left.min(u32::MAX as u64) as u32);
                 }
-                dos.wait_until = Some(target);
-                return dos.wait(m, 0x15);
+                *wait_until = Some(target);
+                return rom::wait(m, 0x15);
             }
-            dos.wait_until = None;
+            *wait_until = None;
             int70::cancel_wait(m);
             ok(m);
         }
@@ -111,7 +117,7 @@ pub fn service(dos: &mut Dos, m: &mut Machine) -> Flow {
         0x88 if at => {
             // With an XMS driver loaded the extended memory belongs to it,
             // and HIMEM.SYS answers 0 here.
-            let kb = if dos.xms.is_some() {
+            let kb = if xms {
                 0
             } else {
                 m.config().extended_kib.min(0xFFFF) as u16
@@ -122,7 +128,7 @@ pub fn service(dos: &mut Dos, m: &mut Machine) -> Flow {
         0x89 if at => {
             // Switching to protected mode for the caller is not done.
             let al = m.al();
-            dos.unimplemented(0x15, ah, al);
+            diag.unimplemented(0x15, ah, al);
             unsupported(m);
         }
         0xC0 => {
@@ -149,7 +155,7 @@ pub fn service(dos: &mut Dos, m: &mut Machine) -> Flow {
             _ => unsupported(m),
         },
         0xE8 if at && m.al() == 0x01 => {
-            let kb = if dos.xms.is_some() {
+            let kb = if xms {
                 0
             } else {
                 m.config().extended_kib.min(15 * 1024) as u16

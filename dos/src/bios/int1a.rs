@@ -5,8 +5,8 @@
 //! since 1 January 1980) on the RTC's date. Values are BCD, as the BIOS
 //! keeps the clock.
 
+use crate::diag::Diagnostics;
 use crate::mem::{self, rd32, rd8, wr32, wr8, Regs};
-use crate::Dos;
 use hw::cmos::{bits, DateTime};
 use hw::Machine;
 
@@ -70,7 +70,7 @@ fn date_regs(c: u8, y: u8, mo: u8, d: u8) -> [(u8, u8); 5] {
 }
 
 /// Services INT 1Ah.
-pub fn service(dos: &mut Dos, m: &mut Machine) {
+pub fn service(diag: &mut Diagnostics, m: &mut Machine) {
     match m.ah() {
         0x00 => {
             // AL: midnight passed since the last read, then cleared.
@@ -184,7 +184,7 @@ pub fn service(dos: &mut Dos, m: &mut Machine) {
             // anything else is no AT BIOS function: CF set.
             if matches!(ah, 0x08 | 0x09) {
                 let al = m.al();
-                dos.unimplemented(0x1A, ah, al);
+                diag.unimplemented(0x1A, ah, al);
             }
             mem::set_cf(m, true);
         }

@@ -1,13 +1,14 @@
 //! An INT 33h mouse driver (Microsoft's interface): reset, show/hide,
 //! position and buttons, ranges, mickeys, the 0Ch event handler, and the
 //! state queries. The state is what the host reports through
-//! [`crate::Dos::mouse_input`] (headless runs have no mouse); the 0Ch
+//! [`Mouse::input`] (headless runs have no mouse); the 0Ch
 //! handler is called as guest code from the INT 08h handler at the next
 //! timer tick after an event it asked for (a real driver calls it from its
 //! IRQ, at most 55 ms earlier).
 
+use crate::diag::Diagnostics;
 use crate::mem::{self, lin, wr16, Regs};
-use crate::{rom, Dos};
+use crate::rom;
 use hw::Machine;
 
 /// The mouse driver's state.
@@ -73,8 +74,7 @@ fn set_handler(m: &mut Machine, (mask, seg, off): (u16, u16, u16)) {
 /// The dispatcher's trap (from INT 08h): when the handler's mask matches a
 /// pending event, loads AX = condition, BX = buttons, CX/DX = position,
 /// SI/DI = mickey counts for the handler; otherwise AX = 0.
-pub fn dispatch(dos: &mut Dos, m: &mut Machine) {
-    let ms = &mut dos.mouse;
+pub fn dispatch(ms: &mut Mouse, m: &mut Machine) {
     let cond = ms.pending & ms.handler.0;
     if cond == 0 || (ms.handler.1, ms.handler.2) == (0, 0) {
         m.set_ax(0);
@@ -91,9 +91,8 @@ pub fn dispatch(dos: &mut Dos, m: &mut Machine) {
 }
 
 /// Services INT 33h.
-pub fn service(dos: &mut Dos, m: &mut Machine) {
+pub fn service(ms: &mut Mouse, diag: &mut Diagnostics, m: &mut Machine) {
     let ax = m.ax();
-    let ms = &mut dos.mouse;
     match ax {
         0x0000 | 0x0021 => {
             let h = ms.handler;
@@ -187,19 +186,19 @@ pub fn service(dos: &mut Dos, m: &mut Machine) {
         }
         _ => {
             let (ah, al) = ((ax >> 8) as u8, ax as u8);
-            dos.unimplemented(0x33, ah, al);
+            diag.unimplemented(0x33, ah, al);
         }
     }
     let _ = mem::rd8;
 }
 
-impl Dos {
+impl Mouse {
     /// The host reports the mouse: movement in mickeys and the buttons.
     /// Position follows the ratio and is clamped to the ranges; press and
     /// release counters update, and the event is pending for the 0Ch
     /// handler, which the INT 08h handler calls at the next timer tick.
-    pub fn mouse_input(&mut self, dx: i16, dy: i16, buttons: u16) {
-        let ms = &mut self.mouse;
+    pub fn input(&mut self, dx: i16, dy: i16, buttons: u16) {
+        let ms = self;
         if dx != 0 || dy != 0 {
             ms.pending |= 1;
         }

@@ -6,31 +6,23 @@
 
 use hw::Machine;
 
+use crate::diag::Diagnostics;
 use crate::dosdata::{self, DOS_SEG};
 use crate::geometry::{
-    bpb, cylinders, dpb_from_bpb, free_clusters, media_id, BYTES_PER_SECTOR, CLUSTERS, DPB_FREE,
-    SECTORS_PER_CLUSTER,
+    bpb, cylinders, dpb_from_bpb, media_id, BYTES_PER_SECTOR, CLUSTERS, SECTORS_PER_CLUSTER,
 };
+use crate::kernel::Kernel;
 use crate::mem::{self, lin, write_bytes, Regs};
 use crate::rom::Flow;
-use crate::Dos;
 
 /// Whether DL (0 = default, 1 = A:, ...) names drive C:.
 pub fn is_c(dl: u8) -> bool {
     matches!(dl, 0 | 3)
 }
 
-impl Dos {
-    /// Writes the free clusters the quota leaves into the DPB (1Fh/32h
-    /// and the List of Lists show it) and returns them.
-    pub(crate) fn sync_free_clusters(&mut self, m: &mut Machine) -> u16 {
-        let free = free_clusters(self.quota.free());
-        mem::wr16(m, lin(DOS_SEG, dosdata::DPB_OFF + DPB_FREE), free);
-        free
-    }
-
+impl Kernel {
     /// INT 21h 1Bh, 1Ch, 1Fh, 32h, 36h, 53h, 69h.
-    pub(crate) fn int21_disk(&mut self, m: &mut Machine, ah: u8) -> Flow {
+    pub(crate) fn int21_disk(&mut self, diag: &mut Diagnostics, m: &mut Machine, ah: u8) -> Flow {
         let free = self.sync_free_clusters(m);
         match ah {
             0x1B | 0x1C => {
@@ -90,7 +82,7 @@ impl Dos {
                     // The folder has no boot sector to write a serial to.
                     self.fail(m, crate::drive::ERR_ACCESS);
                 } else {
-                    self.unimplemented(0x21, 0x69, al);
+                    diag.unimplemented(0x21, 0x69, al);
                     self.fail(m, 1);
                 }
             }
@@ -102,7 +94,11 @@ impl Dos {
     /// IOCTL 440Dh (generic block device request) for drive C: with CL
     /// the minor code and DS:DX the parameter block (category CH = 08h,
     /// disk). Returns the result for AX or a DOS error.
-    pub(crate) fn generic_ioctl_disk(&mut self, m: &mut Machine) -> Result<u16, u16> {
+    pub(crate) fn generic_ioctl_disk(
+        &mut self,
+        diag: &mut Diagnostics,
+        m: &mut Machine,
+    ) -> Result<u16, u16> {
         let (ch, cl) = (m.ch(), m.cl());
         let (ds, dx) = (m.ds(), m.dx());
         if ch != 0x08 && ch != 0x48 {
@@ -141,7 +137,7 @@ impl Dos {
             // invalid function for a fixed disk).
             0x68 => Err(1),
             _ => {
-                self.unimplemented(0x21, 0x44, 0x0D);
+                diag.unimplemented(0x21, 0x44, 0x0D);
                 Err(1)
             }
         }

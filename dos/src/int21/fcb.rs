@@ -23,12 +23,14 @@
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::PathBuf;
 
+use crate::console::Console;
 use crate::drive::{Device, Resolved, ERR_ACCESS, ERR_DRIVE, ERR_FILE};
+use crate::int21::console::con_str;
 use crate::int21::dirs::{fcb_form, fcb_match, ERR_NO_MORE};
 use crate::int21::files::{attributes, dos_time, mtime};
+use crate::kernel::Kernel;
 use crate::mem::{self, lin, rd16, rd8, read_bytes, wr16, wr32, wr8, write_bytes, Regs};
 use crate::rom::Flow;
-use crate::Dos;
 use hw::Machine;
 
 /// Offsets in a standard FCB.
@@ -177,9 +179,9 @@ const WRAP: u8 = 2;
 const PARTIAL: u8 = 3;
 const FAIL: u8 = 0xFF;
 
-impl Dos {
+impl Kernel {
     /// FCB functions.
-    pub(crate) fn int21_fcb(&mut self, m: &mut Machine, ah: u8) -> Flow {
+    pub(crate) fn int21_fcb(&mut self, con: &mut Console, m: &mut Machine, ah: u8) -> Flow {
         let fcb = Fcb::at_dsdx(m);
         let al = match ah {
             0x0F => self.fcb_open(m, &fcb, false),
@@ -189,7 +191,7 @@ impl Dos {
             0x13 => self.fcb_delete(m, &fcb),
             0x14 | 0x15 => {
                 let rec = fcb.current(m);
-                let (al, done) = self.fcb_transfer(m, &fcb, rec, 1, ah == 0x15);
+                let (al, done) = self.fcb_transfer(con, m, &fcb, rec, 1, ah == 0x15);
                 fcb.set_current(m, rec + done as u32);
                 al
             }
@@ -198,7 +200,7 @@ impl Dos {
             0x21 | 0x22 => {
                 let rec = fcb.random(m);
                 fcb.set_current(m, rec);
-                self.fcb_transfer(m, &fcb, rec, 1, ah == 0x22).0
+                self.fcb_transfer(con, m, &fcb, rec, 1, ah == 0x22).0
             }
             0x23 => self.fcb_size(m, &fcb),
             0x24 => {
@@ -212,7 +214,7 @@ impl Dos {
                 let (al, done) = if ah == 0x28 && n == 0 {
                     (self.fcb_set_length(m, &fcb, rec), 0)
                 } else {
-                    self.fcb_transfer(m, &fcb, rec, n, ah == 0x28)
+                    self.fcb_transfer(con, m, &fcb, rec, n, ah == 0x28)
                 };
                 let next = rec + done as u32;
                 fcb.set_random(m, next);
@@ -323,6 +325,7 @@ impl Dos {
     /// record read counts).
     fn fcb_transfer(
         &mut self,
+        con: &mut Console,
         m: &mut Machine,
         fcb: &Fcb,
         rec: u32,
@@ -351,7 +354,7 @@ impl Dos {
         if write {
             let data = read_bytes(m, dseg, doff, bytes);
             match target {
-                Target::Device(Device::Con) => self.con_str(m, &data),
+                Target::Device(Device::Con) => con_str(con, m, &data),
                 Target::Device(_) => {}
                 Target::File(host) => {
                     let now = self.now_seconds(m);

@@ -3,13 +3,15 @@
 
 use std::io::{Read, Seek, SeekFrom, Write};
 
+use crate::console::Console;
 use crate::drive::{Device, Resolved, ERR_ACCESS, ERR_FILE};
+use crate::int21::console::{con_out, con_read_raw};
+use crate::kernel::Kernel;
 use crate::mem::{self, lin, rd16, Regs};
 use crate::rom::Flow;
 use crate::sft::{
     emulated_time, jft_free, jft_get, jft_set, Entry, Kind, ERR_HANDLE, ERR_TOO_MANY,
 };
-use crate::Dos;
 use hw::Machine;
 
 /// DOS error: invalid access code.
@@ -60,12 +62,7 @@ pub fn attributes(meta: &std::fs::Metadata) -> u8 {
     }
 }
 
-impl Dos {
-    /// Reads the ASCIIZ path at DS:DX.
-    pub(crate) fn path_dsdx(&self, m: &mut Machine) -> Vec<u8> {
-        mem::read_asciiz(m, m.ds(), m.dx(), 128)
-    }
-
+impl Kernel {
     fn new_handle(&mut self, m: &mut Machine, entry: Entry) -> Result<u16, u16> {
         let h = jft_free(m, self.psp).ok_or(ERR_TOO_MANY)?;
         let s = self.sft.add(entry).ok_or(ERR_TOO_MANY)?;
@@ -155,14 +152,8 @@ impl Dos {
         self.new_handle(m, entry)
     }
 
-    pub(crate) fn handle(&mut self, m: &mut Machine, h: u16) -> Result<u8, u16> {
-        let s = jft_get(m, self.psp, h).ok_or(ERR_HANDLE)?;
-        self.sft.get(s).ok_or(ERR_HANDLE)?;
-        Ok(s)
-    }
-
     /// Services INT 21h file functions by handle.
-    pub(crate) fn int21_files(&mut self, m: &mut Machine, ah: u8) -> Flow {
+    pub(crate) fn int21_files(&mut self, con: &mut Console, m: &mut Machine, ah: u8) -> Flow {
         let r = match ah {
             0x3C | 0x5B => {
                 let p = self.path_dsdx(m);
@@ -181,8 +172,8 @@ impl Dos {
                     m.ax()
                 })
             }
-            0x3F => return self.read_handle(m),
-            0x40 => self.write_handle(m),
+            0x3F => return self.read_handle(con, m),
+            0x40 => self.write_handle(con, m),
             0x41 => {
                 let p = self.path_dsdx(m);
                 match self.drive.resolve(&p) {
@@ -254,7 +245,7 @@ impl Dos {
         self.finish_ax(m, r)
     }
 
-    fn read_handle(&mut self, m: &mut Machine) -> Flow {
+    fn read_handle(&mut self, con: &mut Console, m: &mut Machine) -> Flow {
         let (h, n, seg, off) = (m.bx(), m.cx(), m.ds(), m.dx());
         let s = match self.handle(m, h) {
             Ok(s) => s,
@@ -285,9 +276,9 @@ impl Dos {
             Some(Kind::Device(Device::Con)) => {
                 let raw = self.sft.get(s).map(|e| e.raw).unwrap_or(false);
                 if raw {
-                    return self.con_read_raw(m, n, seg, off);
+                    return con_read_raw(m, n, seg, off);
                 }
-                return self.con_read(m, n, seg, off);
+                return self.con_read(con, m, n, seg, off);
             }
             Some(Kind::Device(_)) => Ok(Vec::new()),
             None => Err(ERR_HANDLE),
@@ -305,7 +296,7 @@ impl Dos {
         Flow::Continue
     }
 
-    fn write_handle(&mut self, m: &mut Machine) -> Result<u16, u16> {
+    fn write_handle(&mut self, con: &mut Console, m: &mut Machine) -> Result<u16, u16> {
         let (h, n, seg, off) = (m.bx(), m.cx(), m.ds(), m.dx());
         let s = self.handle(m, h)?;
         let data = mem::read_bytes(m, seg, off, n as usize);
@@ -346,7 +337,7 @@ impl Dos {
             }
             Kind::Device(Device::Con) => {
                 for &b in &data {
-                    self.con_out(m, b);
+                    con_out(con, m, b);
                 }
                 Ok(n)
             }

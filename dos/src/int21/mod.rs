@@ -18,15 +18,18 @@ pub mod ioctl;
 pub mod process;
 pub mod truename;
 
+use crate::console::Console;
+use crate::diag::Diagnostics;
 use crate::dosdata::{DOS_SEG, INDOS_OFF, LOL_OFF};
+use crate::kernel::Kernel;
 use crate::loader::parse_fcb_name_with;
 use crate::mem::{self, lin, rd16, wr16, wr8, write_bytes, Regs};
 use crate::rom::Flow;
-use crate::Dos;
 use hw::Machine;
 
-/// Services INT 21h with the guest's registers.
-pub fn service(dos: &mut Dos, m: &mut Machine) -> Flow {
+/// Services INT 21h with the guest's registers: the kernel's functions,
+/// the console's, and a warning for what is not implemented.
+pub fn service(k: &mut Kernel, con: &mut Console, diag: &mut Diagnostics, m: &mut Machine) -> Flow {
     let ah = m.ah();
     log::trace!(
         "INT 21h AX={:04X} BX={:04X} CX={:04X} DX={:04X} DS={:04X} ES={:04X}",
@@ -39,35 +42,68 @@ pub fn service(dos: &mut Dos, m: &mut Machine) -> Flow {
     );
     // DOS keeps the caller's stack (after its register pushes) in the PSP
     // on every call.
-    let psp = dos.current_psp();
+    let psp = k.current_psp();
     if psp != 0 {
         let sp = m.sp().wrapping_sub(18);
         wr16(m, lin(psp, 0x2E), sp);
         wr16(m, lin(psp, 0x30), m.ss());
     }
     match ah {
-        0x01..=0x0C => dos.int21_console(m, ah),
-        0x0E | 0x19 | 0x1A | 0x2F | 0x39..=0x3B | 0x47 | 0x4E | 0x4F => dos.int21_dirs(m, ah),
-        0x0F..=0x17 | 0x21..=0x24 | 0x27 | 0x28 => dos.int21_fcb(m, ah),
-        0x1B | 0x1C | 0x1F | 0x32 | 0x36 | 0x53 | 0x69 => dos.int21_disk(m, ah),
-        0x38 | 0x63 | 0x65 | 0x66 => dos.int21_country(m, ah),
-        0x60 => dos.int21_truename(m),
+        0x01..=0x0C => k.int21_console(con, m, ah),
+        0x0E | 0x19 | 0x1A | 0x2F | 0x39..=0x3B | 0x47 | 0x4E | 0x4F => k.int21_dirs(m, ah),
+        0x0F..=0x17 | 0x21..=0x24 | 0x27 | 0x28 => k.int21_fcb(con, m, ah),
+        0x1B | 0x1C | 0x1F | 0x32 | 0x36 | 0x53 | 0x69 => k.int21_disk(diag, m, ah),
+        0x38 | 0x63 | 0x65 | 0x66 => k.int21_country(m, ah),
+        0x60 => k.int21_truename(m),
         0x3C..=0x43 | 0x45 | 0x46 | 0x56 | 0x57 | 0x5A | 0x5B | 0x68 | 0x6A | 0x6C => {
-            dos.int21_files(m, ah)
+            k.int21_files(con, m, ah)
         }
-        0x44 => dos.ioctl(m),
+        0x44 => k.ioctl(diag, m),
         0x00 | 0x26 | 0x31 | 0x48..=0x4D | 0x50 | 0x51 | 0x55 | 0x58 | 0x62 | 0x67 => {
-            dos.int21_process(m, ah)
+            k.int21_process(con, diag, m, ah)
         }
         _ => {
-            dos.int21_misc(m, ah);
+            k.int21_misc(diag, m, ah);
             Flow::Continue
         }
     }
 }
 
-impl Dos {
-    fn int21_misc(&mut self, m: &mut Machine, ah: u8) {
+/// DOS's other interrupts: INT 20h (terminate), the default INT 22h
+/// target, INT 23h (Ctrl-C) and INT 24h (critical error) handlers, INT
+/// 27h (stay resident), INT 28h (idle), INT 29h (fast console output) and
+/// INT 2Ah (network).
+pub fn other_vector(k: &mut Kernel, con: &mut Console, m: &mut Machine, v: u8) -> Flow {
+    match v {
+        // The default INT 22h target (reached by a jump, not an INT),
+        // and the default Ctrl-C handler: DOS ends the program (type 1
+        // for Ctrl-C).
+        0x20 | 0x22 => k.terminate(con, m, 0, 0),
+        0x23 => k.terminate(con, m, 0, 1),
+        // The default critical-error handler: COMMAND.COM would ask
+        // "Abort, Retry, Fail?"; with no one to ask, Fail (AL = 03h).
+        0x24 => {
+            m.set_al(3);
+            Flow::Continue
+        }
+        0x27 => {
+            let paras = (m.dx() as u32).div_ceil(16).max(0x10) as u16;
+            k.tsr(con, m, paras, 0)
+        }
+        0x29 => {
+            let c = m.al();
+            console::con_out(con, m, c);
+            Flow::Continue
+        }
+        // DOS idle (INT 28h) and the network/critical-section hooks
+        // (INT 2Ah; AH = 00h, the installation check, keeps AH = 00h:
+        // no network) have no one behind them: IRET.
+        _ => Flow::Continue,
+    }
+}
+
+impl Kernel {
+    fn int21_misc(&mut self, diag: &mut Diagnostics, m: &mut Machine, ah: u8) {
         match ah {
             0x0D => {}
             0x25 => {
@@ -197,8 +233,8 @@ impl Dos {
             // CP/M compatibility functions that do nothing in MS-DOS.
             0x18 | 0x1D | 0x1E | 0x20 => m.set_al(0),
             0x5C => self.lock(m),
-            0x5D => self.server_call(m),
-            0x5E | 0x5F => self.network(m, ah),
+            0x5D => self.server_call(diag, m),
+            0x5E | 0x5F => self.network(diag, m, ah),
             0x71 => {
                 // Long file names are a Windows 95 extension: unsupported.
                 m.set_ax(0x7100);
@@ -206,7 +242,7 @@ impl Dos {
             }
             _ => {
                 let al = m.al();
-                self.unimplemented(0x21, ah, al);
+                diag.unimplemented(0x21, ah, al);
                 self.fail(m, 1);
             }
         }
@@ -260,7 +296,7 @@ impl Dos {
     /// (tandem's holds the critical-error and InDOS flags), 0Ah sets the
     /// extended error from a parameter list; 07h-09h (network printing)
     /// and 0Bh find no network.
-    fn server_call(&mut self, m: &mut Machine) {
+    fn server_call(&mut self, diag: &mut Diagnostics, m: &mut Machine) {
         match m.al() {
             0x06 => {
                 m.set_ds(DOS_SEG);
@@ -282,7 +318,7 @@ impl Dos {
             }
             0x07..=0x09 => self.fail(m, 1),
             al => {
-                self.unimplemented(0x21, 0x5D, al);
+                diag.unimplemented(0x21, 0x5D, al);
                 self.fail(m, 1);
             }
         }
@@ -293,7 +329,7 @@ impl Dos {
     /// enable or disable a drive (only C: exists); everything else that
     /// needs the network fails with "invalid function", as DOS does when
     /// no redirector takes the call.
-    fn network(&mut self, m: &mut Machine, ah: u8) {
+    fn network(&mut self, diag: &mut Diagnostics, m: &mut Machine, ah: u8) {
         match (ah, m.al()) {
             (0x5E, 0x00) => {
                 m.set_cx(0);
@@ -309,7 +345,7 @@ impl Dos {
             }
             (0x5E, 0x02..=0x05) | (0x5F, 0x00..=0x06) => self.fail(m, 1),
             (_, al) => {
-                self.unimplemented(0x21, ah, al);
+                diag.unimplemented(0x21, ah, al);
                 self.fail(m, 1);
             }
         }

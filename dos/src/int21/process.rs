@@ -1,25 +1,33 @@
 //! Processes and memory: INT 21h 00h, 31h, 48h-4Dh, 50h, 51h, 58h, 62h.
 
+use crate::console::Console;
+use crate::diag::Diagnostics;
 use crate::drive::{Resolved, ERR_ACCESS, ERR_FILE};
+use crate::kernel::{Kernel, Proc};
 use crate::loader::{self, PspInit};
 use crate::mcb::Strategy;
 use crate::mem::{self, lin, rd16, read_bytes, wr16, Regs};
 use crate::rom::Flow;
-use crate::{Dos, Proc};
 use hw::Machine;
 
-impl Dos {
+impl Kernel {
     /// Memory and process functions.
-    pub(crate) fn int21_process(&mut self, m: &mut Machine, ah: u8) -> Flow {
+    pub(crate) fn int21_process(
+        &mut self,
+        con: &mut Console,
+        diag: &mut Diagnostics,
+        m: &mut Machine,
+        ah: u8,
+    ) -> Flow {
         match ah {
-            0x00 => return self.terminate(m, 0, 0),
+            0x00 => return self.terminate(con, m, 0, 0),
             0x4C => {
                 let code = m.al();
-                return self.terminate(m, code, 0);
+                return self.terminate(con, m, code, 0);
             }
             0x31 => {
                 let (paras, code) = (m.dx().max(6), m.al());
-                return self.tsr(m, paras, code);
+                return self.tsr(con, m, paras, code);
             }
             0x48 => {
                 let paras = m.bx();
@@ -56,7 +64,7 @@ impl Dos {
                     }
                 }
             }
-            0x4B => return self.exec(m),
+            0x4B => return self.exec(diag, m),
             0x4D => {
                 m.set_ax(self.ret_code);
                 self.ret_code = 0;
@@ -100,7 +108,7 @@ impl Dos {
                 0x03 if m.bx() == 1 => self.fail(m, 1),
                 0x03 => self.fail(m, 1),
                 al => {
-                    self.unimplemented(0x21, 0x58, al);
+                    diag.unimplemented(0x21, 0x58, al);
                     self.fail(m, 1);
                 }
             },
@@ -134,7 +142,7 @@ impl Dos {
     }
 
     /// INT 21h 4Bh: AL = 00h load and execute, 01h load only, 03h overlay.
-    fn exec(&mut self, m: &mut Machine) -> Flow {
+    fn exec(&mut self, diag: &mut Diagnostics, m: &mut Machine) -> Flow {
         let al = m.al();
         if al == 0x05 {
             // Set execution state (DOS 5+, after 4B01h): DS:DX -> a
@@ -148,7 +156,7 @@ impl Dos {
             return Flow::Continue;
         }
         if !matches!(al, 0x00 | 0x01 | 0x03) {
-            self.unimplemented(0x21, 0x4B, al);
+            diag.unimplemented(0x21, 0x4B, al);
             self.fail(m, 1);
             return Flow::Continue;
         }

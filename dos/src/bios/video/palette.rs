@@ -2,8 +2,8 @@
 //! through the attribute controller (3C0h/3C1h) and DAC ports.
 
 use super::{attr_read, attr_write, bda, model, save_palette, Model};
+use crate::diag::Diagnostics;
 use crate::mem::{lin, rd8, wr8, Regs};
-use crate::Dos;
 use hw::vga::tables::grey;
 use hw::Machine;
 
@@ -59,7 +59,7 @@ fn dac_read(m: &mut Machine, i: u8) -> [u8; 3] {
 }
 
 /// INT 10h 10h.
-pub(super) fn service(dos: &mut Dos, m: &mut Machine) {
+pub(super) fn service(diag: &mut Diagnostics, m: &mut Machine) {
     let al = m.al();
     let (es, dx) = (m.es(), m.dx());
     match al {
@@ -139,7 +139,7 @@ pub(super) fn service(dos: &mut Dos, m: &mut Machine) {
                 };
                 attr_write(m, 0x14, v);
             } else {
-                dos.unimplemented(0x10, 0x10, al);
+                diag.unimplemented(0x10, 0x10, al);
             }
         }
         // Read DAC register BL into DH/CH/CL.
@@ -192,6 +192,6 @@ pub(super) fn service(dos: &mut Dos, m: &mut Machine) {
                 }
             }
         }
-        _ => dos.unimplemented(0x10, 0x10, al),
+        _ => diag.unimplemented(0x10, 0x10, al),
     }
 }
