@@ -7,7 +7,7 @@
 //! IRQ, at most 55 ms earlier).
 
 use crate::diag::Diagnostics;
-use crate::mem::{self, lin, wr16, Regs};
+use crate::mem::{lin, wr16, Regs};
 use crate::rom;
 use hw::Machine;
 
@@ -94,17 +94,7 @@ pub fn dispatch(ms: &mut Mouse, m: &mut Machine) {
 pub fn service(ms: &mut Mouse, diag: &mut Diagnostics, m: &mut Machine) {
     let ax = m.ax();
     match ax {
-        0x0000 | 0x0021 => {
-            let h = ms.handler;
-            *ms = Mouse::default();
-            if ax == 0x0021 {
-                ms.handler = h;
-            }
-            let h = ms.handler;
-            set_handler(m, h);
-            m.set_ax(0xFFFF);
-            m.set_bx(2);
-        }
+        0x0000 | 0x0021 => reset(ms, m, ax == 0x0021),
         0x0001 => ms.shown = (ms.shown + 1).min(0),
         0x0002 => ms.shown -= 1,
         0x0003 => {
@@ -116,31 +106,8 @@ pub fn service(ms: &mut Mouse, diag: &mut Diagnostics, m: &mut Machine) {
             ms.x = (m.cx() as i16).clamp(ms.x_range.0, ms.x_range.1);
             ms.y = (m.dx() as i16).clamp(ms.y_range.0, ms.y_range.1);
         }
-        0x0005 | 0x0006 => {
-            let b = (m.bx() as usize).min(2);
-            let rec = if ax == 5 {
-                &mut ms.presses[b]
-            } else {
-                &mut ms.releases[b]
-            };
-            let (n, x, y) = *rec;
-            rec.0 = 0;
-            m.set_ax(ms.buttons);
-            m.set_bx(n);
-            m.set_cx(x as u16);
-            m.set_dx(y as u16);
-        }
-        0x0007 | 0x0008 => {
-            let (a, b) = (m.cx() as i16, m.dx() as i16);
-            let r = (a.min(b), a.max(b));
-            if ax == 7 {
-                ms.x_range = r;
-                ms.x = ms.x.clamp(r.0, r.1);
-            } else {
-                ms.y_range = r;
-                ms.y = ms.y.clamp(r.0, r.1);
-            }
-        }
+        0x0005 | 0x0006 => button_count(ms, m, ax == 0x0006),
+        0x0007 | 0x0008 => set_range(ms, m, ax == 0x0008),
         0x000A | 0x001D => {}
         0x000B => {
             let (dx, dy) = ms.mickeys;
@@ -164,16 +131,16 @@ pub fn service(ms: &mut Mouse, diag: &mut Diagnostics, m: &mut Machine) {
             m.set_dx(old.2);
         }
         0x0015 => m.set_bx(64),
-        0x0016 | 0x0017 => {
-            // Save/restore state: a 64-byte buffer at ES:DX (positions).
-            if ax == 0x16 {
-                let (es, dx) = (m.es(), m.dx());
-                let (x, y, b) = (ms.x, ms.y, ms.buttons);
-                wr16(m, lin(es, dx), x as u16);
-                wr16(m, lin(es, dx.wrapping_add(2)), y as u16);
-                wr16(m, lin(es, dx.wrapping_add(4)), b);
-            }
+        // Save state: a 64-byte buffer at ES:DX (positions); restoring
+        // it changes nothing.
+        0x0016 => {
+            let (es, dx) = (m.es(), m.dx());
+            let (x, y, b) = (ms.x, ms.y, ms.buttons);
+            wr16(m, lin(es, dx), x as u16);
+            wr16(m, lin(es, dx.wrapping_add(2)), y as u16);
+            wr16(m, lin(es, dx.wrapping_add(4)), b);
         }
+        0x0017 => {}
         0x001A => ms.ratio = (m.bx().max(1), m.cx().max(1)),
         0x001B => {
             m.set_bx(ms.ratio.0);
@@ -189,7 +156,52 @@ pub fn service(ms: &mut Mouse, diag: &mut Diagnostics, m: &mut Machine) {
             diag.unimplemented(0x33, ah, al);
         }
     }
-    let _ = mem::rd8;
+}
+
+/// 0000h (reset) and 0021h (software reset, which keeps the event
+/// handler): the driver's state as at its start; AX = FFFFh installed, BX
+/// = 2 buttons.
+fn reset(ms: &mut Mouse, m: &mut Machine, keep_handler: bool) {
+    let h = ms.handler;
+    *ms = Mouse::default();
+    if keep_handler {
+        ms.handler = h;
+    }
+    let h = ms.handler;
+    set_handler(m, h);
+    m.set_ax(0xFFFF);
+    m.set_bx(2);
+}
+
+/// 0005h (presses) and 0006h (releases) of button BX: the count since the
+/// last call (then cleared) and the position of the last one.
+fn button_count(ms: &mut Mouse, m: &mut Machine, releases: bool) {
+    let b = (m.bx() as usize).min(2);
+    let rec = if releases {
+        &mut ms.releases[b]
+    } else {
+        &mut ms.presses[b]
+    };
+    let (n, x, y) = *rec;
+    rec.0 = 0;
+    m.set_ax(ms.buttons);
+    m.set_bx(n);
+    m.set_cx(x as u16);
+    m.set_dx(y as u16);
+}
+
+/// 0007h (horizontal) and 0008h (vertical): the range CX..DX (either
+/// order), the cursor moved inside it.
+fn set_range(ms: &mut Mouse, m: &mut Machine, vertical: bool) {
+    let (a, b) = (m.cx() as i16, m.dx() as i16);
+    let r = (a.min(b), a.max(b));
+    if vertical {
+        ms.y_range = r;
+        ms.y = ms.y.clamp(r.0, r.1);
+    } else {
+        ms.x_range = r;
+        ms.x = ms.x.clamp(r.0, r.1);
+    }
 }
 
 impl Mouse {

@@ -21,7 +21,7 @@
 //! [`Drive`]: crate::drive::Drive
 
 use std::io::{Read, Seek, SeekFrom, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use crate::console::Console;
 use crate::drive::{Device, Resolved, ERR_ACCESS, ERR_DRIVE, ERR_FILE};
@@ -170,6 +170,30 @@ fn valid_name(n: &[u8; 11]) -> Option<String> {
 enum Target {
     File(PathBuf),
     Device(Device),
+}
+
+/// A transfer of `n` records of `size` bytes from byte `pos` of the
+/// file; `wrap` when the DTA's segment cut it to `n`.
+struct Records {
+    pos: u64,
+    n: u16,
+    size: u32,
+    wrap: bool,
+}
+
+impl Records {
+    fn bytes(&self) -> usize {
+        self.n as usize * self.size as usize
+    }
+
+    /// AL when all `n` records moved: 02h when the segment cut them.
+    fn complete(&self) -> u8 {
+        if self.wrap {
+            WRAP
+        } else {
+            OK
+        }
+    }
 }
 
 /// How a record transfer ended (AL).
@@ -333,7 +357,7 @@ impl Kernel {
         write: bool,
     ) -> (u8, u16) {
         let size = fcb.rec_size(m);
-        let (dseg, doff) = self.dta;
+        let doff = self.dta.1;
         // The records must fit in the DTA's segment.
         let room = (0x10000 - doff as u32) / size;
         let (n, wrap) = if n as u32 > room {
@@ -349,83 +373,121 @@ impl Kernel {
             Ok((_, false)) => return (self.fcb_fail(ERR_FILE), 0),
             Err(e) => return (self.fcb_fail(e), 0),
         };
-        let bytes = n as usize * size as usize;
-        let pos = rec as u64 * size as u64;
+        let t = Records {
+            pos: rec as u64 * size as u64,
+            n,
+            size,
+            wrap,
+        };
         if write {
-            let data = read_bytes(m, dseg, doff, bytes);
-            match target {
-                Target::Device(Device::Con) => con_str(con, m, &data),
-                Target::Device(_) => {}
-                Target::File(host) => {
-                    let now = self.now_seconds(m);
-                    let quota = &mut self.quota;
-                    let mut fitted = n;
-                    let r = std::fs::OpenOptions::new()
-                        .write(true)
-                        .open(&host)
-                        .and_then(|mut f| {
-                            // A full disk takes the whole records that fit
-                            // (AL = 01h below).
-                            let len = f.metadata()?.len();
-                            let k = quota.fit(len, pos, data.len() as u64);
-                            fitted = (k / size as u64) as u16;
-                            let k = fitted as usize * size as usize;
-                            if k > 0 {
-                                f.seek(SeekFrom::Start(pos))?;
-                                f.write_all(&data[..k])?;
-                                quota.resized(len, len.max(pos + k as u64));
-                            }
-                            let _ = f.set_modified(crate::sft::emulated_time(now));
-                            f.metadata()
-                        });
-                    match r {
-                        Ok(md) if fitted < n => {
-                            wr32(m, fcb.a(FILE_SIZE), md.len().min(u32::MAX as u64) as u32);
-                            self.ext_error = ERR_DISK_FULL;
-                            return (EOF, fitted);
-                        }
-                        Ok(md) => {
-                            wr32(m, fcb.a(FILE_SIZE), md.len().min(u32::MAX as u64) as u32);
-                            let (time, date) = dos_time(now);
-                            wr16(m, fcb.a(DATE), date);
-                            wr16(m, fcb.a(TIME), time);
-                        }
-                        // Disk full or not writable: AL = 01h.
-                        Err(_) => {
-                            self.ext_error = ERR_ACCESS;
-                            return (EOF, 0);
-                        }
-                    }
-                }
-            }
-            return (if wrap { WRAP } else { OK }, n);
+            self.fcb_write(con, m, fcb, target, &t)
+        } else {
+            self.fcb_read(m, target, &t)
         }
+    }
+
+    /// Writes the records at the DTA to CON, another device (nothing
+    /// happens) or the file.
+    fn fcb_write(
+        &mut self,
+        con: &mut Console,
+        m: &mut Machine,
+        fcb: &Fcb,
+        target: Target,
+        t: &Records,
+    ) -> (u8, u16) {
+        let (dseg, doff) = self.dta;
+        let data = read_bytes(m, dseg, doff, t.bytes());
+        match target {
+            Target::Device(Device::Con) => con_str(con, m, &data),
+            Target::Device(_) => {}
+            Target::File(host) => return self.fcb_write_file(m, fcb, &host, t, &data),
+        }
+        (t.complete(), t.n)
+    }
+
+    /// Writes `data` (the records) into the host file; a full disk takes
+    /// the whole records that fit (AL = 01h). The FCB's size, date and
+    /// time follow the file.
+    fn fcb_write_file(
+        &mut self,
+        m: &mut Machine,
+        fcb: &Fcb,
+        host: &Path,
+        t: &Records,
+        data: &[u8],
+    ) -> (u8, u16) {
+        let now = self.now_seconds(m);
+        let quota = &mut self.quota;
+        let (pos, size) = (t.pos, t.size);
+        let mut fitted = t.n;
+        let r = std::fs::OpenOptions::new()
+            .write(true)
+            .open(host)
+            .and_then(|mut f| {
+                let len = f.metadata()?.len();
+                let k = quota.fit(len, pos, data.len() as u64);
+                fitted = (k / size as u64) as u16;
+                let k = fitted as usize * size as usize;
+                if k > 0 {
+                    f.seek(SeekFrom::Start(pos))?;
+                    f.write_all(&data[..k])?;
+                    quota.resized(len, len.max(pos + k as u64));
+                }
+                let _ = f.set_modified(crate::sft::emulated_time(now));
+                f.metadata()
+            });
+        match r {
+            Ok(md) if fitted < t.n => {
+                wr32(m, fcb.a(FILE_SIZE), md.len().min(u32::MAX as u64) as u32);
+                self.ext_error = ERR_DISK_FULL;
+                (EOF, fitted)
+            }
+            Ok(md) => {
+                wr32(m, fcb.a(FILE_SIZE), md.len().min(u32::MAX as u64) as u32);
+                let (time, date) = dos_time(now);
+                wr16(m, fcb.a(DATE), date);
+                wr16(m, fcb.a(TIME), time);
+                (t.complete(), t.n)
+            }
+            // Disk full or not writable: AL = 01h.
+            Err(_) => {
+                self.ext_error = ERR_ACCESS;
+                (EOF, 0)
+            }
+        }
+    }
+
+    /// Reads the records into the DTA (nothing from a device): a partial
+    /// last record is padded with zeros.
+    fn fcb_read(&mut self, m: &mut Machine, target: Target, t: &Records) -> (u8, u16) {
+        let (dseg, doff) = self.dta;
+        let size = t.size as usize;
         let mut data = Vec::new();
         if let Target::File(host) = target {
             let r = std::fs::File::open(&host).and_then(|mut f| {
-                f.seek(SeekFrom::Start(pos))?;
-                (&mut f).take(bytes as u64).read_to_end(&mut data)
+                f.seek(SeekFrom::Start(t.pos))?;
+                (&mut f).take(t.bytes() as u64).read_to_end(&mut data)
             });
             if r.is_err() {
                 return (self.fcb_fail(ERR_ACCESS), 0);
             }
         }
-        let whole = data.len() / size as usize;
-        let part = data.len() % size as usize;
+        let whole = data.len() / size;
+        let part = data.len() % size;
         if whole == 0 && part == 0 {
             return (EOF, 0);
         }
-        // A partial record is padded with zeros.
         if part != 0 {
-            data.resize((whole + 1) * size as usize, 0);
+            data.resize((whole + 1) * size, 0);
         }
         write_bytes(m, dseg, doff, &data);
         if part != 0 {
             (PARTIAL, whole as u16 + 1)
-        } else if (whole as u16) < n {
+        } else if (whole as u16) < t.n {
             (EOF, whole as u16)
         } else {
-            (if wrap { WRAP } else { OK }, n)
+            (t.complete(), t.n)
         }
     }
 
@@ -637,7 +699,6 @@ impl Kernel {
     }
 }
 
-/// Seconds since 1970 as a host file time.
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -103,6 +103,8 @@ pub fn other_vector(k: &mut Kernel, con: &mut Console, m: &mut Machine, v: u8) -
 }
 
 impl Kernel {
+    /// The functions of no other area: vectors, version, date and time,
+    /// flags, errors, locking, the network answers.
     fn int21_misc(&mut self, diag: &mut Diagnostics, m: &mut Machine, ah: u8) {
         match ah {
             0x0D => {}
@@ -120,116 +122,28 @@ impl Kernel {
                 m.set_es(seg);
             }
             0x29 => self.parse_filename(m),
-            0x2A => {
-                let d = hw::cmos::DateTime::from_seconds(self.now_seconds(m));
-                m.set_cx(d.year as u16);
-                m.set_dh(d.month as u8);
-                m.set_dl(d.day as u8);
-                m.set_al((d.weekday() - 1) as u8);
-            }
-            0x2B | 0x2D => {
-                let now = self.now_seconds(m);
-                let mut d = hw::cmos::DateTime::from_seconds(now);
-                if ah == 0x2B {
-                    d.year = m.cx() as i32;
-                    d.month = m.dh() as u32;
-                    d.day = m.dl() as u32;
-                    if !(1980..=2099).contains(&d.year)
-                        || !(1..=12).contains(&d.month)
-                        || !(1..=31).contains(&d.day)
-                    {
-                        m.set_al(0xFF);
-                        return;
-                    }
-                } else {
-                    d.hour = m.ch() as u32;
-                    d.minute = m.cl() as u32;
-                    d.second = m.dh() as u32;
-                    if d.hour > 23 || d.minute > 59 || d.second > 59 {
-                        m.set_al(0xFF);
-                        return;
-                    }
-                }
-                self.clock_offset += d.to_seconds() - now;
-                m.set_al(0);
-            }
-            0x2C => {
-                let s = self.now_seconds(m);
-                let d = hw::cmos::DateTime::from_seconds(s);
-                let cfg = m.config();
-                let frac = m.cycles() % cfg.cpu_hz.max(1);
-                let cs = (frac * 100 / cfg.cpu_hz.max(1)) as u8;
-                m.set_ch(d.hour as u8);
-                m.set_cl(d.minute as u8);
-                m.set_dh(d.second as u8);
-                m.set_dl(cs);
-            }
+            0x2A => self.get_date(m),
+            0x2B | 0x2D => self.set_date_time(m, ah),
+            0x2C => self.get_time(m),
             0x2E => self.verify = m.al() & 1 != 0,
             0x54 => m.set_al(self.verify as u8),
-            0x30 => {
-                // MS-DOS 5.00, OEM Microsoft (BH = FFh); with AL = 01h BH
-                // is the version flag instead: 00h, DOS neither in ROM nor
-                // in the HMA.
-                let bh = if m.al() == 1 { 0 } else { 0xFF };
-                m.set_ax(0x0005);
-                m.set_bx((bh as u16) << 8);
-                m.set_cx(0);
-            }
+            0x30 => version(m),
             // Unused functions that return AL = 00h in MS-DOS 5 (6Bh was
             // OS/2's IFS ioctl, 61h never used); 64h sets an internal
             // flag.
             0x61 | 0x6B => m.set_al(0),
             0x64 => {}
-            0x33 => match m.al() {
-                0x00 => m.set_dl(self.break_flag as u8),
-                0x01 => self.break_flag = m.dl() & 1 != 0,
-                0x02 => {
-                    let old = self.break_flag as u8;
-                    self.break_flag = m.dl() & 1 != 0;
-                    m.set_dl(old);
-                }
-                // 05h: boot drive C:. (03h/04h, DOS 4.0's code page
-                // switching state, are gone in MS-DOS 5: AL = FFh.)
-                0x05 => m.set_dl(3),
-                0x06 => {
-                    m.set_bx(0x0005);
-                    m.set_dx(0);
-                }
-                _ => m.set_al(0xFF),
-            },
+            0x33 => self.break_flag(m),
             0x34 => {
                 m.set_es(DOS_SEG);
                 m.set_bx(INDOS_OFF);
             }
-            0x37 => match m.al() {
-                0x00 => {
-                    m.set_al(0);
-                    m.set_dl(b'/');
-                }
-                // Setting the switch character is ignored (MS-DOS 5+);
-                // AVAILDEV: "/DEV/" optional.
-                0x01 | 0x03 => m.set_al(0),
-                0x02 => {
-                    m.set_al(0);
-                    m.set_dl(0xFF);
-                }
-                _ => m.set_al(0xFF),
-            },
+            0x37 => switch_char(m),
             0x52 => {
                 m.set_es(DOS_SEG);
                 m.set_bx(LOL_OFF);
             }
-            0x59 => {
-                let code = self.ext_error;
-                let (class, action, locus) = match self.ext_detail {
-                    Some((c, class, action, locus)) if c == code => (class, action, locus),
-                    _ => error_class(code),
-                };
-                m.set_ax(code);
-                m.set_bh(class);
-                m.set_bl(action);
-                m.set_ch(locus);
-            }
+            0x59 => self.extended_error(m),
             // CP/M compatibility functions that do nothing in MS-DOS.
             0x18 | 0x1D | 0x1E | 0x20 => m.set_al(0),
             0x5C => self.lock(m),
@@ -246,6 +160,95 @@ impl Kernel {
                 self.fail(m, 1);
             }
         }
+    }
+
+    /// 2Ah: the date of the emulated clock (CX year, DH month, DL day, AL
+    /// day of the week).
+    fn get_date(&mut self, m: &mut Machine) {
+        let d = hw::cmos::DateTime::from_seconds(self.now_seconds(m));
+        m.set_cx(d.year as u16);
+        m.set_dh(d.month as u8);
+        m.set_dl(d.day as u8);
+        m.set_al((d.weekday() - 1) as u8);
+    }
+
+    /// 2Bh (date) and 2Dh (time): moves the emulated clock by the
+    /// difference (AL = FFh for an invalid date or time).
+    fn set_date_time(&mut self, m: &mut Machine, ah: u8) {
+        let now = self.now_seconds(m);
+        let mut d = hw::cmos::DateTime::from_seconds(now);
+        if ah == 0x2B {
+            d.year = m.cx() as i32;
+            d.month = m.dh() as u32;
+            d.day = m.dl() as u32;
+            if !(1980..=2099).contains(&d.year)
+                || !(1..=12).contains(&d.month)
+                || !(1..=31).contains(&d.day)
+            {
+                m.set_al(0xFF);
+                return;
+            }
+        } else {
+            d.hour = m.ch() as u32;
+            d.minute = m.cl() as u32;
+            d.second = m.dh() as u32;
+            if d.hour > 23 || d.minute > 59 || d.second > 59 {
+                m.set_al(0xFF);
+                return;
+            }
+        }
+        self.clock_offset += d.to_seconds() - now;
+        m.set_al(0);
+    }
+
+    /// 2Ch: the time of the emulated clock (CH hours, CL minutes, DH
+    /// seconds, DL hundredths).
+    fn get_time(&mut self, m: &mut Machine) {
+        let s = self.now_seconds(m);
+        let d = hw::cmos::DateTime::from_seconds(s);
+        let cfg = m.config();
+        let frac = m.cycles() % cfg.cpu_hz.max(1);
+        let cs = (frac * 100 / cfg.cpu_hz.max(1)) as u8;
+        m.set_ch(d.hour as u8);
+        m.set_cl(d.minute as u8);
+        m.set_dh(d.second as u8);
+        m.set_dl(cs);
+    }
+
+    /// 33h: the Ctrl-Break flag (00h-02h), the boot drive (05h) and the
+    /// true version (06h).
+    fn break_flag(&mut self, m: &mut Machine) {
+        match m.al() {
+            0x00 => m.set_dl(self.break_flag as u8),
+            0x01 => self.break_flag = m.dl() & 1 != 0,
+            0x02 => {
+                let old = self.break_flag as u8;
+                self.break_flag = m.dl() & 1 != 0;
+                m.set_dl(old);
+            }
+            // 05h: boot drive C:. (03h/04h, DOS 4.0's code page
+            // switching state, are gone in MS-DOS 5: AL = FFh.)
+            0x05 => m.set_dl(3),
+            0x06 => {
+                m.set_bx(0x0005);
+                m.set_dx(0);
+            }
+            _ => m.set_al(0xFF),
+        }
+    }
+
+    /// 59h: the extended error, with the class, action and locus a
+    /// program set with 5D0Ah for it or else DOS's own.
+    fn extended_error(&mut self, m: &mut Machine) {
+        let code = self.ext_error;
+        let (class, action, locus) = match self.ext_detail {
+            Some((c, class, action, locus)) if c == code => (class, action, locus),
+            _ => error_class(code),
+        };
+        m.set_ax(code);
+        m.set_bh(class);
+        m.set_bl(action);
+        m.set_ch(locus);
     }
 
     /// INT 21h 29h: parses a file name at DS:SI into the FCB at ES:DI.
@@ -349,6 +352,32 @@ impl Kernel {
                 self.fail(m, 1);
             }
         }
+    }
+}
+
+/// 30h: MS-DOS 5.00, OEM Microsoft (BH = FFh); with AL = 01h BH is the
+/// version flag instead: 00h, DOS neither in ROM nor in the HMA.
+fn version(m: &mut Machine) {
+    let bh = if m.al() == 1 { 0 } else { 0xFF };
+    m.set_ax(0x0005);
+    m.set_bx((bh as u16) << 8);
+    m.set_cx(0);
+}
+
+/// 37h: the switch character `/`; setting it is ignored (MS-DOS 5+);
+/// AVAILDEV: "/DEV/" optional.
+fn switch_char(m: &mut Machine) {
+    match m.al() {
+        0x00 => {
+            m.set_al(0);
+            m.set_dl(b'/');
+        }
+        0x01 | 0x03 => m.set_al(0),
+        0x02 => {
+            m.set_al(0);
+            m.set_dl(0xFF);
+        }
+        _ => m.set_al(0xFF),
     }
 }
 
