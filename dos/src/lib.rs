@@ -13,6 +13,12 @@
 //! calls into Rust only for the bookkeeping, so hooked INT 1Ch and INT 15h
 //! 4Fh run as on a real BIOS. See `docs/dos.md`.
 //!
+//! [`Dos`] holds its state in parts, and each service takes only the parts
+//! it works on: the DOS kernel ([`kernel::Kernel`], INT 21h and the
+//! loader), the BIOS's keyboard, mouse and wait state ([`bios::Bios`]),
+//! the console ([`console::Console`]), the log of unimplemented functions
+//! ([`diag::Diagnostics`]), and the XMS and EMS drivers.
+//!
 //! All guest file access goes through [`drive`], the sandbox of drive C:.
 
 pub mod bios;
@@ -95,6 +101,7 @@ impl DosConfig {
 /// on, and the configuration they were installed with.
 #[derive(Debug, serde::Serialize, serde::Deserialize)]
 pub struct Dos {
+    /// What DOS was made with (drive C:, XMS, EMS, the environment).
     cfg: DosConfig,
     /// The DOS kernel (INT 21h, the loader, termination).
     kernel: Kernel,

@@ -4,9 +4,13 @@
 //! [`disk`] (drive C:'s description), [`country`] (38h, 63h, 65h, 66h),
 //! [`truename`] (60h), [`process`] (EXEC, termination, memory, PSPs); the
 //! rest (vectors, version, date and time, flags, errors, locking, the
-//! network answers) is here.
-//! An unimplemented function logs one warning naming AH/AL and returns
-//! carry with error 1 (invalid function).
+//! network answers) is here, with DOS's other interrupts
+//! ([`other_vector`]).
+//!
+//! The functions work on the DOS kernel's state ([`Kernel`], of which they
+//! are methods) and are handed the [`Console`] or the [`Diagnostics`] only
+//! where they use them. An unimplemented function logs one warning naming
+//! AH/AL and returns carry with error 1 (invalid function).
 
 pub mod console;
 pub mod country;
