@@ -22,9 +22,19 @@
 
 use hw::Machine;
 
-use crate::int21::disk;
+use crate::geometry;
 use crate::mem::{lin, wr16, wr8, write_bytes};
-use crate::{DOS_SEG, FIRST_MCB, LOL_OFF};
+
+/// Segment of DOS's own data (List of Lists, InDOS flag).
+pub const DOS_SEG: u16 = 0x0060;
+/// Offset of the List of Lists in [`DOS_SEG`] (the first MCB's segment is
+/// the word before it).
+pub const LOL_OFF: u16 = 0x0026;
+/// Offset of the InDOS flag in [`DOS_SEG`] (the critical-error flag is the
+/// byte before it).
+pub const INDOS_OFF: u16 = 0x0010;
+/// Segment of the first MCB.
+pub const FIRST_MCB: u16 = 0x0100;
 
 /// The CP/M entry code.
 pub const CPM_OFF: u16 = 0x0090;
@@ -123,6 +133,17 @@ fn device(m: &mut Machine, off: u16, next: (u16, u16), attr: u16, name: &[u8; 8]
 /// the CP/M entry and the case-map routine.
 pub fn install(m: &mut Machine, ems: bool) {
     write_bytes(m, DOS_SEG, 0, &[0; 0x620]);
+    list_of_lists(m);
+    devices(m, ems);
+    write_bytes(m, DOS_SEG, DPB_OFF, &geometry::dpb((DOS_SEG, DISK_OFF)));
+    cpm_entry(m);
+    case_map(m);
+    country_tables(m);
+    current_directories(m);
+}
+
+/// The List of Lists (INT 21h 52h) and the first MCB's segment before it.
+fn list_of_lists(m: &mut Machine) {
     wr16(m, lin(DOS_SEG, LOL_OFF - 2), FIRST_MCB);
     let lol = |k: u16| lin(DOS_SEG, LOL_OFF + k);
     // First DPB, first SFT, CLOCK$ and CON.
@@ -131,18 +152,21 @@ pub fn install(m: &mut Machine, ems: bool) {
         wr16(m, a, off);
         wr16(m, a + 2, DOS_SEG);
     }
-    wr16(m, lol(0x10), disk::BYTES_PER_SECTOR);
+    wr16(m, lol(0x10), geometry::BYTES_PER_SECTOR);
     wr16(m, lol(0x16), CDS_OFF);
     wr16(m, lol(0x18), DOS_SEG);
     // No disk buffers or FCB table to show: null pointers.
     wr8(m, lol(0x20), 3); // block devices (A:, B:, C:)
-    wr8(m, lol(0x21), disk::LASTDRIVE);
-    wr8(m, lol(0x43), 3); // boot drive C:
-                          // 1: DOS may move doublewords (a 386 or later).
+    wr8(m, lol(0x21), geometry::LASTDRIVE);
+    // Boot drive C:; 1: DOS may move doublewords (a 386 or later).
+    wr8(m, lol(0x43), 3);
     wr8(m, lol(0x44), m.cpu.model.caps().has_32bit_operands as u8);
     wr16(m, lol(0x45), m.config().extended_kib.min(0xFFFF) as u16);
-    // Device chain: NUL, the EMM (its header at the INT 67h segment), CON,
-    // AUX, PRN, CLOCK$, drive C:.
+}
+
+/// The device chain: NUL, the EMM (its header at the INT 67h segment),
+/// CON, AUX, PRN, CLOCK$, drive C:; and an empty SFT header.
+fn devices(m: &mut Machine, ems: bool) {
     let after_nul = if ems {
         (crate::rom::EMS_SEG, 0)
     } else {
@@ -169,12 +193,13 @@ pub fn install(m: &mut Machine, ems: bool) {
     // An empty SFT: no next table, no entries shown (tandem's SFT is its
     // own).
     write_bytes(m, DOS_SEG, SFT_OFF, &[0xFF, 0xFF, 0xFF, 0xFF, 0, 0]);
-    write_bytes(m, DOS_SEG, DPB_OFF, &disk::dpb((DOS_SEG, DISK_OFF)));
+}
 
-    // CP/M entry: the stack holds the far return into the PSP (from its
-    // CALL at 05h) above the program's near return; make it an INT frame
-    // (near return IP, the PSP's CS, FLAGS) and enter INT 21h's service
-    // with AH = CL. Functions above 24h return AL = 0 (MS-DOS's rule).
+/// The CP/M entry: the stack holds the far return into the PSP (from its
+/// CALL at 05h) above the program's near return; make it an INT frame
+/// (near return IP, the PSP's CS, FLAGS) and enter INT 21h's service with
+/// AH = CL. Functions above 24h return AL = 0 (MS-DOS's rule).
+fn cpm_entry(m: &mut Machine) {
     let vec21 = crate::rom::VEC_BASE + 0x21;
     let mut c = vec![
         0x55, // push bp
@@ -202,8 +227,10 @@ pub fn install(m: &mut Machine, ems: bool) {
     if m.config().extended_kib >= 64 {
         m.bus.mem.write_image(0x10_00C0, &jmp);
     }
+}
 
-    // Case map: far routine, AL >= 80h through the upper-case table.
+/// The case map: a far routine, AL >= 80h through the upper-case table.
+fn case_map(m: &mut Machine) {
     let table = (UPPER_OFF + 2).wrapping_sub(0x80);
     let mut c = vec![0x3C, 0x80, 0x72, 0x0D, 0x53, 0x1E, 0xBB];
     c.extend(DOS_SEG.to_le_bytes());
@@ -211,8 +238,10 @@ pub fn install(m: &mut Machine, ems: bool) {
     c.extend(table.to_le_bytes());
     c.extend([0xD7, 0x1F, 0x5B, 0xCB]);
     write_bytes(m, DOS_SEG, CASEMAP_OFF, &c);
+}
 
-    // Country tables (country 001, code page 437).
+/// The country tables (country 001, code page 437).
+fn country_tables(m: &mut Machine) {
     let upper: Vec<u8> = (0x80..=0xFFu8).map(upper_437).collect();
     for off in [UPPER_OFF, FUPPER_OFF] {
         wr16(m, lin(DOS_SEG, off), 0x80);
@@ -228,10 +257,12 @@ pub fn install(m: &mut Machine, ems: bool) {
     wr16(m, lin(DOS_SEG, COLLATE_OFF), 0x100);
     write_bytes(m, DOS_SEG, COLLATE_OFF + 2, &coll);
     write_bytes(m, DOS_SEG, DBCS_OFF, &[0, 0, 0, 0]);
+}
 
-    // CDS: every letter up to LASTDRIVE has an entry with its root as
-    // path; only C: is a valid physical drive with a DPB.
-    for d in 0..disk::LASTDRIVE as u16 {
+/// The CDS: every letter up to LASTDRIVE has an entry with its root as
+/// path; only C: is a valid physical drive with a DPB.
+fn current_directories(m: &mut Machine) {
+    for d in 0..geometry::LASTDRIVE as u16 {
         let off = CDS_OFF + d * CDS_ENTRY;
         write_bytes(m, DOS_SEG, off, &[b'A' + d as u8, b':', b'\\', 0]);
         wr16(m, lin(DOS_SEG, off + 0x49), 0xFFFF);
@@ -243,6 +274,12 @@ pub fn install(m: &mut Machine, ems: bool) {
     wr16(m, lin(DOS_SEG, c + 0x43), 0x4000);
     wr16(m, lin(DOS_SEG, c + 0x45), DPB_OFF);
     wr16(m, lin(DOS_SEG, c + 0x47), DOS_SEG);
+}
+
+/// Writes drive C:'s free clusters into its DPB (INT 21h 1Fh/32h and the
+/// List of Lists show it).
+pub fn set_free_clusters(m: &mut Machine, free: u16) {
+    wr16(m, lin(DOS_SEG, DPB_OFF + geometry::DPB_FREE), free);
 }
 
 /// Writes drive C:'s current directory (`cwd`: components without the

@@ -184,6 +184,11 @@ impl Drive {
         })
     }
 
+    /// Whether EMMXXXX0, the EMS driver's device, is a name on this drive.
+    pub fn has_ems(&self) -> bool {
+        self.ems
+    }
+
     /// The canonical mount root.
     pub fn root(&self) -> &Path {
         &self.root

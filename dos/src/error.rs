@@ -9,7 +9,8 @@
 use std::path::PathBuf;
 
 pub use crate::mz::LoadError;
-pub use crate::state::{ReopenError, StateError};
+pub use crate::sft::ReopenError;
+pub use crate::state::StateError;
 
 /// Why DOS could not be set up, a program loaded, or a state read.
 #[derive(Debug, thiserror::Error)]

@@ -114,6 +114,26 @@ pub fn idle_stub(vector: u8) -> u16 {
     IDLE_BASE + 8 * i as u16
 }
 
+/// What servicing a trap asks of the run loop.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Flow {
+    /// Run on.
+    Continue,
+    /// The top-level program terminated.
+    Exit(u8),
+    /// Stop the run with this message.
+    Stop(String),
+}
+
+/// Sends the CPU to the idle loop of `vector` (one of [`IDLE_VECTORS`]):
+/// it sleeps until an interrupt and then calls the service again with the
+/// same registers.
+pub fn wait(m: &mut Machine, vector: u8) -> Flow {
+    m.cpu.regs.set_sreg(emu::SegReg::CS, SEG);
+    m.cpu.regs.ip = idle_stub(vector) as u32;
+    Flow::Continue
+}
+
 /// What a trap address is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Trap {
@@ -139,36 +159,96 @@ fn rel16(from_next: u16, to: u16) -> [u8; 2] {
 
 /// Writes the stub ROM into the BIOS area.
 pub fn install(m: &mut Machine) {
-    let base = 0xF0000u32;
     let mut img = vec![0xCFu8; 0x100]; // IRET per vector
     img.extend(std::iter::repeat_n(0xC3u8, 0x100)); // RET per subroutine
-    m.bus.mem.write_image(base + VEC_BASE as u32, &img);
+    put(m, VEC_BASE, &img);
+    put(m, INT08, &int08());
+    put(m, MOUSE_DISPATCH, &mouse_dispatch());
+    put(m, MOUSE_HANDLER, &[0; 4]);
+    put(m, INT09, &int09());
+    put(m, INT70, &int70());
+    // INT 75h only with a coprocessor fitted, so that a machine without
+    // one stays byte for byte what it was before the x87 (its IRQ13 never
+    // rises).
+    if m.config().fpu.fitted() {
+        put(m, INT75, &INT75_CODE);
+    }
+    put(m, KEY_WAIT, &key_wait());
+    put(
+        m,
+        XMS_ENTRY,
+        &call_sub(XMS_ENTRY, &[0xEB, 0x03, 0x90, 0x90, 0x90], SUB_XMS),
+    );
+    put(m, DISK_STUB, &call_sub(DISK_STUB, &[], SUB_DISK));
+    for &v in &IDLE_VECTORS {
+        let at = idle_stub(v);
+        let mut c = vec![0xFB, 0xF4, 0xFA, 0xE9]; // sti; hlt; cli; jmp <service>
+        c.extend(rel16(at + 6, VEC_BASE + v as u16));
+        put(m, at, &c);
+    }
+    put(m, RETF, &[0xCB]);
 
-    // INT 08h.
+    // EMS device name where INT 67h's segment:000Ah points.
+    m.bus
+        .mem
+        .write_image(((EMS_SEG as u32) << 4) + 0x0A, b"EMMXXXX0");
+
+    // The video BIOS tables (fonts, parameters, functionality).
+    crate::bios::video::tables::install(m);
+
+    let table = config_table(m.cpu.model);
+    put(m, CONFIG_TABLE, &table);
+    // The BIOS date and the model byte at F000:FFF5 and FFFE.
+    m.bus.mem.write_image(0xFFFF5, b"06/01/94");
+    m.bus.mem.write_image(0xFFFFE, &[table[2]]);
+}
+
+/// Writes `code` at F000:`off`.
+fn put(m: &mut Machine, off: u16, code: &[u8]) {
+    m.bus.mem.write_image(0xF0000 + off as u32, code);
+}
+
+/// `prefix`, then a near call of subroutine trap `sub` and a RETF, at
+/// F000:`at`: the XMS entry (its prologue `jmp short $+5; nop; nop; nop`
+/// a driver may hook) and INT 25h/26h.
+fn call_sub(at: u16, prefix: &[u8], sub: u16) -> Vec<u8> {
+    let mut c = prefix.to_vec();
+    c.push(0xE8);
+    c.extend(rel16(at + c.len() as u16 + 2, SUB_BASE + sub));
+    c.push(0xCB);
+    c
+}
+
+/// INT 08h: `call tick; int 1Ch; call mouse_dispatch; cli; push ax; mov
+/// al,20h; out 20h,al; pop ax; iret`.
+fn int08() -> Vec<u8> {
     let mut c = vec![0xE8];
     c.extend(rel16(INT08 + 3, SUB_BASE + SUB_TICK));
     c.extend([0xCD, 0x1C, 0xE8]);
     c.extend(rel16(INT08 + 8, MOUSE_DISPATCH));
     c.extend([0xFA, 0x50, 0xB0, 0x20, 0xE6, 0x20, 0x58, 0xCF]);
-    m.bus.mem.write_image(base + INT08 as u32, &c);
+    c
+}
 
-    // Mouse event dispatch: save the registers, ask the driver, call the
-    // handler far if it has an event.
+/// The mouse event dispatch: save the registers, ask the driver, call the
+/// handler far if it has an event.
+fn mouse_dispatch() -> Vec<u8> {
     let mut c = vec![0x50, 0x53, 0x51, 0x52, 0x56, 0x57, 0x55, 0x1E, 0x06, 0xE8];
     c.extend(rel16(MOUSE_DISPATCH + 12, SUB_BASE + SUB_MOUSE));
     c.extend([0x85, 0xC0, 0x74, 0x05, 0x2E, 0xFF, 0x1E]);
     c.extend(MOUSE_HANDLER.to_le_bytes());
     c.extend([0x07, 0x1F, 0x5D, 0x5F, 0x5E, 0x5A, 0x59, 0x5B, 0x58, 0xC3]);
-    m.bus.mem.write_image(base + MOUSE_DISPATCH as u32, &c);
-    m.bus.mem.write_image(base + MOUSE_HANDLER as u32, &[0; 4]);
+    c
+}
 
-    // INT 09h (at IBM's address): the reply filter, the INT 15h 4Fh
-    // intercept, the translation, EOI, then the translation's action (see
-    // `bios::int09::Action`): 1 INT 1Bh, 2 INT 05h, 3/4 INT 15h 8500h/
-    // 8501h, 5 INT 15h 9102h, 6 the pause loop (`sti; hlt` until 40:18h
-    // bit 3 clears), 7 the reset through the 8042 (`out 64h, FEh`), 8 the
-    // AT BIOS's "buffer full" beep (1760 Hz for 4144 refresh toggles of
-    // port 61h bit 4, 62.5 ms).
+/// INT 09h (at IBM's address): the reply filter, the INT 15h 4Fh
+/// intercept, the translation, EOI, then the translation's action (see
+/// `bios::int09::Action`): 1 INT 1Bh, 2 INT 05h, 3/4 INT 15h 8500h/
+/// 8501h, 5 INT 15h 9102h, 6 the pause loop (`sti; hlt` until 40:18h bit
+/// 3 clears), 7 the reset through the 8042 (`out 64h, FEh`), 8 the AT
+/// BIOS's "buffer full" beep (1760 Hz for 4144 refresh toggles of port
+/// 61h bit 4, 62.5 ms).
+fn int09() -> Vec<u8> {
     let mut c = vec![0x50, 0xE4, 0x60, 0xE8]; // push ax; in al,60h; call reply
     c.extend(rel16(INT09 + 6, SUB_BASE + SUB_KEY_REPLY));
     c.extend([0x72, 0x33, 0xB4, 0x4F, 0xF9, 0xCD, 0x15, 0x73, 0x2C, 0xE8]); // jc eoi; mov ah,4Fh; stc; int 15h; jnc eoi; call key
@@ -204,9 +284,12 @@ pub fn install(m: &mut Machine) {
         0x58, 0xE6, 0x61, 0x59, 0xEB, 0x95,       // pop ax; out 61h,al; pop cx; jmp out
     ]);
     debug_assert_eq!(c.len(), 0xA4);
-    m.bus.mem.write_image(base + INT09 as u32, &c);
-    // INT 70h (IRQ8): the RTC's interrupt, EOI to both PICs, INT 4Ah when
-    // the alarm rang.
+    c
+}
+
+/// INT 70h (IRQ8): the RTC's interrupt, EOI to both PICs, INT 4Ah when
+/// the alarm rang.
+fn int70() -> Vec<u8> {
     let mut c = vec![0x50, 0xE8]; // push ax; call rtc
     c.extend(rel16(INT70 + 4, SUB_BASE + SUB_RTC));
     #[rustfmt::skip]
@@ -216,57 +299,23 @@ pub fn install(m: &mut Machine) {
         0xFB, 0xCD, 0x4A, 0xFA,                   // sti; int 4Ah; cli
         0x58, 0xCF,                               // out: pop ax; iret
     ]);
-    m.bus.mem.write_image(base + INT70 as u32, &c);
-    // INT 75h (IRQ13): clear the coprocessor latch, EOI, INT 02h. Only
-    // with a coprocessor fitted, so that a machine without one stays
-    // byte for byte what it was before the x87 (its IRQ13 never rises).
-    if m.config().fpu.fitted() {
-        #[rustfmt::skip]
-        let c = [
-            0x50, 0x32, 0xC0, 0xE6, 0xF0,         // push ax; xor al,al; out 0F0h,al
-            0xB0, 0x20, 0xE6, 0xA0, 0xE6, 0x20,   // mov al,20h; out 0A0h,al; out 20h,al
-            0x58, 0xCD, 0x02, 0xCF,               // pop ax; int 02h; iret
-        ];
-        m.bus.mem.write_image(base + INT75 as u32, &c);
-    }
-    // INT 16h's "device busy" post before it waits.
+    c
+}
+
+/// INT 75h (IRQ13): clear the coprocessor latch, EOI, INT 02h.
+#[rustfmt::skip]
+const INT75_CODE: [u8; 15] = [
+    0x50, 0x32, 0xC0, 0xE6, 0xF0,         // push ax; xor al,al; out 0F0h,al
+    0xB0, 0x20, 0xE6, 0xA0, 0xE6, 0x20,   // mov al,20h; out 0A0h,al; out 20h,al
+    0x58, 0xCD, 0x02, 0xCF,               // pop ax; int 02h; iret
+];
+
+/// INT 16h's "device busy" post before it waits: `push ax; mov
+/// ax,9002h; int 15h; pop ax; jmp <INT 16h idle loop>`.
+fn key_wait() -> Vec<u8> {
     let mut c = vec![0x50, 0xB8, 0x02, 0x90, 0xCD, 0x15, 0x58, 0xE9];
     c.extend(rel16(KEY_WAIT + 10, idle_stub(0x16)));
-    m.bus.mem.write_image(base + KEY_WAIT as u32, &c);
-    // XMS entry.
-    let mut c = vec![0xEB, 0x03, 0x90, 0x90, 0x90, 0xE8];
-    c.extend(rel16(XMS_ENTRY + 8, SUB_BASE + SUB_XMS));
-    c.push(0xCB);
-    m.bus.mem.write_image(base + XMS_ENTRY as u32, &c);
-
-    // INT 25h/26h.
-    let mut c = vec![0xE8];
-    c.extend(rel16(DISK_STUB + 3, SUB_BASE + SUB_DISK));
-    c.push(0xCB);
-    m.bus.mem.write_image(base + DISK_STUB as u32, &c);
-
-    // Idle loops.
-    for &v in &IDLE_VECTORS {
-        let at = idle_stub(v);
-        let mut c = vec![0xFB, 0xF4, 0xFA, 0xE9];
-        c.extend(rel16(at + 6, VEC_BASE + v as u16));
-        m.bus.mem.write_image(base + at as u32, &c);
-    }
-    m.bus.mem.write_image(base + RETF as u32, &[0xCB]);
-
-    // EMS device name where INT 67h's segment:000Ah points.
-    m.bus
-        .mem
-        .write_image(((EMS_SEG as u32) << 4) + 0x0A, b"EMMXXXX0");
-
-    // The video BIOS tables (fonts, parameters, functionality).
-    crate::bios::video::tables::install(m);
-
-    let table = config_table(m.cpu.model);
-    m.bus.mem.write_image(base + CONFIG_TABLE as u32, &table);
-    // The BIOS date and the model byte at F000:FFF5 and FFFE.
-    m.bus.mem.write_image(0xFFFF5, b"06/01/94");
-    m.bus.mem.write_image(0xFFFFE, &[table[2]]);
+    c
 }
 
 /// The INT 15h C0h system configuration table for a machine with `cpu`:

@@ -12,7 +12,8 @@ use std::fmt;
 use hw::{Machine, RunExit};
 
 use crate::mem::Regs;
-use crate::{Dos, Flow};
+use crate::rom::Flow;
+use crate::Dos;
 
 /// How a run of a [`Session`] ended. The one exit enum of a run.
 #[derive(Clone, Debug, PartialEq, Eq)]

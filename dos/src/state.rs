@@ -14,25 +14,27 @@
 //!
 //! Open files are stored by their DOS path on drive C: (never a host path)
 //! and their position, and reopened through the resuming run's
-//! [`Drive`](crate::drive::Drive), the same sandbox every guest path goes
+//! [`Drive`], the same sandbox every guest path goes
 //! through (so a copied folder works, and a crafted state naming `..`, an
 //! absolute host path or a symlink out is refused as a damaged state). Hooks (breakpoints) are not
 //! machine state and are not saved; neither is the 8086 cycle-exact bus
 //! unit (a state saved in that mode resumes register-level).
 
-use std::cell::RefCell;
-use std::io::{Read, Seek, SeekFrom, Write};
+use std::io::{Read, Write};
 use std::path::Path;
 
 use hw::Machine;
 use serde::{Deserialize, Serialize};
 
 use crate::drive::Drive;
+use crate::sft;
+pub use crate::sft::ReopenError;
 use crate::Dos;
 
 /// The file's first bytes.
 pub const MAGIC: &[u8; 8] = b"TANDEMSS";
-/// The format version this build writes and reads (10: the bus has the
+/// The format version this build writes and reads (11: DOS is saved as its
+/// parts, the kernel, the BIOS, the console and the diagnostics; 10: the bus has the
 /// Sound Blaster 16 and the scheduler its event; 9: the bus has the
 /// MPU-401; 8: the OPL is a
 /// YMF262 with its bank 1 registers and synthesis; 7: the bus has the
@@ -41,7 +43,7 @@ pub const MAGIC: &[u8; 8] = b"TANDEMSS";
 /// searches are kept by DOS path, not host path; 3: the DOS state has the
 /// extended error detail of 5D0Ah and the binary-mode bit of each open
 /// device; the bus has the OPL2's state).
-pub const VERSION: u32 = 10;
+pub const VERSION: u32 = 11;
 const HEADER: usize = 24;
 
 /// Facts about the run that saved the state.
@@ -105,46 +107,6 @@ pub enum StateError {
     File(ReopenError),
 }
 
-/// Why a file the saved program had open cannot be reopened; `path` is
-/// the DOS path the state names.
-#[derive(Debug, thiserror::Error)]
-pub enum ReopenError {
-    /// The resuming run has no drive C:.
-    #[error("{path}: no drive C: to reopen it on")]
-    NoDrive {
-        /// The DOS path.
-        path: String,
-    },
-    /// The path names no existing file on drive C:.
-    #[error("{path}: no such file on drive C:")]
-    NoFile {
-        /// The DOS path.
-        path: String,
-    },
-    /// The path leaves drive C: or is not a file name DOS accepts.
-    #[error("{path}: not a file inside drive C: (DOS error {code})")]
-    Outside {
-        /// The DOS path.
-        path: String,
-        /// The DOS error the drive gave.
-        code: u16,
-    },
-    /// The host refused to open or seek the file.
-    #[error("{path}: {source}")]
-    Io {
-        /// The DOS path.
-        path: String,
-        /// The host's error.
-        source: std::io::Error,
-    },
-}
-
-thread_local! {
-    /// Drive C: of the resuming run while a state is read (open files are
-    /// resolved through it), and the first reopen error.
-    static MOUNT: RefCell<(Option<Drive>, Option<ReopenError>)> = const { RefCell::new((None, None)) };
-}
-
 /// Encodes a snapshot of `m` and `dos`.
 pub fn save(m: &Machine, dos: &Dos, meta: &Meta) -> Result<Vec<u8>, StateError> {
     #[derive(Serialize)]
@@ -185,21 +147,20 @@ pub fn load(bytes: &[u8], mount: &Path) -> Result<Snapshot, StateError> {
     let root = mount.canonicalize()?;
     // Devices are never reopened by name, so EMS does not matter here.
     let sandbox = Drive::new(&root, false)?;
-    MOUNT.with(|c| *c.borrow_mut() = (Some(sandbox), None));
-    let snap: Result<Snapshot, _> = bincode::deserialize(&raw);
-    let reopen_err = MOUNT.with(|c| std::mem::take(&mut *c.borrow_mut()).1);
+    let (snap, reopen_err) = sft::reopening(sandbox, || bincode::deserialize::<Snapshot>(&raw));
     let mut snap = snap.map_err(StateError::Decode)?;
     if let Some(e) = reopen_err {
         return Err(StateError::File(e));
     }
     // Drive C: is the resuming run's mount, with the saved current
     // directory.
-    let cwd = snap.dos.drive.cwd_string();
     let ems = snap.dos.cfg.ems;
-    snap.dos.drive = Drive::new(&root, ems)?;
+    let drive = &mut snap.dos.kernel.drive;
+    let cwd = drive.cwd_string();
+    *drive = Drive::new(&root, ems)?;
     let mut cwd_path = b"\\".to_vec();
     cwd_path.extend(crate::drive::dos_bytes(&cwd));
-    let _ = snap.dos.drive.chdir(&cwd_path);
+    let _ = drive.chdir(&cwd_path);
     snap.dos.cfg.mount = root;
     Ok(snap)
 }
@@ -254,122 +215,4 @@ pub fn write_file(path: &Path, m: &Machine, dos: &Dos, meta: &Meta) -> Result<()
     let bytes = save(m, dos, meta)?;
     std::fs::write(path, bytes)?;
     Ok(())
-}
-
-/// Serde for the system file table: files as (DOS path on drive C:,
-/// position), reopened on load through the resuming run's drive.
-pub(crate) mod sft_entries {
-    use super::*;
-    use crate::drive::Device;
-    use crate::int21::files::{Entry, Kind};
-
-    #[derive(Serialize, Deserialize)]
-    enum SavedKind {
-        File { path: Vec<u8>, pos: u64 },
-        Device(Device),
-    }
-
-    #[derive(Serialize, Deserialize)]
-    struct SavedEntry {
-        kind: SavedKind,
-        refs: u16,
-        mode: u8,
-        written: bool,
-        set_time: Option<i64>,
-        raw: bool,
-    }
-
-    pub fn serialize<S: serde::Serializer>(e: &[Option<Entry>], s: S) -> Result<S::Ok, S::Error> {
-        let saved: Vec<Option<SavedEntry>> = e
-            .iter()
-            .map(|e| {
-                e.as_ref().map(|e| SavedEntry {
-                    kind: match &e.kind {
-                        Kind::Device(d) => SavedKind::Device(*d),
-                        Kind::File(f) => {
-                            let mut f: &std::fs::File = f;
-                            SavedKind::File {
-                                path: Drive::dos_path(&e.dos),
-                                pos: f.stream_position().unwrap_or(0),
-                            }
-                        }
-                    },
-                    refs: e.refs,
-                    mode: e.mode,
-                    written: e.written,
-                    set_time: e.set_time,
-                    raw: e.raw,
-                })
-            })
-            .collect();
-        saved.serialize(s)
-    }
-
-    pub fn deserialize<'de, D: serde::Deserializer<'de>>(
-        d: D,
-    ) -> Result<Vec<Option<Entry>>, D::Error> {
-        let saved = Vec::<Option<SavedEntry>>::deserialize(d)?;
-        let drive = MOUNT.with(|c| c.borrow().0.clone());
-        let mut out = Vec::with_capacity(saved.len());
-        for e in saved {
-            let Some(e) = e else {
-                out.push(None);
-                continue;
-            };
-            let (kind, dos) = match e.kind {
-                SavedKind::Device(d) => (Kind::Device(d), Vec::new()),
-                SavedKind::File { path, pos } => match reopen(drive.as_ref(), &path, e.mode, pos) {
-                    Ok((f, dos)) => (Kind::File(f), dos),
-                    Err(msg) => {
-                        MOUNT.with(|c| {
-                            c.borrow_mut().1.get_or_insert(msg);
-                        });
-                        out.push(None);
-                        continue;
-                    }
-                },
-            };
-            out.push(Some(Entry {
-                kind,
-                refs: e.refs,
-                mode: e.mode,
-                dos,
-                written: e.written,
-                set_time: e.set_time,
-                raw: e.raw,
-            }));
-        }
-        Ok(out)
-    }
-}
-
-/// Reopens a file a state says was open: `path` is a DOS path resolved
-/// through the resuming run's drive like any path the guest gives, so it
-/// must name an existing file inside the mount whatever the state holds.
-fn reopen(
-    drive: Option<&Drive>,
-    path: &[u8],
-    mode: u8,
-    pos: u64,
-) -> Result<(std::fs::File, Vec<String>), ReopenError> {
-    let path_s = String::from_utf8_lossy(path).into_owned();
-    let Some(drive) = drive else {
-        return Err(ReopenError::NoDrive { path: path_s });
-    };
-    let (host, dos) = match drive.resolve_file(path) {
-        Ok(found) => found,
-        Err(crate::drive::ERR_FILE) => return Err(ReopenError::NoFile { path: path_s }),
-        Err(code) => return Err(ReopenError::Outside { path: path_s, code }),
-    };
-    let access = mode & 7;
-    std::fs::OpenOptions::new()
-        .read(access != 1)
-        .write(access != 0)
-        .open(&host)
-        .and_then(|mut f| f.seek(SeekFrom::Start(pos)).map(|_| f))
-        .map(|f| (f, dos))
-        .map_err(|source| ReopenError::Io {
-            path: path_s,
-            source,
-        })
 }

@@ -368,7 +368,7 @@ fn int16_store_capabilities_id_and_typematic() {
     r.s.m.key(now, A, true);
     assert!(matches!(r.run_on(20_000), Exit::Stopped(_)));
     assert_eq!(r.s.m.cpu.regs.reg16(Reg16::AX), 0x1E61);
-    assert!(r.s.dos.warnings.is_empty(), "{:?}", r.s.dos.warnings);
+    assert!(r.s.dos.warnings().is_empty(), "{:?}", r.s.dos.warnings());
 }
 
 #[test]

@@ -40,7 +40,7 @@ fn starts(name: &str, file: &str) {
     let mount = common::temp_dir(&format!("corpus-{name}"));
     let (exit, _, dos, m) = common::run(CpuModel::I8086, &mount, file, &image, "", 1);
     assert_eq!(exit, Exit::Limit, "{name} stopped");
-    assert!(dos.warnings.is_empty(), "{name}: {:?}", dos.warnings);
+    assert!(dos.warnings().is_empty(), "{name}: {:?}", dos.warnings());
     // It got past the decompressor: CS is no longer the PSP's.
     assert_ne!(
         m.cpu.regs.sreg(emu::SegReg::CS),

@@ -115,107 +115,129 @@ fn fcb(m: &mut Machine, psp: u16, name: &[u8; 11]) {
 fn fcb_files_round_trip_inside_the_mount() {
     let (mut dos, mut m, mount) = setup("fcb", "");
     let psp = dos.current_psp();
-    let f = |k: u16| lin(psp, 0x200 + k);
     // DTA at PSP:0400h.
     m.set_ds(psp);
     m.set_dx(0x400);
     int21(&mut dos, &mut m, 0x1A00);
+    fcb_create_and_write(&mut dos, &mut m, &mount);
+    fcb_read_back(&mut dos, &mut m);
+    fcb_cut_find_rename_delete(&mut dos, &mut m, &mount);
+    let _ = std::fs::remove_dir_all(&mount);
+}
+
+/// 16h creates TEST.DAT, 15h writes three 16-byte records, 10h closes it.
+fn fcb_create_and_write(dos: &mut Dos, m: &mut Machine, mount: &std::path::Path) {
+    let psp = dos.current_psp();
+    let f = |k: u16| lin(psp, 0x200 + k);
     // Create: drive filled in, record size 128, size 0.
-    fcb(&mut m, psp, b"TEST    DAT");
-    int21(&mut dos, &mut m, 0x1600);
+    fcb(m, psp, b"TEST    DAT");
+    int21(dos, m, 0x1600);
     assert_eq!(m.al(), 0);
-    assert_eq!(rd8(&mut m, f(0)), 3);
-    assert_eq!(rd16(&mut m, f(0x0E)), 128);
-    assert_eq!(rd32(&mut m, f(0x10)), 0);
+    assert_eq!(rd8(m, f(0)), 3);
+    assert_eq!(rd16(m, f(0x0E)), 128);
+    assert_eq!(rd32(m, f(0x10)), 0);
     // Three sequential 16-byte records.
-    wr16(&mut m, f(0x0E), 16);
-    wr8(&mut m, f(0x20), 0);
+    wr16(m, f(0x0E), 16);
+    wr8(m, f(0x20), 0);
     for r in 0..3u8 {
-        write_bytes(&mut m, psp, 0x400, &[b'a' + r; 16]);
-        int21(&mut dos, &mut m, 0x1500);
+        write_bytes(m, psp, 0x400, &[b'a' + r; 16]);
+        int21(dos, m, 0x1500);
         assert_eq!(m.al(), 0, "write {r}");
     }
-    assert_eq!(rd8(&mut m, f(0x20)), 3, "current record advanced");
-    assert_eq!(rd32(&mut m, f(0x10)), 48, "size updated");
-    int21(&mut dos, &mut m, 0x1000);
+    assert_eq!(rd8(m, f(0x20)), 3, "current record advanced");
+    assert_eq!(rd32(m, f(0x10)), 48, "size updated");
+    int21(dos, m, 0x1000);
     assert_eq!(m.al(), 0);
     let host = std::fs::read(mount.join("TEST.DAT")).expect("written on the host");
     assert_eq!(host.len(), 48);
     assert_eq!(&host[16..32], &[b'b'; 16]);
+}
+
+/// 0Fh opens it again; sequential, random, partial and block reads, the
+/// size in records and the random record.
+fn fcb_read_back(dos: &mut Dos, m: &mut Machine) {
+    let psp = dos.current_psp();
+    let f = |k: u16| lin(psp, 0x200 + k);
     // Open again: size 48, record size 128; read with 16-byte records.
-    fcb(&mut m, psp, b"TEST    DAT");
-    int21(&mut dos, &mut m, 0x0F00);
+    fcb(m, psp, b"TEST    DAT");
+    int21(dos, m, 0x0F00);
     assert_eq!(m.al(), 0);
-    assert_eq!(rd32(&mut m, f(0x10)), 48);
-    assert_eq!(rd16(&mut m, f(0x0E)), 128);
-    wr16(&mut m, f(0x0E), 16);
-    int21(&mut dos, &mut m, 0x1400);
+    assert_eq!(rd32(m, f(0x10)), 48);
+    assert_eq!(rd16(m, f(0x0E)), 128);
+    wr16(m, f(0x0E), 16);
+    int21(dos, m, 0x1400);
     assert_eq!(m.al(), 0);
-    assert_eq!(read_bytes(&mut m, psp, 0x400, 16), [b'a'; 16]);
+    assert_eq!(read_bytes(m, psp, 0x400, 16), [b'a'; 16]);
     // Random read of record 2.
-    wr32(&mut m, f(0x21), 2);
-    int21(&mut dos, &mut m, 0x2100);
+    wr32(m, f(0x21), 2);
+    int21(dos, m, 0x2100);
     assert_eq!(m.al(), 0);
-    assert_eq!(read_bytes(&mut m, psp, 0x400, 16), [b'c'; 16]);
+    assert_eq!(read_bytes(m, psp, 0x400, 16), [b'c'; 16]);
     // Past the end: EOF.
-    wr32(&mut m, f(0x21), 3);
-    int21(&mut dos, &mut m, 0x2100);
+    wr32(m, f(0x21), 3);
+    int21(dos, m, 0x2100);
     assert_eq!(m.al(), 1);
     // A 32-byte record at offset 32 is partial: 16 bytes and zeros.
-    wr16(&mut m, f(0x0E), 32);
-    wr32(&mut m, f(0x21), 1);
-    int21(&mut dos, &mut m, 0x2100);
+    wr16(m, f(0x0E), 32);
+    wr32(m, f(0x21), 1);
+    int21(dos, m, 0x2100);
     assert_eq!(m.al(), 3);
-    let got = read_bytes(&mut m, psp, 0x400, 32);
+    let got = read_bytes(m, psp, 0x400, 32);
     assert_eq!(&got[..16], &[b'c'; 16]);
     assert_eq!(&got[16..], &[0; 16]);
     // File size in records: 48 / 32 rounded up.
-    int21(&mut dos, &mut m, 0x2300);
-    assert_eq!((m.al(), rd32(&mut m, f(0x21))), (0, 2));
+    int21(dos, m, 0x2300);
+    assert_eq!((m.al(), rd32(m, f(0x21))), (0, 2));
     // Random block read of 3 16-byte records from record 0.
-    wr16(&mut m, f(0x0E), 16);
-    wr32(&mut m, f(0x21), 0);
+    wr16(m, f(0x0E), 16);
+    wr32(m, f(0x21), 0);
     m.set_cx(3);
-    int21(&mut dos, &mut m, 0x2700);
+    int21(dos, m, 0x2700);
     assert_eq!((m.al(), m.cx()), (0, 3));
-    assert_eq!(read_bytes(&mut m, psp, 0x410, 16), [b'b'; 16]);
-    assert_eq!(rd32(&mut m, f(0x21)), 3, "random record advanced");
+    assert_eq!(read_bytes(m, psp, 0x410, 16), [b'b'; 16]);
+    assert_eq!(rd32(m, f(0x21)), 3, "random record advanced");
     // Set random record from the current block/record.
-    wr16(&mut m, f(0x0C), 1);
-    wr8(&mut m, f(0x20), 5);
-    int21(&mut dos, &mut m, 0x2400);
-    assert_eq!(rd32(&mut m, f(0x21)), 133);
+    wr16(m, f(0x0C), 1);
+    wr8(m, f(0x20), 5);
+    int21(dos, m, 0x2400);
+    assert_eq!(rd32(m, f(0x21)), 133);
+}
+
+/// 28h with CX = 0 cuts the file; 11h/12h find it, 17h renames it with a
+/// wildcard, 13h deletes it.
+fn fcb_cut_find_rename_delete(dos: &mut Dos, m: &mut Machine, mount: &std::path::Path) {
+    let psp = dos.current_psp();
+    let f = |k: u16| lin(psp, 0x200 + k);
     // Random block write of 0 records: the file is cut to 1 record.
-    wr32(&mut m, f(0x21), 1);
+    wr32(m, f(0x21), 1);
     m.set_cx(0);
-    int21(&mut dos, &mut m, 0x2800);
+    int21(dos, m, 0x2800);
     assert_eq!(m.al(), 0);
     assert_eq!(std::fs::metadata(mount.join("TEST.DAT")).unwrap().len(), 16);
     // Find first with a wildcard: drive byte and directory entry at the DTA.
-    fcb(&mut m, psp, b"????????DAT");
-    int21(&mut dos, &mut m, 0x1100);
+    fcb(m, psp, b"????????DAT");
+    int21(dos, m, 0x1100);
     assert_eq!(m.al(), 0);
-    assert_eq!(rd8(&mut m, lin(psp, 0x400)), 3);
-    assert_eq!(read_bytes(&mut m, psp, 0x401, 11), b"TEST    DAT");
-    assert_eq!(rd32(&mut m, lin(psp, 0x401 + 0x1C)), 16);
-    int21(&mut dos, &mut m, 0x1200);
+    assert_eq!(rd8(m, lin(psp, 0x400)), 3);
+    assert_eq!(read_bytes(m, psp, 0x401, 11), b"TEST    DAT");
+    assert_eq!(rd32(m, lin(psp, 0x401 + 0x1C)), 16);
+    int21(dos, m, 0x1200);
     assert_eq!(m.al(), 0xFF, "one match only");
     // Rename with a wildcard in the new name, then delete.
-    fcb(&mut m, psp, b"TEST    DAT");
-    write_bytes(&mut m, psp, 0x211, b"NEW?????BIN");
-    int21(&mut dos, &mut m, 0x1700);
+    fcb(m, psp, b"TEST    DAT");
+    write_bytes(m, psp, 0x211, b"NEW?????BIN");
+    int21(dos, m, 0x1700);
     assert_eq!(m.al(), 0);
     assert!(mount.join("NEWT.BIN").exists(), "renamed NEW + T from TEST");
     assert!(!mount.join("TEST.DAT").exists());
-    fcb(&mut m, psp, b"NEW?    BIN");
-    int21(&mut dos, &mut m, 0x1300);
+    fcb(m, psp, b"NEW?    BIN");
+    int21(dos, m, 0x1300);
     assert_eq!(m.al(), 0);
     assert!(!mount.join("NEWT.BIN").exists());
-    int21(&mut dos, &mut m, 0x1300);
+    int21(dos, m, 0x1300);
     assert_eq!(m.al(), 0xFF, "nothing left to delete");
-    int21(&mut dos, &mut m, 0x5900);
+    int21(dos, m, 0x5900);
     assert_eq!(m.ax(), 2);
-    let _ = std::fs::remove_dir_all(&mount);
 }
 
 fn wr32(m: &mut Machine, a: u32, v: u32) {
@@ -284,89 +306,117 @@ fn fcbs_cannot_reach_outside_the_mount() {
 #[test]
 fn ioctl_answers_as_ms_dos_5() {
     let (mut dos, mut m, mount) = setup("ioctl", "");
-    let psp = dos.current_psp();
-    let ok = |dos: &mut Dos, m: &mut Machine, ax: u16| !int21(dos, m, ax);
+    ioctl_on_con(&mut dos, &mut m);
+    ioctl_on_a_file(&mut dos, &mut m, &mount);
+    ioctl_on_drives(&mut dos, &mut m);
+    generic_ioctl_on_drive_c(&mut dos, &mut m);
+    assert!(dos.warnings().is_empty(), "{:?}", dos.warnings());
+    let _ = std::fs::remove_dir_all(&mount);
+}
+
+/// INT 21h AX with carry clear.
+fn ok(dos: &mut Dos, m: &mut Machine, ax: u16) -> bool {
+    !int21(dos, m, ax)
+}
+
+/// 4400h/4401h on CON (handle 1).
+fn ioctl_on_con(dos: &mut Dos, m: &mut Machine) {
     // CON: device, console in/out, not EOF, special.
     m.set_bx(1);
-    assert!(ok(&mut dos, &mut m, 0x4400));
+    assert!(ok(dos, m, 0x4400));
     assert_eq!(m.dx(), 0x80D3);
     // Binary mode on CON.
     m.set_bx(1);
     m.set_dx(0x00F3);
-    assert!(ok(&mut dos, &mut m, 0x4401));
+    assert!(ok(dos, m, 0x4401));
     m.set_bx(1);
-    assert!(ok(&mut dos, &mut m, 0x4400));
+    assert!(ok(dos, m, 0x4400));
     assert_eq!(m.dx() & 0x20, 0x20);
     // DH must be 0.
     m.set_bx(1);
     m.set_dx(0x0100);
-    assert!(!ok(&mut dos, &mut m, 0x4401));
+    assert!(!ok(dos, m, 0x4401));
     assert_eq!(m.ax(), 0x0D);
+}
+
+/// 4400h, 4406h and 440Ah on a file; 4402h, 4403h, 440Ch and 4410h on
+/// CON.
+fn ioctl_on_a_file(dos: &mut Dos, m: &mut Machine, mount: &std::path::Path) {
+    let psp = dos.current_psp();
     // A new file: drive C:, not written (bit 6); after a write bit 6 is
     // clear.
     std::fs::write(mount.join("F.TXT"), b"abc").unwrap();
-    write_bytes(&mut m, psp, 0x300, b"F.TXT\0");
+    write_bytes(m, psp, 0x300, b"F.TXT\0");
     m.set_ds(psp);
     m.set_dx(0x300);
-    assert!(ok(&mut dos, &mut m, 0x3D02));
+    assert!(ok(dos, m, 0x3D02));
     let h = m.ax();
     m.set_bx(h);
-    assert!(ok(&mut dos, &mut m, 0x4400));
+    assert!(ok(dos, m, 0x4400));
     assert_eq!(m.dx(), 0x0042);
     // Input status: ready before the end, not at it.
     m.set_bx(h);
-    assert!(ok(&mut dos, &mut m, 0x4406));
+    assert!(ok(dos, m, 0x4406));
     assert_eq!(m.al(), 0xFF);
     m.set_bx(h);
     m.set_cx(0);
     m.set_dx(0);
-    assert!(ok(&mut dos, &mut m, 0x4202));
+    assert!(ok(dos, m, 0x4202));
     m.set_bx(h);
-    assert!(ok(&mut dos, &mut m, 0x4406));
+    assert!(ok(dos, m, 0x4406));
     assert_eq!(m.al(), 0);
     m.set_bx(h);
     m.set_cx(1);
     m.set_ds(psp);
     m.set_dx(0x300);
-    assert!(ok(&mut dos, &mut m, 0x4000));
+    assert!(ok(dos, m, 0x4000));
     m.set_bx(h);
-    assert!(ok(&mut dos, &mut m, 0x4400));
+    assert!(ok(dos, m, 0x4400));
     assert_eq!(m.dx(), 0x0002);
     m.set_bx(h);
-    assert!(ok(&mut dos, &mut m, 0x440A));
+    assert!(ok(dos, m, 0x440A));
     assert_eq!(m.dx() & 0x8000, 0, "local");
     // Control strings and generic IOCTL on handles: invalid function.
     for ax in [0x4402u16, 0x4403, 0x440C, 0x4410] {
         m.set_bx(1);
-        assert!(!ok(&mut dos, &mut m, ax), "{ax:04X}");
+        assert!(!ok(dos, m, ax), "{ax:04X}");
         assert_eq!(m.ax(), 1);
     }
+}
+
+/// 4408h, 4409h, 440Eh and 440Bh on drives.
+fn ioctl_on_drives(dos: &mut Dos, m: &mut Machine) {
     // Drive C: fixed, local; A: and D: invalid.
     m.set_bx(3);
-    assert!(ok(&mut dos, &mut m, 0x4408));
+    assert!(ok(dos, m, 0x4408));
     assert_eq!(m.ax(), 1);
     m.set_bx(0);
-    assert!(ok(&mut dos, &mut m, 0x4409));
+    assert!(ok(dos, m, 0x4409));
     assert_eq!(m.dx() & 0x1000, 0);
     for bl in [1u16, 4] {
         m.set_bx(bl);
-        assert!(!ok(&mut dos, &mut m, 0x4408));
+        assert!(!ok(dos, m, 0x4408));
         assert_eq!(m.ax(), 0x0F);
     }
     m.set_bx(3);
-    assert!(ok(&mut dos, &mut m, 0x440E));
+    assert!(ok(dos, m, 0x440E));
     assert_eq!(m.al(), 0);
     m.set_bx(0);
     m.set_cx(0);
-    assert!(ok(&mut dos, &mut m, 0x440B));
+    assert!(ok(dos, m, 0x440B));
+}
+
+/// 440Dh and 4411h for drive C:.
+fn generic_ioctl_on_drive_c(dos: &mut Dos, m: &mut Machine) {
+    let psp = dos.current_psp();
     // Generic IOCTL for drive C: device parameters (fixed disk, BPB) and
     // the media ID.
     m.set_bx(3);
     m.set_cx(0x0860);
     m.set_ds(psp);
     m.set_dx(0x500);
-    assert!(ok(&mut dos, &mut m, 0x440D));
-    let p = read_bytes(&mut m, psp, 0x500, 0x20);
+    assert!(ok(dos, m, 0x440D));
+    let p = read_bytes(m, psp, 0x500, 0x20);
     assert_eq!(p[1], 5, "fixed disk");
     assert_eq!(u16::from_le_bytes([p[2], p[3]]) & 1, 1, "not removable");
     assert_eq!(u16::from_le_bytes([p[7], p[8]]), 512, "bytes per sector");
@@ -375,22 +425,20 @@ fn ioctl_answers_as_ms_dos_5() {
     m.set_bx(3);
     m.set_cx(0x0866);
     m.set_dx(0x500);
-    assert!(ok(&mut dos, &mut m, 0x440D));
-    let id = read_bytes(&mut m, psp, 0x500, 0x19);
+    assert!(ok(dos, m, 0x440D));
+    let id = read_bytes(m, psp, 0x500, 0x19);
     assert_eq!(&id[6..17], b"TANDEM     ");
     assert_eq!(&id[17..25], b"FAT16   ");
     m.set_bx(3);
     m.set_cx(0x0846);
-    assert!(!ok(&mut dos, &mut m, 0x440D), "no boot sector to write");
+    assert!(!ok(dos, m, 0x440D), "no boot sector to write");
     // Query: 60h supported, 41h (write track) not.
     m.set_bx(3);
     m.set_cx(0x0860);
-    assert!(ok(&mut dos, &mut m, 0x4411));
+    assert!(ok(dos, m, 0x4411));
     m.set_bx(3);
     m.set_cx(0x0841);
-    assert!(!ok(&mut dos, &mut m, 0x4411));
-    assert!(dos.warnings.is_empty(), "{:?}", dos.warnings);
-    let _ = std::fs::remove_dir_all(&mount);
+    assert!(!ok(dos, m, 0x4411));
 }
 
 #[test]
@@ -470,7 +518,7 @@ fn country_tables_are_code_page_437s() {
     // 66h: code page 437 both active and system.
     assert!(!int21(&mut dos, &mut m, 0x6601));
     assert_eq!((m.bx(), m.dx()), (437, 437));
-    assert!(dos.warnings.is_empty(), "{:?}", dos.warnings);
+    assert!(dos.warnings().is_empty(), "{:?}", dos.warnings());
     let _ = std::fs::remove_dir_all(&mount);
 }
 
@@ -608,100 +656,17 @@ fn multiplex_answers_as_dos_with_only_himem() {
     assert_eq!(call(&mut dos, &mut m, 0x1200), 0x12FF);
     call(&mut dos, &mut m, 0x1500);
     assert_eq!(m.bx(), 0, "no CD-ROM");
-    assert!(dos.warnings.is_empty(), "{:?}", dos.warnings);
+    assert!(dos.warnings().is_empty(), "{:?}", dos.warnings());
     let _ = std::fs::remove_dir_all(&mount);
 }
 
 #[test]
 fn smaller_functions_answer_as_ms_dos_5() {
     let (mut dos, mut m, mount) = setup("misc", "");
+    flags_and_strategies(&mut dos, &mut m);
+    locks_errors_and_the_network(&mut dos, &mut m);
+    psps_and_handle_counts(&mut dos, &mut m);
     let psp = dos.current_psp();
-    // 33h: boot drive C:, true version 5.00.
-    assert!(!int21(&mut dos, &mut m, 0x3305));
-    assert_eq!(m.dl(), 3);
-    int21(&mut dos, &mut m, 0x3306);
-    assert_eq!(m.bx(), 0x0005);
-    // 37h: switch character '/'.
-    int21(&mut dos, &mut m, 0x3700);
-    assert_eq!((m.al(), m.dl()), (0, b'/'));
-    // 58h: strategies 0-2 (UMB bits ignored), others invalid.
-    m.set_bx(0x41);
-    assert!(!int21(&mut dos, &mut m, 0x5801));
-    assert!(!int21(&mut dos, &mut m, 0x5800));
-    assert_eq!(m.ax(), 1, "best fit");
-    m.set_bx(3);
-    assert!(int21(&mut dos, &mut m, 0x5801));
-    m.set_bx(0);
-    assert!(!int21(&mut dos, &mut m, 0x5801));
-    // 58h: no UMBs to link.
-    int21(&mut dos, &mut m, 0x5802);
-    assert_eq!(m.al(), 0);
-    m.set_bx(1);
-    assert!(int21(&mut dos, &mut m, 0x5803));
-    m.set_bx(0);
-    assert!(!int21(&mut dos, &mut m, 0x5803));
-    // 5Ch: locks succeed on a valid handle, fail on a closed one.
-    m.set_bx(1);
-    assert!(!int21(&mut dos, &mut m, 0x5C00));
-    m.set_bx(19);
-    assert!(int21(&mut dos, &mut m, 0x5C00));
-    assert_eq!(m.ax(), 6);
-    // 59h after it: invalid handle, application error, abort, unknown.
-    m.set_bx(0);
-    int21(&mut dos, &mut m, 0x5900);
-    assert_eq!((m.ax(), m.bh(), m.bl(), m.ch()), (6, 7, 4, 1));
-    // 5D0Ah sets the extended error.
-    write_bytes(&mut m, psp, 0x300, &[0x50, 0, 0x03, 0x0C, 0, 0x02]);
-    m.set_ds(psp);
-    m.set_dx(0x300);
-    int21(&mut dos, &mut m, 0x5D0A);
-    int21(&mut dos, &mut m, 0x5900);
-    assert_eq!((m.ax(), m.bh(), m.bl(), m.ch()), (0x50, 0x0C, 0x03, 0x02));
-    // 5D06h: the swappable data area starts with the critical-error and
-    // InDOS flags (the same as 34h's).
-    int21(&mut dos, &mut m, 0x5D06);
-    let sda = lin(m.ds(), m.si());
-    int21(&mut dos, &mut m, 0x3400);
-    assert_eq!(lin(m.es(), m.bx()), sda + 1);
-    // 5E00h: no machine name; 5F02h: no network.
-    assert!(!int21(&mut dos, &mut m, 0x5E00));
-    assert_eq!(m.ch(), 0);
-    assert!(int21(&mut dos, &mut m, 0x5F02));
-    // 26h copies the PSP, 55h makes a child and the current PSP.
-    m.set_dx(0x5000);
-    int21(&mut dos, &mut m, 0x2600);
-    assert_eq!(read_bytes(&mut m, 0x5000, 0x40, 2), [5, 0]);
-    m.set_dx(0x6000);
-    m.set_si(0x7000);
-    assert!(!int21(&mut dos, &mut m, 0x5500));
-    assert_eq!(dos.current_psp(), 0x6000);
-    assert_eq!(rd16(&mut m, lin(0x6000, 0x16)), psp, "parent");
-    assert_eq!(rd16(&mut m, lin(0x6000, 0x02)), 0x7000, "top of memory");
-    m.set_bx(psp);
-    int21(&mut dos, &mut m, 0x5000);
-    // 67h: 40 handles move the JFT out of the PSP, keeping the open ones
-    // (after the program gives back memory, as it must).
-    m.set_es(psp);
-    m.set_bx(0x1000);
-    assert!(!int21(&mut dos, &mut m, 0x4A00));
-    m.set_bx(40);
-    assert!(!int21(&mut dos, &mut m, 0x6700));
-    assert_eq!(rd16(&mut m, lin(psp, 0x32)), 40);
-    let (off, seg) = (rd16(&mut m, lin(psp, 0x34)), rd16(&mut m, lin(psp, 0x36)));
-    assert_ne!(seg, psp);
-    assert_eq!(read_bytes(&mut m, seg, off, 6), [0, 0, 0, 1, 2, 0xFF]);
-    assert_eq!(rd16(&mut m, lin(seg - 1, 1)), psp, "owned by the process");
-    // Handle 30 works: duplicate stdout into it.
-    m.set_bx(1);
-    m.set_cx(30);
-    assert!(!int21(&mut dos, &mut m, 0x4600));
-    assert_eq!(rd8(&mut m, lin(seg, off + 30)), 0);
-    // Handle 30 is open: 30 or 20 handles are too few.
-    m.set_bx(30);
-    assert!(int21(&mut dos, &mut m, 0x6700));
-    m.set_bx(20);
-    assert!(int21(&mut dos, &mut m, 0x6700), "handle 30 is still open");
-    assert_eq!(m.ax(), 4);
     // CP/M-style null functions.
     for ah in [0x18u16, 0x1D, 0x1E, 0x20] {
         m.set_ax(ah << 8 | 0x55);
@@ -713,8 +678,108 @@ fn smaller_functions_answer_as_ms_dos_5() {
     m.set_ds(psp);
     m.set_dx(0x300);
     assert!(!int21(&mut dos, &mut m, 0x4B05));
-    assert!(dos.warnings.is_empty(), "{:?}", dos.warnings);
+    assert!(dos.warnings().is_empty(), "{:?}", dos.warnings());
     let _ = std::fs::remove_dir_all(&mount);
+}
+
+/// 33h, 37h and 58h.
+fn flags_and_strategies(dos: &mut Dos, m: &mut Machine) {
+    // 33h: boot drive C:, true version 5.00.
+    assert!(!int21(dos, m, 0x3305));
+    assert_eq!(m.dl(), 3);
+    int21(dos, m, 0x3306);
+    assert_eq!(m.bx(), 0x0005);
+    // 37h: switch character '/'.
+    int21(dos, m, 0x3700);
+    assert_eq!((m.al(), m.dl()), (0, b'/'));
+    // 58h: strategies 0-2 (UMB bits ignored), others invalid.
+    m.set_bx(0x41);
+    assert!(!int21(dos, m, 0x5801));
+    assert!(!int21(dos, m, 0x5800));
+    assert_eq!(m.ax(), 1, "best fit");
+    m.set_bx(3);
+    assert!(int21(dos, m, 0x5801));
+    m.set_bx(0);
+    assert!(!int21(dos, m, 0x5801));
+    // 58h: no UMBs to link.
+    int21(dos, m, 0x5802);
+    assert_eq!(m.al(), 0);
+    m.set_bx(1);
+    assert!(int21(dos, m, 0x5803));
+    m.set_bx(0);
+    assert!(!int21(dos, m, 0x5803));
+}
+
+/// 5Ch, 59h, 5D0Ah, 5D06h, 5E00h and 5F02h.
+fn locks_errors_and_the_network(dos: &mut Dos, m: &mut Machine) {
+    let psp = dos.current_psp();
+    // 5Ch: locks succeed on a valid handle, fail on a closed one.
+    m.set_bx(1);
+    assert!(!int21(dos, m, 0x5C00));
+    m.set_bx(19);
+    assert!(int21(dos, m, 0x5C00));
+    assert_eq!(m.ax(), 6);
+    // 59h after it: invalid handle, application error, abort, unknown.
+    m.set_bx(0);
+    int21(dos, m, 0x5900);
+    assert_eq!((m.ax(), m.bh(), m.bl(), m.ch()), (6, 7, 4, 1));
+    // 5D0Ah sets the extended error.
+    write_bytes(m, psp, 0x300, &[0x50, 0, 0x03, 0x0C, 0, 0x02]);
+    m.set_ds(psp);
+    m.set_dx(0x300);
+    int21(dos, m, 0x5D0A);
+    int21(dos, m, 0x5900);
+    assert_eq!((m.ax(), m.bh(), m.bl(), m.ch()), (0x50, 0x0C, 0x03, 0x02));
+    // 5D06h: the swappable data area starts with the critical-error and
+    // InDOS flags (the same as 34h's).
+    int21(dos, m, 0x5D06);
+    let sda = lin(m.ds(), m.si());
+    int21(dos, m, 0x3400);
+    assert_eq!(lin(m.es(), m.bx()), sda + 1);
+    // 5E00h: no machine name; 5F02h: no network.
+    assert!(!int21(dos, m, 0x5E00));
+    assert_eq!(m.ch(), 0);
+    assert!(int21(dos, m, 0x5F02));
+}
+
+/// 26h, 55h, 50h and 67h.
+fn psps_and_handle_counts(dos: &mut Dos, m: &mut Machine) {
+    let psp = dos.current_psp();
+    // 26h copies the PSP, 55h makes a child and the current PSP.
+    m.set_dx(0x5000);
+    int21(dos, m, 0x2600);
+    assert_eq!(read_bytes(m, 0x5000, 0x40, 2), [5, 0]);
+    m.set_dx(0x6000);
+    m.set_si(0x7000);
+    assert!(!int21(dos, m, 0x5500));
+    assert_eq!(dos.current_psp(), 0x6000);
+    assert_eq!(rd16(m, lin(0x6000, 0x16)), psp, "parent");
+    assert_eq!(rd16(m, lin(0x6000, 0x02)), 0x7000, "top of memory");
+    m.set_bx(psp);
+    int21(dos, m, 0x5000);
+    // 67h: 40 handles move the JFT out of the PSP, keeping the open ones
+    // (after the program gives back memory, as it must).
+    m.set_es(psp);
+    m.set_bx(0x1000);
+    assert!(!int21(dos, m, 0x4A00));
+    m.set_bx(40);
+    assert!(!int21(dos, m, 0x6700));
+    assert_eq!(rd16(m, lin(psp, 0x32)), 40);
+    let (off, seg) = (rd16(m, lin(psp, 0x34)), rd16(m, lin(psp, 0x36)));
+    assert_ne!(seg, psp);
+    assert_eq!(read_bytes(m, seg, off, 6), [0, 0, 0, 1, 2, 0xFF]);
+    assert_eq!(rd16(m, lin(seg - 1, 1)), psp, "owned by the process");
+    // Handle 30 works: duplicate stdout into it.
+    m.set_bx(1);
+    m.set_cx(30);
+    assert!(!int21(dos, m, 0x4600));
+    assert_eq!(rd8(m, lin(seg, off + 30)), 0);
+    // Handle 30 is open: 30 or 20 handles are too few.
+    m.set_bx(30);
+    assert!(int21(dos, m, 0x6700));
+    m.set_bx(20);
+    assert!(int21(dos, m, 0x6700), "handle 30 is still open");
+    assert_eq!(m.ax(), 4);
 }
 
 #[test]
@@ -736,7 +801,7 @@ fn cp_m_call_5_and_the_case_map_routine_work_from_guest_code() {
     let image = std::fs::read(common::roms_dir().join("dos/cpm.com")).expect("cpm.com");
     let (exit, out, dos, _) = common::run(CpuModel::I386, &mount, "CPM.COM", &image, "", 1);
     assert_eq!((exit, out.as_str()), (Exit::Exited(0), "CPM!+"));
-    assert!(dos.warnings.is_empty(), "{:?}", dos.warnings);
+    assert!(dos.warnings().is_empty(), "{:?}", dos.warnings());
     let _ = std::fs::remove_dir_all(&mount);
 }
 
@@ -815,7 +880,7 @@ fn con_byte(dos: &mut Dos, m: &mut Machine, ah: u8) -> u8 {
 
 #[test]
 fn extended_keys_read_through_dos_give_00h_then_their_scan_code() {
-    use dos::bios::int16::push_key;
+    use dos::bios::keyboard::push_key;
     let (mut dos, mut m, mount) = setup("con-extended", "");
     // Buffer words as the INT 09h handler stores them: grey Up (E0h
     // ASCII), F1, 'a', F11 (10h only), Ctrl-PrtSc, Ctrl-2 (00h, scan 03h).

@@ -38,7 +38,7 @@ fn services_program_passes_every_check() {
         .map(|c| dos::mem::rd8(&mut m, 0xB8000 + (10 * 80 + c) * 2))
         .collect();
     assert_eq!(&row, b"XOK video", "screen row 10");
-    assert!(dos.warnings.is_empty(), "{:?}", dos.warnings);
+    assert!(dos.warnings().is_empty(), "{:?}", dos.warnings());
     let _ = std::fs::remove_dir_all(&mount);
 }
 
@@ -70,11 +70,11 @@ fn unimplemented_functions_warn_once_and_return_error_1() {
     ];
     let (exit, _, dos, _) = common::run(CpuModel::I8086, &mount, "U.COM", &prog, "", 1);
     assert_eq!(exit, Exit::Exited(1));
-    assert_eq!(dos.warnings.len(), 1, "{:?}", dos.warnings);
+    assert_eq!(dos.warnings().len(), 1, "{:?}", dos.warnings());
     assert!(
-        dos.warnings[0].contains("INT 21h AH=73h"),
+        dos.warnings()[0].contains("INT 21h AH=73h"),
         "{:?}",
-        dos.warnings
+        dos.warnings()
     );
     let _ = std::fs::remove_dir_all(&mount);
 }

@@ -756,5 +756,5 @@ fn vesa_calls_find_no_vbe() {
         assert_eq!(b.m.ax(), ax, "AX after {ax:04X}h");
         assert_ne!(b.m.al(), 0x4F);
     }
-    assert!(b.dos.warnings.is_empty(), "{:?}", b.dos.warnings);
+    assert!(b.dos.warnings().is_empty(), "{:?}", b.dos.warnings());
 }

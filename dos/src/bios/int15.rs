@@ -12,8 +12,9 @@
 //! functions (87h-89h, 24h, E8xxh) are absent too.
 
 use crate::bios::int70;
+use crate::diag::Diagnostics;
 use crate::mem::{self, lin, rd16, rd8, wr32, Regs};
-use crate::{rom, Dos, Flow};
+use crate::rom::{self, Flow};
 use hw::Machine;
 
 /// The answer to a function the BIOS does not have.
@@ -42,8 +43,14 @@ fn memory_map(m: &Machine) -> Vec<(u64, u64, u32)> {
     v
 }
 
-/// Services INT 15h.
-pub fn service(dos: &mut Dos, m: &mut Machine) -> Flow {
+/// Services INT 15h. `wait_until` is the emulated cycle an 86h wait ends
+/// at while it waits; `xms` says an XMS driver owns extended memory.
+pub fn service(
+    wait_until: &mut Option<u64>,
+    diag: &mut Diagnostics,
+    xms: bool,
+    m: &mut Machine,
+) -> Flow {
     let ah = m.ah();
     let at = m.cpu.model.caps().pc_at_class;
     match ah {
@@ -53,75 +60,20 @@ pub fn service(dos: &mut Dos, m: &mut Machine) -> Flow {
         // interrupt complete: hooks for an operating system; the BIOS's
         // own answer is "done".
         0x80..=0x82 | 0x85 | 0x90 | 0x91 => ok(m),
-        0x83 => match m.al() {
-            0x00 => {
-                if int70::wait_active(m) {
-                    mem::set_cf(m, true);
-                } else {
-                    let us = (m.cx() as u32) << 16 | m.dx() as u32;
-                    let (es, bx) = (m.es(), m.bx());
-                    int70::start_wait(m, es, bx, us);
-                    mem::set_cf(m, false);
-                }
-            }
-            0x01 => {
-                int70::cancel_wait(m);
-                mem::set_cf(m, false);
-            }
-            _ => unsupported(m),
-        },
-        0x86 => {
-            // The wait ends at its time in emulated cycles. As the AT BIOS
-            // does, it also runs the RTC's count (40:A0h is its own flag
-            // byte), whose 1024 Hz interrupt wakes the idle CPU: the wait
-            // is not rounded up to a timer tick.
-            let now = m.cycles();
-            let target = match dos.wait_until {
-                Some(t) => t,
-                None => {
-                    if int70::wait_active(m) {
-                        // An INT 15h 83h wait is running.
-                        m.set_ah(0x83);
-                        mem::set_cf(m, true);
-                        return Flow::Continue;
-                    }
-                    let us = (m.cx() as u32) << 16 | m.dx() as u32;
-                    int70::start_wait(m, 0x40, int70::WAIT_FLAG as u16 - 0x400, us);
-                    now + us as u64 * m.config().cpu_hz / 1_000_000
-                }
-            };
-            if now < target {
-                if !int70::wait_active(m) {
-                    // The RTC's count ran out first (it counts whole
-                    // periods from an arbitrary phase): count the rest.
-                    let hz = m.config().cpu_hz.max(1);
-                    let left = ((target - now) * 1_000_000).div_ceil(hz);
-                    let flag = int70::WAIT_FLAG as u16 - 0x400;
-                    int70::start_wait(m, 0x40, flag, left.min(u32::MAX as u64) as u32);
-                }
-                dos.wait_until = Some(target);
-                return dos.wait(m, 0x15);
-            }
-            dos.wait_until = None;
-            int70::cancel_wait(m);
-            ok(m);
-        }
+        0x83 => event_wait(m),
+        0x86 => return wait(wait_until, m),
         0x87 if at => block_move(m),
+        // With an XMS driver loaded the extended memory belongs to it,
+        // and HIMEM.SYS answers 0 here.
         0x88 if at => {
-            // With an XMS driver loaded the extended memory belongs to it,
-            // and HIMEM.SYS answers 0 here.
-            let kb = if dos.xms.is_some() {
-                0
-            } else {
-                m.config().extended_kib.min(0xFFFF) as u16
-            };
+            let kb = if xms { 0 } else { extended_kib(m, 0xFFFF) };
             m.set_ax(kb);
             mem::set_cf(m, false);
         }
         0x89 if at => {
             // Switching to protected mode for the caller is not done.
             let al = m.al();
-            dos.unimplemented(0x15, ah, al);
+            diag.unimplemented(0x15, ah, al);
             unsupported(m);
         }
         0xC0 => {
@@ -129,30 +81,9 @@ pub fn service(dos: &mut Dos, m: &mut Machine) -> Flow {
             m.set_bx(rom::CONFIG_TABLE);
             ok(m);
         }
-        0x24 if at => match m.al() {
-            0 | 1 => {
-                let on = m.al() == 1;
-                let v = m.in8(0x92);
-                m.out8(0x92, if on { v | 2 } else { v & !2 } & !1);
-                ok(m);
-            }
-            2 => {
-                let on = m.bus.mem.a20();
-                ok(m);
-                m.set_al(on as u8);
-            }
-            3 => {
-                ok(m);
-                m.set_bx(3); // the 8042 and port 92h
-            }
-            _ => unsupported(m),
-        },
+        0x24 if at => a20(m),
         0xE8 if at && m.al() == 0x01 => {
-            let kb = if dos.xms.is_some() {
-                0
-            } else {
-                m.config().extended_kib.min(15 * 1024) as u16
-            };
+            let kb = if xms { 0 } else { extended_kib(m, 15 * 1024) };
             m.set_ax(kb);
             m.set_cx(kb);
             m.set_bx(0);
@@ -164,6 +95,95 @@ pub fn service(dos: &mut Dos, m: &mut Machine) -> Flow {
         _ => unsupported(m),
     }
     Flow::Continue
+}
+
+/// Extended memory in KiB, at most `max`.
+fn extended_kib(m: &Machine, max: u32) -> u16 {
+    m.config().extended_kib.min(max) as u16
+}
+
+/// 83h: AL = 00h starts an event wait of CX:DX microseconds that sets bit
+/// 7 of the byte at ES:BX (CF when one is already running); 01h cancels
+/// it.
+fn event_wait(m: &mut Machine) {
+    match m.al() {
+        0x00 => {
+            if int70::wait_active(m) {
+                mem::set_cf(m, true);
+            } else {
+                let us = (m.cx() as u32) << 16 | m.dx() as u32;
+                let (es, bx) = (m.es(), m.bx());
+                int70::start_wait(m, es, bx, us);
+                mem::set_cf(m, false);
+            }
+        }
+        0x01 => {
+            int70::cancel_wait(m);
+            mem::set_cf(m, false);
+        }
+        _ => unsupported(m),
+    }
+}
+
+/// 86h: waits CX:DX microseconds. The wait ends at its time in emulated
+/// cycles (`wait_until` while it runs). As the AT BIOS does, it also runs
+/// the RTC's count (40:A0h is its own flag byte), whose 1024 Hz interrupt
+/// wakes the idle CPU: the wait is not rounded up to a timer tick.
+fn wait(wait_until: &mut Option<u64>, m: &mut Machine) -> Flow {
+    let now = m.cycles();
+    let target = match *wait_until {
+        Some(t) => t,
+        None => {
+            if int70::wait_active(m) {
+                // An INT 15h 83h wait is running.
+                m.set_ah(0x83);
+                mem::set_cf(m, true);
+                return Flow::Continue;
+            }
+            let us = (m.cx() as u32) << 16 | m.dx() as u32;
+            int70::start_wait(m, 0x40, int70::WAIT_FLAG as u16 - 0x400, us);
+            now + us as u64 * m.config().cpu_hz / 1_000_000
+        }
+    };
+    if now < target {
+        if !int70::wait_active(m) {
+            // The RTC's count ran out first (it counts whole periods from
+            // an arbitrary phase): count the rest.
+            let hz = m.config().cpu_hz.max(1);
+            let left = ((target - now) * 1_000_000).div_ceil(hz);
+            let flag = int70::WAIT_FLAG as u16 - 0x400;
+            int70::start_wait(m, 0x40, flag, left.min(u32::MAX as u64) as u32);
+        }
+        *wait_until = Some(target);
+        return rom::wait(m, 0x15);
+    }
+    *wait_until = None;
+    int70::cancel_wait(m);
+    ok(m);
+    Flow::Continue
+}
+
+/// 24h: A20 off (AL = 00h) or on (01h) through port 92h, its state (02h),
+/// the ways to switch it (03h: the 8042 and port 92h).
+fn a20(m: &mut Machine) {
+    match m.al() {
+        0 | 1 => {
+            let on = m.al() == 1;
+            let v = m.in8(0x92);
+            m.out8(0x92, if on { v | 2 } else { v & !2 } & !1);
+            ok(m);
+        }
+        2 => {
+            let on = m.bus.mem.a20();
+            ok(m);
+            m.set_al(on as u8);
+        }
+        3 => {
+            ok(m);
+            m.set_bx(3); // the 8042 and port 92h
+        }
+        _ => unsupported(m),
+    }
 }
 
 /// 87h: copy CX words between the 24-bit bases of descriptors 2 (source)

@@ -1,15 +1,16 @@
 //! INT 16h keyboard services of an AT/PS/2 BIOS with a 101-key keyboard
 //! (IBM PS/2 and PC BIOS Interface Technical Reference, "Keyboard
-//! Services"), on the BIOS data area's buffer (40:1Ah head, 40:1Ch tail,
-//! 40:80h/82h its start and end) and shift flags (40:17h/18h, 40:96h). The
-//! words in the buffer come from [`crate::bios::int09`].
+//! Services"), on the keyboard buffer and shift flags of
+//! [`crate::bios::keyboard`]. The words in the buffer come from
+//! [`crate::bios::int09`].
 
-use crate::bios::int09::{self, f2, f3, FLAGS1, FLAGS2, FLAGS3};
-use crate::mem::{self, rd16, rd8, wr16, Regs};
-use crate::{rom, Dos, Flow};
+use crate::bios::keyboard::{
+    f2, f3, peek_key, pop_key, push_key, update_leds, FLAGS1, FLAGS2, FLAGS3,
+};
+use crate::diag::Diagnostics;
+use crate::mem::{self, rd8, Regs};
+use crate::rom::{self, Flow};
 use hw::Machine;
-
-pub use crate::bios::int09::key_for_ascii;
 
 /// INT 16h 09h: 0300h, 0305h, 0306h, 0Ah and 10h-12h are supported (not
 /// 0304h, nor the 122-key functions 20h-22h).
@@ -21,53 +22,29 @@ const KEYBOARD_ID: u16 = 0x41AB;
 /// characters per second (0Bh), as command F3h's data byte.
 pub const TYPEMATIC_DEFAULT: u8 = 0x2B;
 
-/// The key at the head of the buffer (scan << 8 | ASCII), if any.
-pub fn peek_key(m: &mut Machine) -> Option<u16> {
-    let head = rd16(m, 0x41A);
-    let tail = rd16(m, 0x41C);
-    (head != tail).then(|| rd16(m, 0x400 + head as u32))
+/// What INT 16h keeps outside guest memory.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct Keyboard {
+    /// The keyboard's typematic setting (INT 16h 03h), as command F3h's
+    /// data byte.
+    pub(crate) typematic: u8,
+    /// 00h/10h is waiting for a key (its INT 15h 9002h is posted).
+    pub(crate) key_wait: bool,
 }
 
-/// Removes and returns the key at the head of the buffer.
-pub fn pop_key(m: &mut Machine) -> Option<u16> {
-    let k = peek_key(m)?;
-    let head = rd16(m, 0x41A);
-    let (start, end) = (rd16(m, 0x480), rd16(m, 0x482));
-    let mut n = head + 2;
-    if n >= end {
-        n = start;
+impl Default for Keyboard {
+    fn default() -> Self {
+        Keyboard {
+            typematic: TYPEMATIC_DEFAULT,
+            key_wait: false,
+        }
     }
-    wr16(m, 0x41A, n);
-    Some(k)
 }
 
 /// Removes and returns the key at the head of the buffer as function 10h
 /// returns it (what MS-DOS's CON driver reads on an enhanced keyboard).
 pub fn pop_extended(m: &mut Machine) -> Option<u16> {
     pop_key(m).map(extended)
-}
-
-/// Appends a key to the buffer; false when it is full.
-pub fn push_key(m: &mut Machine, key: u16) -> bool {
-    let tail = rd16(m, 0x41C);
-    let (start, end) = (rd16(m, 0x480), rd16(m, 0x482));
-    let mut n = tail + 2;
-    if n >= end {
-        n = start;
-    }
-    if n == rd16(m, 0x41A) {
-        return false;
-    }
-    wr16(m, 0x400 + tail as u32, key);
-    wr16(m, 0x41C, n);
-    true
-}
-
-/// Empties the buffer (head = tail = the buffer's start).
-pub fn flush(m: &mut Machine) {
-    let start = rd16(m, 0x480);
-    wr16(m, 0x41A, start);
-    wr16(m, 0x41C, start);
 }
 
 /// Whether a buffer word is one only the extended functions (10h, 11h)
@@ -126,8 +103,8 @@ fn extended_shift(m: &mut Machine) -> u8 {
 }
 
 /// Sends a typematic setting (command F3h) to the keyboard.
-fn set_typematic(dos: &mut Dos, m: &mut Machine, v: u8) {
-    dos.typematic = v & 0x7F;
+fn set_typematic(kb: &mut Keyboard, m: &mut Machine, v: u8) {
+    kb.typematic = v & 0x7F;
     m.out8(0x60, 0xF3);
     m.out8(0x60, v & 0x7F);
 }
@@ -135,28 +112,28 @@ fn set_typematic(dos: &mut Dos, m: &mut Machine, v: u8) {
 /// No key yet for 00h/10h: the first time, INT 15h 9002h ("keyboard
 /// busy", for a multitasker) is posted on the way to the idle loop, as the
 /// AT BIOS does before it waits.
-fn wait_key(dos: &mut Dos, m: &mut Machine) -> Flow {
-    if dos.key_wait {
-        return dos.wait(m, 0x16);
+fn wait_key(kb: &mut Keyboard, m: &mut Machine) -> Flow {
+    if kb.key_wait {
+        return rom::wait(m, 0x16);
     }
-    dos.key_wait = true;
+    kb.key_wait = true;
     m.cpu.regs.set_sreg(emu::SegReg::CS, rom::SEG);
     m.cpu.regs.ip = rom::KEY_WAIT as u32;
     Flow::Continue
 }
 
 /// Services INT 16h.
-pub fn service(dos: &mut Dos, m: &mut Machine) -> Flow {
-    int09::update_leds(m);
+pub fn service(kb: &mut Keyboard, diag: &mut Diagnostics, m: &mut Machine) -> Flow {
+    update_leds(m);
     let ah = m.ah();
     match ah {
         0x00 => match peek_standard(m) {
             Some(k) => {
                 pop_key(m);
-                dos.key_wait = false;
+                kb.key_wait = false;
                 m.set_ax(k);
             }
-            None => return wait_key(dos, m),
+            None => return wait_key(kb, m),
         },
         0x01 => match peek_standard(m) {
             Some(k) => {
@@ -167,10 +144,10 @@ pub fn service(dos: &mut Dos, m: &mut Machine) -> Flow {
         },
         0x10 => match pop_key(m) {
             Some(k) => {
-                dos.key_wait = false;
+                kb.key_wait = false;
                 m.set_ax(extended(k));
             }
-            None => return wait_key(dos, m),
+            None => return wait_key(kb, m),
         },
         0x11 => match peek_key(m) {
             Some(k) => {
@@ -189,16 +166,16 @@ pub fn service(dos: &mut Dos, m: &mut Machine) -> Flow {
             m.set_ax((h as u16) << 8 | f as u16);
         }
         0x03 => match m.al() {
-            0x00 => set_typematic(dos, m, TYPEMATIC_DEFAULT),
+            0x00 => set_typematic(kb, m, TYPEMATIC_DEFAULT),
             0x05 => {
                 let v = (m.bh() & 3) << 5 | (m.bl() & 0x1F);
-                set_typematic(dos, m, v);
+                set_typematic(kb, m, v);
             }
             0x06 => {
-                m.set_bl(dos.typematic & 0x1F);
-                m.set_bh(dos.typematic >> 5 & 3);
+                m.set_bl(kb.typematic & 0x1F);
+                m.set_bh(kb.typematic >> 5 & 3);
             }
-            al => dos.unimplemented(0x16, ah, al),
+            al => diag.unimplemented(0x16, ah, al),
         },
         0x05 => {
             let ok = push_key(m, m.cx());
@@ -208,7 +185,7 @@ pub fn service(dos: &mut Dos, m: &mut Machine) -> Flow {
         0x0A => m.set_bx(KEYBOARD_ID),
         _ => {
             let al = m.al();
-            dos.unimplemented(0x16, ah, al);
+            diag.unimplemented(0x16, ah, al);
         }
     }
     Flow::Continue

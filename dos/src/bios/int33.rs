@@ -1,13 +1,14 @@
 //! An INT 33h mouse driver (Microsoft's interface): reset, show/hide,
 //! position and buttons, ranges, mickeys, the 0Ch event handler, and the
 //! state queries. The state is what the host reports through
-//! [`crate::Dos::mouse_input`] (headless runs have no mouse); the 0Ch
+//! [`Mouse::input`] (headless runs have no mouse); the 0Ch
 //! handler is called as guest code from the INT 08h handler at the next
 //! timer tick after an event it asked for (a real driver calls it from its
 //! IRQ, at most 55 ms earlier).
 
-use crate::mem::{self, lin, wr16, Regs};
-use crate::{rom, Dos};
+use crate::diag::Diagnostics;
+use crate::mem::{lin, wr16, Regs};
+use crate::rom;
 use hw::Machine;
 
 /// The mouse driver's state.
@@ -73,8 +74,7 @@ fn set_handler(m: &mut Machine, (mask, seg, off): (u16, u16, u16)) {
 /// The dispatcher's trap (from INT 08h): when the handler's mask matches a
 /// pending event, loads AX = condition, BX = buttons, CX/DX = position,
 /// SI/DI = mickey counts for the handler; otherwise AX = 0.
-pub fn dispatch(dos: &mut Dos, m: &mut Machine) {
-    let ms = &mut dos.mouse;
+pub fn dispatch(ms: &mut Mouse, m: &mut Machine) {
     let cond = ms.pending & ms.handler.0;
     if cond == 0 || (ms.handler.1, ms.handler.2) == (0, 0) {
         m.set_ax(0);
@@ -91,21 +91,10 @@ pub fn dispatch(dos: &mut Dos, m: &mut Machine) {
 }
 
 /// Services INT 33h.
-pub fn service(dos: &mut Dos, m: &mut Machine) {
+pub fn service(ms: &mut Mouse, diag: &mut Diagnostics, m: &mut Machine) {
     let ax = m.ax();
-    let ms = &mut dos.mouse;
     match ax {
-        0x0000 | 0x0021 => {
-            let h = ms.handler;
-            *ms = Mouse::default();
-            if ax == 0x0021 {
-                ms.handler = h;
-            }
-            let h = ms.handler;
-            set_handler(m, h);
-            m.set_ax(0xFFFF);
-            m.set_bx(2);
-        }
+        0x0000 | 0x0021 => reset(ms, m, ax == 0x0021),
         0x0001 => ms.shown = (ms.shown + 1).min(0),
         0x0002 => ms.shown -= 1,
         0x0003 => {
@@ -117,31 +106,8 @@ pub fn service(dos: &mut Dos, m: &mut Machine) {
             ms.x = (m.cx() as i16).clamp(ms.x_range.0, ms.x_range.1);
             ms.y = (m.dx() as i16).clamp(ms.y_range.0, ms.y_range.1);
         }
-        0x0005 | 0x0006 => {
-            let b = (m.bx() as usize).min(2);
-            let rec = if ax == 5 {
-                &mut ms.presses[b]
-            } else {
-                &mut ms.releases[b]
-            };
-            let (n, x, y) = *rec;
-            rec.0 = 0;
-            m.set_ax(ms.buttons);
-            m.set_bx(n);
-            m.set_cx(x as u16);
-            m.set_dx(y as u16);
-        }
-        0x0007 | 0x0008 => {
-            let (a, b) = (m.cx() as i16, m.dx() as i16);
-            let r = (a.min(b), a.max(b));
-            if ax == 7 {
-                ms.x_range = r;
-                ms.x = ms.x.clamp(r.0, r.1);
-            } else {
-                ms.y_range = r;
-                ms.y = ms.y.clamp(r.0, r.1);
-            }
-        }
+        0x0005 | 0x0006 => button_count(ms, m, ax == 0x0006),
+        0x0007 | 0x0008 => set_range(ms, m, ax == 0x0008),
         0x000A | 0x001D => {}
         0x000B => {
             let (dx, dy) = ms.mickeys;
@@ -165,16 +131,16 @@ pub fn service(dos: &mut Dos, m: &mut Machine) {
             m.set_dx(old.2);
         }
         0x0015 => m.set_bx(64),
-        0x0016 | 0x0017 => {
-            // Save/restore state: a 64-byte buffer at ES:DX (positions).
-            if ax == 0x16 {
-                let (es, dx) = (m.es(), m.dx());
-                let (x, y, b) = (ms.x, ms.y, ms.buttons);
-                wr16(m, lin(es, dx), x as u16);
-                wr16(m, lin(es, dx.wrapping_add(2)), y as u16);
-                wr16(m, lin(es, dx.wrapping_add(4)), b);
-            }
+        // Save state: a 64-byte buffer at ES:DX (positions); restoring
+        // it changes nothing.
+        0x0016 => {
+            let (es, dx) = (m.es(), m.dx());
+            let (x, y, b) = (ms.x, ms.y, ms.buttons);
+            wr16(m, lin(es, dx), x as u16);
+            wr16(m, lin(es, dx.wrapping_add(2)), y as u16);
+            wr16(m, lin(es, dx.wrapping_add(4)), b);
         }
+        0x0017 => {}
         0x001A => ms.ratio = (m.bx().max(1), m.cx().max(1)),
         0x001B => {
             m.set_bx(ms.ratio.0);
@@ -187,19 +153,64 @@ pub fn service(dos: &mut Dos, m: &mut Machine) {
         }
         _ => {
             let (ah, al) = ((ax >> 8) as u8, ax as u8);
-            dos.unimplemented(0x33, ah, al);
+            diag.unimplemented(0x33, ah, al);
         }
     }
-    let _ = mem::rd8;
 }
 
-impl Dos {
+/// 0000h (reset) and 0021h (software reset, which keeps the event
+/// handler): the driver's state as at its start; AX = FFFFh installed, BX
+/// = 2 buttons.
+fn reset(ms: &mut Mouse, m: &mut Machine, keep_handler: bool) {
+    let h = ms.handler;
+    *ms = Mouse::default();
+    if keep_handler {
+        ms.handler = h;
+    }
+    let h = ms.handler;
+    set_handler(m, h);
+    m.set_ax(0xFFFF);
+    m.set_bx(2);
+}
+
+/// 0005h (presses) and 0006h (releases) of button BX: the count since the
+/// last call (then cleared) and the position of the last one.
+fn button_count(ms: &mut Mouse, m: &mut Machine, releases: bool) {
+    let b = (m.bx() as usize).min(2);
+    let rec = if releases {
+        &mut ms.releases[b]
+    } else {
+        &mut ms.presses[b]
+    };
+    let (n, x, y) = *rec;
+    rec.0 = 0;
+    m.set_ax(ms.buttons);
+    m.set_bx(n);
+    m.set_cx(x as u16);
+    m.set_dx(y as u16);
+}
+
+/// 0007h (horizontal) and 0008h (vertical): the range CX..DX (either
+/// order), the cursor moved inside it.
+fn set_range(ms: &mut Mouse, m: &mut Machine, vertical: bool) {
+    let (a, b) = (m.cx() as i16, m.dx() as i16);
+    let r = (a.min(b), a.max(b));
+    if vertical {
+        ms.y_range = r;
+        ms.y = ms.y.clamp(r.0, r.1);
+    } else {
+        ms.x_range = r;
+        ms.x = ms.x.clamp(r.0, r.1);
+    }
+}
+
+impl Mouse {
     /// The host reports the mouse: movement in mickeys and the buttons.
     /// Position follows the ratio and is clamped to the ranges; press and
     /// release counters update, and the event is pending for the 0Ch
     /// handler, which the INT 08h handler calls at the next timer tick.
-    pub fn mouse_input(&mut self, dx: i16, dy: i16, buttons: u16) {
-        let ms = &mut self.mouse;
+    pub fn input(&mut self, dx: i16, dy: i16, buttons: u16) {
+        let ms = self;
         if dx != 0 || dy != 0 {
             ms.pending |= 1;
         }

@@ -1,12 +1,19 @@
-//! Console I/O: INT 21h 01h-0Ch and reads from CON. Input comes from the
-//! BIOS keyboard buffer (filled by the guest-visible INT 09h handler); a
-//! function that must wait sends the CPU to an idle loop (`sti; hlt`) that
-//! re-enters the service after the next interrupt.
+//! Console I/O: INT 21h 01h-0Ch, reads from and writes to CON, and Ctrl-C.
+//! Input comes from the BIOS keyboard buffer (filled by the guest-visible
+//! INT 09h handler); a function that must wait sends the CPU to an idle
+//! loop (`sti; hlt`) that re-enters the service after the next interrupt.
+//! Output goes to the screen (INT 10h's teletype) and to the console's
+//! text for the host ([`Console`]).
 
-use crate::bios::int16::{peek_key, pop_extended, pop_key};
+use crate::bios::int16::pop_extended;
+use crate::bios::keyboard::{peek_key, pop_key};
+use crate::bios::video::tty;
+use crate::console::Console;
 use crate::dosdata::ALTAH_OFF;
+use crate::dosdata::DOS_SEG;
+use crate::kernel::Kernel;
 use crate::mem::{self, lin, rd8, wr8, Regs};
-use crate::{rom, Dos, Flow, DOS_SEG};
+use crate::rom::{self, Flow};
 use hw::Machine;
 
 /// Ctrl-C.
@@ -54,6 +61,20 @@ fn con_flush(m: &mut Machine) {
     wr8(m, lin(DOS_SEG, ALTAH_OFF), 0);
 }
 
+/// Writes a character to the console: the text screen and the host's
+/// stdout buffer.
+pub fn con_out(con: &mut Console, m: &mut Machine, c: u8) {
+    tty(m, c, None);
+    con.emit(c);
+}
+
+/// Writes bytes to the console.
+pub fn con_str(con: &mut Console, m: &mut Machine, s: &[u8]) {
+    for &c in s {
+        con_out(con, m, c);
+    }
+}
+
 /// How far a line being typed has come.
 enum Line {
     /// Enter ended it.
@@ -64,7 +85,61 @@ enum Line {
     Break,
 }
 
-impl Dos {
+/// Edits the line in `con.line` with the keys available.
+fn edit_line(con: &mut Console, m: &mut Machine, max: usize) -> Line {
+    while let Some(c) = con_key(m) {
+        match c {
+            b'\r' => {
+                con_out(con, m, b'\r');
+                return Line::Done;
+            }
+            CTRL_C => return Line::Break,
+            8 => {
+                if con.line.pop().is_some() {
+                    con_str(con, m, b"\x08 \x08");
+                }
+            }
+            // An extended key (an editing key of MS-DOS's line
+            // editor, not emulated): its held scan code goes too.
+            0 => {
+                con_key(m);
+            }
+            c => {
+                if con.line.len() + 1 < max {
+                    con.line.push(c);
+                    con_out(con, m, c);
+                } else {
+                    con_out(con, m, 7);
+                }
+            }
+        }
+    }
+    Line::More
+}
+
+/// A read from CON in binary mode: the keys typed so far (waiting for
+/// the first), without echo or line editing.
+pub(crate) fn con_read_raw(m: &mut Machine, n: u16, seg: u16, off: u16) -> Flow {
+    if n == 0 {
+        m.set_ax(0);
+        mem::set_cf(m, false);
+        return Flow::Continue;
+    }
+    if !con_ready(m) {
+        return rom::wait(m, 0x21);
+    }
+    let mut k = 0u16;
+    while k < n {
+        let Some(c) = con_key(m) else { break };
+        wr8(m, lin(seg, off.wrapping_add(k)), c);
+        k += 1;
+    }
+    m.set_ax(k);
+    mem::set_cf(m, false);
+    Flow::Continue
+}
+
+impl Kernel {
     /// Ctrl-C read by a function that checks for it (01h, 08h, 0Ah, a
     /// cooked read from CON): DOS echoes "^C" and a new line and issues
     /// INT 23h with the caller's registers. DOS's own handler ends the
@@ -73,13 +148,13 @@ impl Dos {
     /// and carry clear) the INT 21h function starts again, with RETF and
     /// carry set the program ends (MS-DOS Programmer's Reference, INT
     /// 23h).
-    pub(crate) fn ctrl_c(&mut self, m: &mut Machine) -> Flow {
-        self.line.clear();
-        self.con_str(m, b"^C\r\n");
+    pub(crate) fn ctrl_c(&mut self, con: &mut Console, m: &mut Machine) -> Flow {
+        con.line.clear();
+        con_str(con, m, b"^C\r\n");
         let off = mem::rd16(m, 0x23 * 4);
         let seg = mem::rd16(m, 0x23 * 4 + 2);
         if (seg, off) == (rom::SEG, rom::VEC_BASE + 0x23) {
-            return self.terminate(m, 0, 1);
+            return self.terminate(con, m, 0, 1);
         }
         let (ss, sp) = (m.ss(), m.sp());
         let flags = mem::rd16(m, lin(ss, sp.wrapping_add(4)));
@@ -100,14 +175,14 @@ impl Dos {
     /// IRET the stack is back at the INT 21h frame; with RETF the FLAGS
     /// word is still on it (dropped here), and carry set in the flags the
     /// handler returned with asks DOS to end the program.
-    pub(crate) fn ctrl_c_return(&mut self, m: &mut Machine) -> Flow {
+    pub(crate) fn ctrl_c_return(&mut self, con: &mut Console, m: &mut Machine) -> Flow {
         let (ss, sp) = (m.ss(), m.sp());
         if let Some((fss, fsp)) = self.break_frame.take() {
             if ss == fss && sp == fsp.wrapping_sub(2) {
                 // RETF: the carry the handler returned with decides.
                 m.cpu.regs.set_reg16(emu::Reg16::SP, fsp);
                 if m.cpu.regs.flags & emu::flags::CF != 0 {
-                    return self.terminate(m, 0, 1);
+                    return self.terminate(con, m, 0, 1);
                 }
             }
         }
@@ -117,31 +192,23 @@ impl Dos {
         Flow::Continue
     }
 
-    /// Sends the CPU to the idle loop of `vector`: it sleeps until an
-    /// interrupt and then calls the service again with the same registers.
-    pub(crate) fn wait(&mut self, m: &mut Machine, vector: u8) -> Flow {
-        m.cpu.regs.set_sreg(emu::SegReg::CS, rom::SEG);
-        m.cpu.regs.ip = rom::idle_stub(vector) as u32;
-        Flow::Continue
-    }
-
     /// Console functions 01h-0Ch.
-    pub(crate) fn int21_console(&mut self, m: &mut Machine, ah: u8) -> Flow {
+    pub(crate) fn int21_console(&mut self, con: &mut Console, m: &mut Machine, ah: u8) -> Flow {
         match ah {
             0x01 | 0x07 | 0x08 => match con_key(m) {
                 // 01h and 08h check for Ctrl-C; 07h does not.
-                Some(CTRL_C) if ah != 0x07 => return self.ctrl_c(m),
+                Some(CTRL_C) if ah != 0x07 => return self.ctrl_c(con, m),
                 Some(c) => {
                     if ah == 0x01 {
-                        self.con_out(m, c);
+                        con_out(con, m, c);
                     }
                     m.set_al(c);
                 }
-                None => return self.wait(m, 0x21),
+                None => return rom::wait(m, 0x21),
             },
             0x02 => {
                 let c = m.dl();
-                self.con_out(m, c);
+                con_out(con, m, c);
                 m.set_al(c);
             }
             0x03 => m.set_al(0),
@@ -160,7 +227,7 @@ impl Dos {
                     }
                 } else {
                     let c = m.dl();
-                    self.con_out(m, c);
+                    con_out(con, m, c);
                     m.set_al(c);
                 }
             }
@@ -171,11 +238,11 @@ impl Dos {
                     if c == b'$' {
                         break;
                     }
-                    self.con_out(m, c);
+                    con_out(con, m, c);
                 }
                 m.set_al(b'$');
             }
-            0x0A => return self.buffered_input(m),
+            0x0A => return self.buffered_input(con, m),
             0x0B => {
                 let ready = con_ready(m);
                 m.set_al(if ready { 0xFF } else { 0 });
@@ -185,7 +252,7 @@ impl Dos {
                 let f = m.al();
                 if matches!(f, 0x01 | 0x06 | 0x07 | 0x08 | 0x0A) {
                     m.set_ah(f);
-                    let r = self.int21_console(m, f);
+                    let r = self.int21_console(con, m, f);
                     m.set_ah(0x0C);
                     return r;
                 }
@@ -195,50 +262,18 @@ impl Dos {
         Flow::Continue
     }
 
-    /// Edits the line in `self.line` with the keys available.
-    fn edit_line(&mut self, m: &mut Machine, max: usize) -> Line {
-        while let Some(c) = con_key(m) {
-            match c {
-                b'\r' => {
-                    self.con_out(m, b'\r');
-                    return Line::Done;
-                }
-                CTRL_C => return Line::Break,
-                8 => {
-                    if self.line.pop().is_some() {
-                        self.con_str(m, b"\x08 \x08");
-                    }
-                }
-                // An extended key (an editing key of MS-DOS's line
-                // editor, not emulated): its held scan code goes too.
-                0 => {
-                    con_key(m);
-                }
-                c => {
-                    if self.line.len() + 1 < max {
-                        self.line.push(c);
-                        self.con_out(m, c);
-                    } else {
-                        self.con_out(m, 7);
-                    }
-                }
-            }
-        }
-        Line::More
-    }
-
-    fn buffered_input(&mut self, m: &mut Machine) -> Flow {
+    fn buffered_input(&mut self, con: &mut Console, m: &mut Machine) -> Flow {
         let (ds, dx) = (m.ds(), m.dx());
         let max = rd8(m, lin(ds, dx)) as usize;
         if max == 0 {
             return Flow::Continue;
         }
-        match self.edit_line(m, max) {
+        match edit_line(con, m, max) {
             Line::Done => {}
-            Line::More => return self.wait(m, 0x21),
-            Line::Break => return self.ctrl_c(m),
+            Line::More => return rom::wait(m, 0x21),
+            Line::Break => return self.ctrl_c(con, m),
         }
-        let line = std::mem::take(&mut self.line);
+        let line = std::mem::take(&mut con.line);
         wr8(m, lin(ds, dx.wrapping_add(1)), line.len() as u8);
         mem::write_bytes(m, ds, dx.wrapping_add(2), &line);
         wr8(m, lin(ds, dx.wrapping_add(2 + line.len() as u16)), b'\r');
@@ -247,46 +282,31 @@ impl Dos {
 
     /// A read from CON: a cooked line (with CR LF) delivered up to `n`
     /// bytes at a time.
-    pub(crate) fn con_read(&mut self, m: &mut Machine, n: u16, seg: u16, off: u16) -> Flow {
-        if self.con_pending.is_empty() {
-            match self.edit_line(m, 128) {
+    pub(crate) fn con_read(
+        &mut self,
+        con: &mut Console,
+        m: &mut Machine,
+        n: u16,
+        seg: u16,
+        off: u16,
+    ) -> Flow {
+        if con.con_pending.is_empty() {
+            match edit_line(con, m, 128) {
                 Line::Done => {}
-                Line::More => return self.wait(m, 0x21),
-                Line::Break => return self.ctrl_c(m),
+                Line::More => return rom::wait(m, 0x21),
+                Line::Break => return self.ctrl_c(con, m),
             }
-            self.con_out(m, b'\n');
-            let mut line = std::mem::take(&mut self.line);
+            con_out(con, m, b'\n');
+            let mut line = std::mem::take(&mut con.line);
             line.extend(b"\r\n");
-            self.con_pending.extend(line);
+            con.con_pending.extend(line);
         }
-        let k = (n as usize).min(self.con_pending.len());
+        let k = (n as usize).min(con.con_pending.len());
         for i in 0..k {
-            let b = self.con_pending.pop_front().unwrap_or(0);
+            let b = con.con_pending.pop_front().unwrap_or(0);
             wr8(m, lin(seg, off.wrapping_add(i as u16)), b);
         }
         m.set_ax(k as u16);
-        mem::set_cf(m, false);
-        Flow::Continue
-    }
-
-    /// A read from CON in binary mode: the keys typed so far (waiting for
-    /// the first), without echo or line editing.
-    pub(crate) fn con_read_raw(&mut self, m: &mut Machine, n: u16, seg: u16, off: u16) -> Flow {
-        if n == 0 {
-            m.set_ax(0);
-            mem::set_cf(m, false);
-            return Flow::Continue;
-        }
-        if !con_ready(m) {
-            return self.wait(m, 0x21);
-        }
-        let mut k = 0u16;
-        while k < n {
-            let Some(c) = con_key(m) else { break };
-            wr8(m, lin(seg, off.wrapping_add(k)), c);
-            k += 1;
-        }
-        m.set_ax(k);
         mem::set_cf(m, false);
         Flow::Continue
     }

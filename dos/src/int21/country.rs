@@ -6,9 +6,11 @@
 
 use hw::Machine;
 
+use crate::dosdata::DOS_SEG;
 use crate::dosdata::{self, upper_437};
+use crate::kernel::Kernel;
 use crate::mem::{self, lin, rd8, wr8, write_bytes, Regs};
-use crate::{Dos, Flow, DOS_SEG};
+use crate::rom::Flow;
 
 /// The only country.
 pub const COUNTRY: u16 = 1;
@@ -46,7 +48,7 @@ fn yes_no(c: u8) -> u16 {
     }
 }
 
-impl Dos {
+impl Kernel {
     /// INT 21h 38h, 63h, 65h, 66h.
     pub(crate) fn int21_country(&mut self, m: &mut Machine, ah: u8) -> Flow {
         match ah {

@@ -5,22 +5,13 @@ use std::path::PathBuf;
 
 use crate::drive::{split_83, Drive, ERR_ACCESS, ERR_PATH};
 use crate::int21::files::{attributes, dos_time, mtime};
+use crate::kernel::Kernel;
 use crate::mem::{self, lin, rd16, rd8, wr16, wr8, write_bytes, Regs};
-use crate::{Dos, Flow};
+use crate::rom::Flow;
 use hw::Machine;
 
 /// DOS error: no more files.
 pub const ERR_NO_MORE: u16 = 18;
-
-/// Directories being searched (FindFirst/FindNext); the DTA holds the
-/// index into this list and the position, so searches are re-entrant.
-/// Each directory is kept as DOS components from the root and resolved
-/// through the drive again at each find next (a save state holds no host
-/// path, and a directory that went away just ends the search).
-#[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
-pub struct Searches {
-    dirs: Vec<Vec<String>>,
-}
 
 /// Whether an 11-byte FCB-form name matches an 11-byte pattern.
 pub fn fcb_match(pattern: &[u8; 11], name: &[u8; 11]) -> bool {
@@ -70,7 +61,7 @@ pub fn pattern_form(p: &str) -> Option<[u8; 11]> {
     Some(out)
 }
 
-impl Dos {
+impl Kernel {
     /// Directory and search functions.
     pub(crate) fn int21_dirs(&mut self, m: &mut Machine, ah: u8) -> Flow {
         let r: Result<Option<u16>, u16> = match ah {

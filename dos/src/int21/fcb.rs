@@ -21,13 +21,16 @@
 //! [`Drive`]: crate::drive::Drive
 
 use std::io::{Read, Seek, SeekFrom, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
+use crate::console::Console;
 use crate::drive::{Device, Resolved, ERR_ACCESS, ERR_DRIVE, ERR_FILE};
+use crate::int21::console::con_str;
 use crate::int21::dirs::{fcb_form, fcb_match, ERR_NO_MORE};
 use crate::int21::files::{attributes, dos_time, mtime};
+use crate::kernel::Kernel;
 use crate::mem::{self, lin, rd16, rd8, read_bytes, wr16, wr32, wr8, write_bytes, Regs};
-use crate::{Dos, Flow};
+use crate::rom::Flow;
 use hw::Machine;
 
 /// Offsets in a standard FCB.
@@ -169,6 +172,30 @@ enum Target {
     Device(Device),
 }
 
+/// A transfer of `n` records of `size` bytes from byte `pos` of the
+/// file; `wrap` when the DTA's segment cut it to `n`.
+struct Records {
+    pos: u64,
+    n: u16,
+    size: u32,
+    wrap: bool,
+}
+
+impl Records {
+    fn bytes(&self) -> usize {
+        self.n as usize * self.size as usize
+    }
+
+    /// AL when all `n` records moved: 02h when the segment cut them.
+    fn complete(&self) -> u8 {
+        if self.wrap {
+            WRAP
+        } else {
+            OK
+        }
+    }
+}
+
 /// How a record transfer ended (AL).
 const OK: u8 = 0;
 const EOF: u8 = 1;
@@ -176,9 +203,9 @@ const WRAP: u8 = 2;
 const PARTIAL: u8 = 3;
 const FAIL: u8 = 0xFF;
 
-impl Dos {
+impl Kernel {
     /// FCB functions.
-    pub(crate) fn int21_fcb(&mut self, m: &mut Machine, ah: u8) -> Flow {
+    pub(crate) fn int21_fcb(&mut self, con: &mut Console, m: &mut Machine, ah: u8) -> Flow {
         let fcb = Fcb::at_dsdx(m);
         let al = match ah {
             0x0F => self.fcb_open(m, &fcb, false),
@@ -188,7 +215,7 @@ impl Dos {
             0x13 => self.fcb_delete(m, &fcb),
             0x14 | 0x15 => {
                 let rec = fcb.current(m);
-                let (al, done) = self.fcb_transfer(m, &fcb, rec, 1, ah == 0x15);
+                let (al, done) = self.fcb_transfer(con, m, &fcb, rec, 1, ah == 0x15);
                 fcb.set_current(m, rec + done as u32);
                 al
             }
@@ -197,7 +224,7 @@ impl Dos {
             0x21 | 0x22 => {
                 let rec = fcb.random(m);
                 fcb.set_current(m, rec);
-                self.fcb_transfer(m, &fcb, rec, 1, ah == 0x22).0
+                self.fcb_transfer(con, m, &fcb, rec, 1, ah == 0x22).0
             }
             0x23 => self.fcb_size(m, &fcb),
             0x24 => {
@@ -211,7 +238,7 @@ impl Dos {
                 let (al, done) = if ah == 0x28 && n == 0 {
                     (self.fcb_set_length(m, &fcb, rec), 0)
                 } else {
-                    self.fcb_transfer(m, &fcb, rec, n, ah == 0x28)
+                    self.fcb_transfer(con, m, &fcb, rec, n, ah == 0x28)
                 };
                 let next = rec + done as u32;
                 fcb.set_random(m, next);
@@ -280,7 +307,7 @@ impl Dos {
                         Ok(f) => {
                             self.quota.resized(old, 0);
                             let now = self.now_seconds(m);
-                            let _ = f.set_modified(super::files::emulated_time(now));
+                            let _ = f.set_modified(crate::sft::emulated_time(now));
                             (0, now)
                         }
                         Err(_) => return self.fcb_fail(ERR_ACCESS),
@@ -322,6 +349,7 @@ impl Dos {
     /// record read counts).
     fn fcb_transfer(
         &mut self,
+        con: &mut Console,
         m: &mut Machine,
         fcb: &Fcb,
         rec: u32,
@@ -329,7 +357,7 @@ impl Dos {
         write: bool,
     ) -> (u8, u16) {
         let size = fcb.rec_size(m);
-        let (dseg, doff) = self.dta;
+        let doff = self.dta.1;
         // The records must fit in the DTA's segment.
         let room = (0x10000 - doff as u32) / size;
         let (n, wrap) = if n as u32 > room {
@@ -345,83 +373,121 @@ impl Dos {
             Ok((_, false)) => return (self.fcb_fail(ERR_FILE), 0),
             Err(e) => return (self.fcb_fail(e), 0),
         };
-        let bytes = n as usize * size as usize;
-        let pos = rec as u64 * size as u64;
+        let t = Records {
+            pos: rec as u64 * size as u64,
+            n,
+            size,
+            wrap,
+        };
         if write {
-            let data = read_bytes(m, dseg, doff, bytes);
-            match target {
-                Target::Device(Device::Con) => self.con_str(m, &data),
-                Target::Device(_) => {}
-                Target::File(host) => {
-                    let now = self.now_seconds(m);
-                    let quota = &mut self.quota;
-                    let mut fitted = n;
-                    let r = std::fs::OpenOptions::new()
-                        .write(true)
-                        .open(&host)
-                        .and_then(|mut f| {
-                            // A full disk takes the whole records that fit
-                            // (AL = 01h below).
-                            let len = f.metadata()?.len();
-                            let k = quota.fit(len, pos, data.len() as u64);
-                            fitted = (k / size as u64) as u16;
-                            let k = fitted as usize * size as usize;
-                            if k > 0 {
-                                f.seek(SeekFrom::Start(pos))?;
-                                f.write_all(&data[..k])?;
-                                quota.resized(len, len.max(pos + k as u64));
-                            }
-                            let _ = f.set_modified(super::files::emulated_time(now));
-                            f.metadata()
-                        });
-                    match r {
-                        Ok(md) if fitted < n => {
-                            wr32(m, fcb.a(FILE_SIZE), md.len().min(u32::MAX as u64) as u32);
-                            self.ext_error = ERR_DISK_FULL;
-                            return (EOF, fitted);
-                        }
-                        Ok(md) => {
-                            wr32(m, fcb.a(FILE_SIZE), md.len().min(u32::MAX as u64) as u32);
-                            let (time, date) = dos_time(now);
-                            wr16(m, fcb.a(DATE), date);
-                            wr16(m, fcb.a(TIME), time);
-                        }
-                        // Disk full or not writable: AL = 01h.
-                        Err(_) => {
-                            self.ext_error = ERR_ACCESS;
-                            return (EOF, 0);
-                        }
-                    }
-                }
-            }
-            return (if wrap { WRAP } else { OK }, n);
+            self.fcb_write(con, m, fcb, target, &t)
+        } else {
+            self.fcb_read(m, target, &t)
         }
+    }
+
+    /// Writes the records at the DTA to CON, another device (nothing
+    /// happens) or the file.
+    fn fcb_write(
+        &mut self,
+        con: &mut Console,
+        m: &mut Machine,
+        fcb: &Fcb,
+        target: Target,
+        t: &Records,
+    ) -> (u8, u16) {
+        let (dseg, doff) = self.dta;
+        let data = read_bytes(m, dseg, doff, t.bytes());
+        match target {
+            Target::Device(Device::Con) => con_str(con, m, &data),
+            Target::Device(_) => {}
+            Target::File(host) => return self.fcb_write_file(m, fcb, &host, t, &data),
+        }
+        (t.complete(), t.n)
+    }
+
+    /// Writes `data` (the records) into the host file; a full disk takes
+    /// the whole records that fit (AL = 01h). The FCB's size, date and
+    /// time follow the file.
+    fn fcb_write_file(
+        &mut self,
+        m: &mut Machine,
+        fcb: &Fcb,
+        host: &Path,
+        t: &Records,
+        data: &[u8],
+    ) -> (u8, u16) {
+        let now = self.now_seconds(m);
+        let quota = &mut self.quota;
+        let (pos, size) = (t.pos, t.size);
+        let mut fitted = t.n;
+        let r = std::fs::OpenOptions::new()
+            .write(true)
+            .open(host)
+            .and_then(|mut f| {
+                let len = f.metadata()?.len();
+                let k = quota.fit(len, pos, data.len() as u64);
+                fitted = (k / size as u64) as u16;
+                let k = fitted as usize * size as usize;
+                if k > 0 {
+                    f.seek(SeekFrom::Start(pos))?;
+                    f.write_all(&data[..k])?;
+                    quota.resized(len, len.max(pos + k as u64));
+                }
+                let _ = f.set_modified(crate::sft::emulated_time(now));
+                f.metadata()
+            });
+        match r {
+            Ok(md) if fitted < t.n => {
+                wr32(m, fcb.a(FILE_SIZE), md.len().min(u32::MAX as u64) as u32);
+                self.ext_error = ERR_DISK_FULL;
+                (EOF, fitted)
+            }
+            Ok(md) => {
+                wr32(m, fcb.a(FILE_SIZE), md.len().min(u32::MAX as u64) as u32);
+                let (time, date) = dos_time(now);
+                wr16(m, fcb.a(DATE), date);
+                wr16(m, fcb.a(TIME), time);
+                (t.complete(), t.n)
+            }
+            // Disk full or not writable: AL = 01h.
+            Err(_) => {
+                self.ext_error = ERR_ACCESS;
+                (EOF, 0)
+            }
+        }
+    }
+
+    /// Reads the records into the DTA (nothing from a device): a partial
+    /// last record is padded with zeros.
+    fn fcb_read(&mut self, m: &mut Machine, target: Target, t: &Records) -> (u8, u16) {
+        let (dseg, doff) = self.dta;
+        let size = t.size as usize;
         let mut data = Vec::new();
         if let Target::File(host) = target {
             let r = std::fs::File::open(&host).and_then(|mut f| {
-                f.seek(SeekFrom::Start(pos))?;
-                (&mut f).take(bytes as u64).read_to_end(&mut data)
+                f.seek(SeekFrom::Start(t.pos))?;
+                (&mut f).take(t.bytes() as u64).read_to_end(&mut data)
             });
             if r.is_err() {
                 return (self.fcb_fail(ERR_ACCESS), 0);
             }
         }
-        let whole = data.len() / size as usize;
-        let part = data.len() % size as usize;
+        let whole = data.len() / size;
+        let part = data.len() % size;
         if whole == 0 && part == 0 {
             return (EOF, 0);
         }
-        // A partial record is padded with zeros.
         if part != 0 {
-            data.resize((whole + 1) * size as usize, 0);
+            data.resize((whole + 1) * size, 0);
         }
         write_bytes(m, dseg, doff, &data);
         if part != 0 {
             (PARTIAL, whole as u16 + 1)
-        } else if (whole as u16) < n {
+        } else if (whole as u16) < t.n {
             (EOF, whole as u16)
         } else {
-            (if wrap { WRAP } else { OK }, n)
+            (t.complete(), t.n)
         }
     }
 
@@ -447,7 +513,7 @@ impl Dos {
                 }
                 f.set_len(len)?;
                 quota.resized(old, len);
-                f.set_modified(super::files::emulated_time(now))?;
+                f.set_modified(crate::sft::emulated_time(now))?;
                 Ok(true)
             });
         match r {
@@ -633,7 +699,6 @@ impl Dos {
     }
 }
 
-/// Seconds since 1970 as a host file time.
 #[cfg(test)]
 mod tests {
     use super::*;

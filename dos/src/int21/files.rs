@@ -1,172 +1,23 @@
-//! Files by handle: the system file table (in Rust) and each process's job
-//! file table (in its PSP, as DOS keeps it), and INT 21h 3Ch-46h, 56h,
-//! 57h, 5Ah, 5Bh, 6Ch.
+//! Files by handle, on the system file table and the job file tables of
+//! [`crate::sft`]: INT 21h 3Ch-46h, 56h, 57h, 5Ah, 5Bh, 68h, 6Ah, 6Ch.
 
 use std::io::{Read, Seek, SeekFrom, Write};
 
+use crate::console::Console;
 use crate::drive::{Device, Resolved, ERR_ACCESS, ERR_FILE};
-use crate::mem::{self, lin, rd16, rd8, wr8, Regs};
-use crate::{Dos, Flow};
+use crate::int21::console::{con_out, con_read_raw};
+use crate::kernel::Kernel;
+use crate::mem::{self, lin, rd16, Regs};
+use crate::rom::Flow;
+use crate::sft::{
+    emulated_time, jft_free, jft_get, jft_set, Entry, Kind, ERR_HANDLE, ERR_TOO_MANY,
+};
 use hw::Machine;
 
-/// DOS error: too many open files.
-pub const ERR_TOO_MANY: u16 = 4;
-/// DOS error: invalid handle.
-pub const ERR_HANDLE: u16 = 6;
 /// DOS error: invalid access code.
 pub const ERR_ACCESS_CODE: u16 = 12;
 /// DOS error: file exists.
 pub const ERR_EXISTS: u16 = 80;
-
-/// Size of the system file table (FILES=).
-const SFT_SIZE: usize = 60;
-
-/// What an open file is.
-#[derive(Debug)]
-pub enum Kind {
-    /// A host file under the mount.
-    File(std::fs::File),
-    /// A character device.
-    Device(Device),
-}
-
-/// One system file table entry.
-#[derive(Debug)]
-pub struct Entry {
-    /// The file or device.
-    pub kind: Kind,
-    /// Job-file-table references.
-    pub refs: u16,
-    /// Open mode (access in bits 0-2).
-    pub mode: u8,
-    /// A file's DOS path as components from drive C:'s root (what a save
-    /// state keeps: never a host path), empty for a device.
-    pub dos: Vec<String>,
-    /// Written to since opening (its time is set on close).
-    pub written: bool,
-    /// A time set with 57h01h to apply on close (seconds since 1970).
-    pub set_time: Option<i64>,
-    /// A device in binary (raw) mode (IOCTL 4401h bit 5): reads from CON
-    /// return keys as they come, without line editing or echo.
-    pub raw: bool,
-}
-
-/// The system file table.
-#[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
-pub struct Sft {
-    #[serde(with = "crate::state::sft_entries")]
-    e: Vec<Option<Entry>>,
-}
-
-impl Sft {
-    /// An empty table.
-    pub fn new() -> Self {
-        Sft {
-            e: (0..SFT_SIZE).map(|_| None).collect(),
-        }
-    }
-
-    /// The standard devices: 0 CON (stdin, stdout, stderr), 1 AUX, 2 PRN.
-    pub fn init_std(&mut self) {
-        for (i, (d, refs)) in [(Device::Con, 3), (Device::Aux, 1), (Device::Prn, 1)]
-            .into_iter()
-            .enumerate()
-        {
-            self.e[i] = Some(Entry {
-                kind: Kind::Device(d),
-                refs,
-                mode: 2,
-                dos: Vec::new(),
-                written: false,
-                set_time: None,
-                raw: false,
-            });
-        }
-    }
-
-    /// An entry.
-    pub fn get(&mut self, i: u8) -> Option<&mut Entry> {
-        self.e.get_mut(i as usize).and_then(|e| e.as_mut())
-    }
-
-    /// Whether an entry can be added (checked before a file is created, so
-    /// a full table leaves the host untouched).
-    pub fn has_free(&self) -> bool {
-        self.e.iter().any(|e| e.is_none())
-    }
-
-    /// Adds an entry; its index or None when the table is full.
-    pub fn add(&mut self, entry: Entry) -> Option<u8> {
-        let i = self.e.iter().position(|e| e.is_none())?;
-        self.e[i] = Some(entry);
-        Some(i as u8)
-    }
-
-    /// One more reference (a handle inherited or duplicated).
-    pub fn inherit(&mut self, i: u8) -> bool {
-        match self.get(i) {
-            Some(e) => {
-                e.refs += 1;
-                true
-            }
-            None => false,
-        }
-    }
-
-    /// Drops one reference; the file closes with the last. A file written
-    /// to gets the emulated time `now` (or the time set with 57h) as its
-    /// modification time.
-    pub fn close(&mut self, i: u8, now: i64) {
-        let Some(slot) = self.e.get_mut(i as usize) else {
-            return;
-        };
-        let Some(e) = slot.as_mut() else {
-            return;
-        };
-        e.refs = e.refs.saturating_sub(1);
-        if e.refs == 0 {
-            if let Some(Entry {
-                kind: Kind::File(f),
-                written,
-                set_time,
-                ..
-            }) = slot.take()
-            {
-                let t = set_time.or(written.then_some(now));
-                if let Some(t) = t {
-                    let _ = f.set_modified(emulated_time(t));
-                }
-            }
-        }
-    }
-}
-
-/// The SFT index a process's handle refers to.
-pub fn jft_get(m: &mut Machine, psp: u16, h: u16) -> Option<u8> {
-    let size = rd16(m, lin(psp, 0x32));
-    if h >= size {
-        return None;
-    }
-    let off = rd16(m, lin(psp, 0x34));
-    let seg = rd16(m, lin(psp, 0x36));
-    match rd8(m, lin(seg, off.wrapping_add(h))) {
-        0xFF => None,
-        s => Some(s),
-    }
-}
-
-/// Sets a process's handle.
-pub fn jft_set(m: &mut Machine, psp: u16, h: u16, v: u8) {
-    let off = rd16(m, lin(psp, 0x34));
-    let seg = rd16(m, lin(psp, 0x36));
-    wr8(m, lin(seg, off.wrapping_add(h)), v);
-}
-
-/// The lowest free handle of a process.
-pub fn jft_free(m: &mut Machine, psp: u16) -> Option<u16> {
-    let size = rd16(m, lin(psp, 0x32));
-    (0..size).find(|&h| jft_get(m, psp, h).is_none())
-}
 
 /// Packs seconds since 1970 as DOS (time, date).
 pub fn dos_time(secs: i64) -> (u16, u16) {
@@ -211,12 +62,7 @@ pub fn attributes(meta: &std::fs::Metadata) -> u8 {
     }
 }
 
-impl Dos {
-    /// Reads the ASCIIZ path at DS:DX.
-    pub(crate) fn path_dsdx(&self, m: &mut Machine) -> Vec<u8> {
-        mem::read_asciiz(m, m.ds(), m.dx(), 128)
-    }
-
+impl Kernel {
     fn new_handle(&mut self, m: &mut Machine, entry: Entry) -> Result<u16, u16> {
         let h = jft_free(m, self.psp).ok_or(ERR_TOO_MANY)?;
         let s = self.sft.add(entry).ok_or(ERR_TOO_MANY)?;
@@ -306,14 +152,8 @@ impl Dos {
         self.new_handle(m, entry)
     }
 
-    pub(crate) fn handle(&mut self, m: &mut Machine, h: u16) -> Result<u8, u16> {
-        let s = jft_get(m, self.psp, h).ok_or(ERR_HANDLE)?;
-        self.sft.get(s).ok_or(ERR_HANDLE)?;
-        Ok(s)
-    }
-
     /// Services INT 21h file functions by handle.
-    pub(crate) fn int21_files(&mut self, m: &mut Machine, ah: u8) -> Flow {
+    pub(crate) fn int21_files(&mut self, con: &mut Console, m: &mut Machine, ah: u8) -> Flow {
         let r = match ah {
             0x3C | 0x5B => {
                 let p = self.path_dsdx(m);
@@ -332,8 +172,8 @@ impl Dos {
                     m.ax()
                 })
             }
-            0x3F => return self.read_handle(m),
-            0x40 => self.write_handle(m),
+            0x3F => return self.read_handle(con, m),
+            0x40 => self.write_handle(con, m),
             0x41 => {
                 let p = self.path_dsdx(m);
                 match self.drive.resolve(&p) {
@@ -405,7 +245,7 @@ impl Dos {
         self.finish_ax(m, r)
     }
 
-    fn read_handle(&mut self, m: &mut Machine) -> Flow {
+    fn read_handle(&mut self, con: &mut Console, m: &mut Machine) -> Flow {
         let (h, n, seg, off) = (m.bx(), m.cx(), m.ds(), m.dx());
         let s = match self.handle(m, h) {
             Ok(s) => s,
@@ -436,9 +276,9 @@ impl Dos {
             Some(Kind::Device(Device::Con)) => {
                 let raw = self.sft.get(s).map(|e| e.raw).unwrap_or(false);
                 if raw {
-                    return self.con_read_raw(m, n, seg, off);
+                    return con_read_raw(m, n, seg, off);
                 }
-                return self.con_read(m, n, seg, off);
+                return self.con_read(con, m, n, seg, off);
             }
             Some(Kind::Device(_)) => Ok(Vec::new()),
             None => Err(ERR_HANDLE),
@@ -456,7 +296,7 @@ impl Dos {
         Flow::Continue
     }
 
-    fn write_handle(&mut self, m: &mut Machine) -> Result<u16, u16> {
+    fn write_handle(&mut self, con: &mut Console, m: &mut Machine) -> Result<u16, u16> {
         let (h, n, seg, off) = (m.bx(), m.cx(), m.ds(), m.dx());
         let s = self.handle(m, h)?;
         let data = mem::read_bytes(m, seg, off, n as usize);
@@ -497,7 +337,7 @@ impl Dos {
             }
             Kind::Device(Device::Con) => {
                 for &b in &data {
-                    self.con_out(m, b);
+                    con_out(con, m, b);
                 }
                 Ok(n)
             }
@@ -653,9 +493,4 @@ impl Dos {
         m.set_cx(result);
         Ok(h)
     }
-}
-
-/// A host file time for `secs` seconds since 1970 of emulated time.
-pub(crate) fn emulated_time(secs: i64) -> std::time::SystemTime {
-    std::time::UNIX_EPOCH + std::time::Duration::from_secs(secs.max(0) as u64)
 }

@@ -12,11 +12,13 @@ use std::io::Seek;
 
 use hw::Machine;
 
+use crate::diag::Diagnostics;
 use crate::drive::{Device, ERR_DRIVE};
 use crate::int21::disk::is_c;
-use crate::int21::files::{Entry, Kind};
+use crate::kernel::Kernel;
 use crate::mem::Regs;
-use crate::{Dos, Flow};
+use crate::rom::Flow;
+use crate::sft::{Entry, Kind};
 
 /// Device information word (4400h) of a character device: bit 7 device,
 /// bit 6 not at end of input (NUL and CLOCK$ are), bits 0-4 console
@@ -41,13 +43,13 @@ fn info_word(e: &Entry) -> u16 {
     }
 }
 
-impl Dos {
+impl Kernel {
     /// INT 21h 44h.
-    pub(crate) fn ioctl(&mut self, m: &mut Machine) -> Flow {
+    pub(crate) fn ioctl(&mut self, diag: &mut Diagnostics, m: &mut Machine) -> Flow {
         let al = m.al();
         let r = match al {
             0x00..=0x03 | 0x06 | 0x07 | 0x0A | 0x0C | 0x10 => self.ioctl_handle(m, al),
-            0x04 | 0x05 | 0x08 | 0x09 | 0x0D | 0x0E | 0x0F | 0x11 => self.ioctl_drive(m, al),
+            0x04 | 0x05 | 0x08 | 0x09 | 0x0D | 0x0E | 0x0F | 0x11 => self.ioctl_drive(diag, m, al),
             // Sharing retry count and delay: accepted (no SHARE conflicts
             // on a single-user drive).
             0x0B => Ok(m.ax()),
@@ -61,7 +63,7 @@ impl Dos {
         let s = self.handle(m, h)?;
         let (dx, ax) = (m.dx(), m.ax());
         let Some(e) = self.sft.get(s) else {
-            return Err(crate::int21::files::ERR_HANDLE);
+            return Err(crate::sft::ERR_HANDLE);
         };
         let info = info_word(e);
         match al {
@@ -108,7 +110,7 @@ impl Dos {
         }
     }
 
-    fn ioctl_drive(&mut self, m: &mut Machine, al: u8) -> Result<u16, u16> {
+    fn ioctl_drive(&mut self, diag: &mut Diagnostics, m: &mut Machine, al: u8) -> Result<u16, u16> {
         let bl = m.bl();
         if !is_c(bl) {
             return Err(ERR_DRIVE);
@@ -122,7 +124,7 @@ impl Dos {
                 m.set_dx(0x0842);
                 Ok(m.ax())
             }
-            0x0D => self.generic_ioctl_disk(m),
+            0x0D => self.generic_ioctl_disk(diag, m),
             // One letter per drive: AL = 0.
             0x0E | 0x0F => Ok(m.ax() & 0xFF00),
             0x11 => {

@@ -8,8 +8,9 @@ use hw::Machine;
 
 use crate::dosdata::{upper_437, TERMINATORS};
 use crate::drive::{Device, ERR_DRIVE, ERR_PATH};
+use crate::kernel::Kernel;
 use crate::mem::{self, lin, wr8, write_bytes, Regs};
-use crate::{Dos, Flow};
+use crate::rom::Flow;
 
 /// One component in 8.3 form with wildcards expanded, or None if it has a
 /// character DOS does not allow in a name.
@@ -90,11 +91,11 @@ pub fn truename(path: &[u8], cwd: &str, ems: bool) -> Result<String, u16> {
     Ok(format!("C:\\{}", comps.join("\\")))
 }
 
-impl Dos {
+impl Kernel {
     /// INT 21h 60h: DS:SI the path, ES:DI a 128-byte buffer.
     pub(crate) fn int21_truename(&mut self, m: &mut Machine) -> Flow {
         let path = mem::read_asciiz(m, m.ds(), m.si(), 128);
-        match truename(&path, &self.drive.cwd_string(), self.cfg.ems) {
+        match truename(&path, &self.drive.cwd_string(), self.drive.has_ems()) {
             Ok(t) if t.chars().count() < 128 => {
                 let t = crate::drive::dos_bytes(&t);
                 let (es, di) = (m.es(), m.di());

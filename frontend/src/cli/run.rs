@@ -82,7 +82,7 @@ fn finish(args: &RunArgs, run: &mut Run, outcome: Outcome) -> ExitCode {
         }
     }
     if log::log_enabled!(log::Level::Info) {
-        report_unimplemented(&s.dos.warnings);
+        report_unimplemented(s.dos.warnings());
     }
     if args.state_hash {
         eprintln!(

@@ -156,7 +156,7 @@ fn run_one(e: &Entry, corpus: &Path, out: &Path) -> Ran {
                 .map_err(|err| format!("{}: {err}", p.display()))?;
         }
         frame = Some(run.player.session.m.render());
-        unimplemented = run.player.session.dos.warnings.clone();
+        unimplemented = run.player.session.dos.warnings().to_vec();
         Ok(o)
     })();
     Ran {

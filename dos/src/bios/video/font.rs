@@ -7,8 +7,8 @@
 
 use super::{bda, cols, crtc_read, crtc_write, far_ptr, model, seq_write, set_far_ptr, tables};
 use super::{text, Model};
+use crate::diag::Diagnostics;
 use crate::mem::{lin, rd8, wr16, wr8, Regs};
-use crate::Dos;
 use hw::vga::font;
 use hw::Machine;
 
@@ -87,7 +87,7 @@ fn set_graphics_rows(m: &mut Machine, height: u16) {
 }
 
 /// INT 10h 11h.
-pub(super) fn service(dos: &mut Dos, m: &mut Machine) {
+pub(super) fn service(diag: &mut Diagnostics, m: &mut Machine) {
     let al = m.al();
     let block = m.bl();
     match al {
@@ -149,7 +149,7 @@ pub(super) fn service(dos: &mut Dos, m: &mut Machine) {
                 5 | 7 => (tables::SEG, tables::ALT_FONT),
                 6 => (tables::SEG, tables::FONT16),
                 bh => {
-                    dos.unimplemented(0x10, 0x11, bh);
+                    diag.unimplemented(0x10, 0x11, bh);
                     return;
                 }
             };
@@ -160,6 +160,6 @@ pub(super) fn service(dos: &mut Dos, m: &mut Machine) {
             let r = m.peek8(bda::ROWS);
             m.set_dl(r);
         }
-        _ => dos.unimplemented(0x10, 0x11, al),
+        _ => diag.unimplemented(0x10, 0x11, al),
     }
 }

@@ -25,8 +25,9 @@ mod text;
 
 pub use text::{scroll, set_cursor, tty};
 
+use crate::console::Console;
+use crate::diag::Diagnostics;
 use crate::mem::{rd16, wr16, Regs};
-use crate::Dos;
 use hw::Machine;
 
 /// BIOS data area fields (segment 40h, IBM's names).
@@ -253,12 +254,13 @@ pub(crate) fn save_palette(m: &mut Machine, idx: u8, v: u8) {
     }
 }
 
-/// Services INT 10h.
-pub fn service(dos: &mut Dos, m: &mut Machine) {
+/// Services INT 10h; text written by teletype output (0Eh, 13h) goes to
+/// the console's text for the host too.
+pub fn service(con: &mut Console, diag: &mut Diagnostics, m: &mut Machine) {
     let ah = m.ah();
     match ah {
-        0x00 => mode::set_mode(dos, m),
-        0x01..=0x03 | 0x05..=0x0A | 0x0E | 0x13 => text::service(dos, m),
+        0x00 => mode::set_mode(diag, m),
+        0x01..=0x03 | 0x05..=0x0A | 0x0E | 0x13 => text::service(con, diag, m),
         0x0B => palette::cga_palette(m),
         0x0C => {
             let (page, x, y, c) = (m.bh(), m.cx(), m.dx(), m.al());
@@ -270,12 +272,12 @@ pub fn service(dos: &mut Dos, m: &mut Machine) {
             m.set_al(c);
         }
         0x0F => mode::get_mode(m),
-        0x10 => palette::service(dos, m),
-        0x11 => font::service(dos, m),
-        0x12 => state::alternate_select(dos, m),
-        0x1A => state::display_combination(dos, m),
-        0x1B => state::functionality(dos, m),
-        0x1C => state::save_restore(dos, m),
+        0x10 => palette::service(diag, m),
+        0x11 => font::service(diag, m),
+        0x12 => state::alternate_select(diag, m),
+        0x1A => state::display_combination(diag, m),
+        0x1B => state::functionality(diag, m),
+        0x1C => state::save_restore(diag, m),
         // The VESA BIOS extension: this is an IBM VGA, which has none. Its
         // BIOS returns from a function it does not know with the registers
         // as they were, so AL is not 4Fh and the program takes VBE as
@@ -287,7 +289,7 @@ pub fn service(dos: &mut Dos, m: &mut Machine) {
         ),
         _ => {
             let al = m.al();
-            dos.unimplemented(0x10, ah, al);
+            diag.unimplemented(0x10, ah, al);
         }
     }
 }

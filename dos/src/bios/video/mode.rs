@@ -1,8 +1,8 @@
 //! INT 10h 00h (set mode) and 0Fh (get mode).
 
 use super::{bda, crtc_read, far_ptr, set_far_ptr, tables, text, Model};
+use crate::diag::Diagnostics;
 use crate::mem::{rd8, wr16, wr8, Regs};
-use crate::Dos;
 use hw::vga::{font, tables::grey, DacTable, ModeParams, ScanLines, PARAM_SIZE};
 use hw::Machine;
 
@@ -48,12 +48,12 @@ pub(super) fn load_dac(m: &mut Machine, table: &[[u8; 3]]) {
 }
 
 /// INT 10h 00h: AL = mode, bit 7 set keeps display memory.
-pub(super) fn set_mode(dos: &mut Dos, m: &mut Machine) {
+pub(super) fn set_mode(diag: &mut Diagnostics, m: &mut Machine) {
     let al = m.al();
     let md = al & 0x7F;
     let keep = al & 0x80 != 0;
     let Some(p) = hw::vga::tables::param_index(md, scan_lines(m)).and_then(|i| params(m, i)) else {
-        dos.unimplemented(0x10, 0x00, al);
+        diag.unimplemented(0x10, 0x00, al);
         return;
     };
     let mono = matches!(md, 0x07 | 0x0F);

@@ -2,8 +2,8 @@
 //! through the attribute controller (3C0h/3C1h) and DAC ports.
 
 use super::{attr_read, attr_write, bda, model, save_palette, Model};
+use crate::diag::Diagnostics;
 use crate::mem::{lin, rd8, wr8, Regs};
-use crate::Dos;
 use hw::vga::tables::grey;
 use hw::Machine;
 
@@ -59,8 +59,21 @@ fn dac_read(m: &mut Machine, i: u8) -> [u8; 3] {
 }
 
 /// INT 10h 10h.
-pub(super) fn service(dos: &mut Dos, m: &mut Machine) {
+pub(super) fn service(diag: &mut Diagnostics, m: &mut Machine) {
     let al = m.al();
+    match al {
+        0x00..=0x03 => set_attributes(m, al),
+        0x07..=0x09 => read_attributes(m, al),
+        0x10 | 0x12 | 0x15 | 0x17..=0x19 | 0x1B => dac(m, al),
+        0x13 => select_colour_page(diag, m),
+        0x1A => colour_page_state(m),
+        _ => diag.unimplemented(0x10, 0x10, al),
+    }
+}
+
+/// 00h-03h: the attribute controller's palette registers, overscan and
+/// blink bit.
+fn set_attributes(m: &mut Machine, al: u8) {
     let (es, dx) = (m.es(), m.dx());
     match al {
         // Set one palette register: BL = register, BH = value.
@@ -87,11 +100,17 @@ pub(super) fn service(dos: &mut Dos, m: &mut Machine) {
             }
         }
         // BL = 0: attribute bit 7 is background intensity; 1: blink.
-        0x03 => {
+        _ => {
             let v = attr_read(m, 0x10);
             let v = if m.bl() & 1 != 0 { v | 8 } else { v & !8 };
             attr_write(m, 0x10, v);
         }
+    }
+}
+
+/// 07h-09h: reads the palette registers and the overscan.
+fn read_attributes(m: &mut Machine, al: u8) {
+    match al {
         // Read one palette register BL into BH.
         0x07 => {
             let v = attr_read(m, m.bl());
@@ -103,12 +122,20 @@ pub(super) fn service(dos: &mut Dos, m: &mut Machine) {
             m.set_bh(v);
         }
         // Read all 16 palette registers and the overscan to ES:DX.
-        0x09 => {
+        _ => {
+            let (es, dx) = (m.es(), m.dx());
             for i in 0..17u16 {
                 let v = attr_read(m, if i == 16 { 0x11 } else { i as u8 });
                 wr8(m, lin(es, dx.wrapping_add(i)), v);
             }
         }
+    }
+}
+
+/// 10h, 12h, 15h, 17h-19h, 1Bh: the DAC's colour registers and PEL mask.
+fn dac(m: &mut Machine, al: u8) {
+    let (es, dx) = (m.es(), m.dx());
+    match al {
         // One DAC register: BX = index, DH/CH/CL = red/green/blue.
         0x10 => {
             let (i, c) = (m.bl(), [m.dh(), m.ch(), m.cl()]);
@@ -121,25 +148,6 @@ pub(super) fn service(dos: &mut Dos, m: &mut Machine) {
                 let o = dx.wrapping_add(3 * k);
                 let c = [0u16, 1, 2].map(|j| rd8(m, lin(es, o.wrapping_add(j))));
                 dac_write(m, (first + k) as u8, c);
-            }
-        }
-        // Colour paging: BL = 0 selects the mode (BH = 0: 4 pages of 64,
-        // 1: 16 of 16, AR10 bit 7), BL = 1 the page BH (AR14).
-        0x13 => {
-            let (bl, bh) = (m.bl(), m.bh());
-            let mc = attr_read(m, 0x10);
-            if bl == 0 {
-                let v = if bh & 1 != 0 { mc | 0x80 } else { mc & 0x7F };
-                attr_write(m, 0x10, v);
-            } else if bl == 1 {
-                let v = if mc & 0x80 != 0 {
-                    bh & 0x0F
-                } else {
-                    (bh & 3) << 2
-                };
-                attr_write(m, 0x14, v);
-            } else {
-                dos.unimplemented(0x10, 0x10, al);
             }
         }
         // Read DAC register BL into DH/CH/CL.
@@ -168,20 +176,8 @@ pub(super) fn service(dos: &mut Dos, m: &mut Machine) {
             let v = m.in8(0x3C6);
             m.set_bl(v);
         }
-        // Colour page state: BL = paging mode, BH = current page.
-        0x1A => {
-            let mc = attr_read(m, 0x10);
-            let cs = attr_read(m, 0x14);
-            let (mode16, page) = if mc & 0x80 != 0 {
-                (1, cs & 0x0F)
-            } else {
-                (0, cs >> 2 & 3)
-            };
-            m.set_bl(mode16);
-            m.set_bh(page);
-        }
         // Sum BX.. (CX registers) to grey.
-        0x1B => {
+        _ => {
             let (first, n) = (m.bx(), m.cx());
             for k in 0..n.min(256) {
                 let i = (first + k) as u8;
@@ -192,6 +188,38 @@ pub(super) fn service(dos: &mut Dos, m: &mut Machine) {
                 }
             }
         }
-        _ => dos.unimplemented(0x10, 0x10, al),
     }
+}
+
+/// 13h, colour paging: BL = 0 selects the mode (BH = 0: 4 pages of 64,
+/// 1: 16 of 16, AR10 bit 7), BL = 1 the page BH (AR14).
+fn select_colour_page(diag: &mut Diagnostics, m: &mut Machine) {
+    let (bl, bh) = (m.bl(), m.bh());
+    let mc = attr_read(m, 0x10);
+    if bl == 0 {
+        let v = if bh & 1 != 0 { mc | 0x80 } else { mc & 0x7F };
+        attr_write(m, 0x10, v);
+    } else if bl == 1 {
+        let v = if mc & 0x80 != 0 {
+            bh & 0x0F
+        } else {
+            (bh & 3) << 2
+        };
+        attr_write(m, 0x14, v);
+    } else {
+        diag.unimplemented(0x10, 0x10, 0x13);
+    }
+}
+
+/// 1Ah, colour page state: BL = paging mode, BH = current page.
+fn colour_page_state(m: &mut Machine) {
+    let mc = attr_read(m, 0x10);
+    let cs = attr_read(m, 0x14);
+    let (mode16, page) = if mc & 0x80 != 0 {
+        (1, cs & 0x0F)
+    } else {
+        (0, cs >> 2 & 3)
+    };
+    m.set_bl(mode16);
+    m.set_bh(page);
 }

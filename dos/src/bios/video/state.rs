@@ -5,8 +5,8 @@
 use super::{
     attr_read, bda, crtc_read, gc_read, mode::scan_lines, model, seq_read, seq_write, tables, Model,
 };
+use crate::diag::Diagnostics;
 use crate::mem::{lin, rd8, wr16, wr8, Regs};
-use crate::Dos;
 use hw::vga::ScanLines;
 use hw::Machine;
 
@@ -17,7 +17,7 @@ fn set_bit(m: &mut Machine, a: u32, bit: u8, on: bool) {
 }
 
 /// INT 10h 12h, by BL.
-pub(super) fn alternate_select(dos: &mut Dos, m: &mut Machine) {
+pub(super) fn alternate_select(diag: &mut Diagnostics, m: &mut Machine) {
     let (al, bl) = (m.al(), m.bl());
     // Functions 30h-36h answer AL = 12h when they are supported.
     let ok = |m: &mut Machine| m.set_al(0x12);
@@ -61,7 +61,7 @@ pub(super) fn alternate_select(dos: &mut Dos, m: &mut Machine) {
             if al == 0 {
                 ok(m);
             } else {
-                dos.unimplemented(0x10, 0x12, bl);
+                diag.unimplemented(0x10, 0x12, bl);
             }
         }
         // Grey-scale summing: AL = 0 on, 1 off.
@@ -75,20 +75,20 @@ pub(super) fn alternate_select(dos: &mut Dos, m: &mut Machine) {
             ok(m);
         }
         // Display switching between two adapters: there is one.
-        0x35 => dos.unimplemented(0x10, 0x12, bl),
+        0x35 => diag.unimplemented(0x10, 0x12, bl),
         // Screen refresh: AL = 0 on, 1 off (sequencer SR01 bit 5).
         0x36 => {
             let v = seq_read(m, 1);
             seq_write(m, 1, if al & 1 != 0 { v | 0x20 } else { v & !0x20 });
             ok(m);
         }
-        _ => dos.unimplemented(0x10, 0x12, bl),
+        _ => diag.unimplemented(0x10, 0x12, bl),
     }
 }
 
 /// INT 10h 1Ah: AL = 00h reads the display combination (BL active, BH
 /// alternate), 01h writes it; AL = 1Ah on return.
-pub(super) fn display_combination(dos: &mut Dos, m: &mut Machine) {
+pub(super) fn display_combination(diag: &mut Diagnostics, m: &mut Machine) {
     match m.al() {
         0x00 => {
             let i = m.peek8(bda::DCC_INDEX) as usize;
@@ -105,16 +105,16 @@ pub(super) fn display_combination(dos: &mut Dos, m: &mut Machine) {
             wr8(m, bda::DCC_INDEX, i.map_or(0xFF, |i| i as u8));
             m.set_al(0x1A);
         }
-        al => dos.unimplemented(0x10, 0x1A, al),
+        al => diag.unimplemented(0x10, 0x1A, al),
     }
 }
 
 /// INT 10h 1Bh, BX = 0: the 64-byte state at ES:DI (IBM's layout); AL =
 /// 1Bh.
-pub(super) fn functionality(dos: &mut Dos, m: &mut Machine) {
+pub(super) fn functionality(diag: &mut Diagnostics, m: &mut Machine) {
     if m.bx() != 0 {
         let al = m.al();
-        dos.unimplemented(0x10, 0x1B, al);
+        diag.unimplemented(0x10, 0x1B, al);
         return;
     }
     let base = lin(m.es(), m.di());
@@ -217,7 +217,7 @@ fn bda_ranges() -> [(u32, u32); 5] {
 /// INT 10h 1Ch: CX bits: 0 registers, 1 BIOS data, 2 DAC. AL = 00h: BX =
 /// buffer size in 64-byte blocks; 01h save to ES:BX; 02h restore from
 /// ES:BX. AL = 1Ch on return.
-pub(super) fn save_restore(dos: &mut Dos, m: &mut Machine) {
+pub(super) fn save_restore(diag: &mut Diagnostics, m: &mut Machine) {
     let (al, cx) = (m.al(), m.cx());
     let base = lin(m.es(), m.bx());
     let at = |k: u16| base.wrapping_add(k as u32);
@@ -304,7 +304,7 @@ pub(super) fn save_restore(dos: &mut Dos, m: &mut Machine) {
             }
             m.set_al(0x1C);
         }
-        _ => dos.unimplemented(0x10, 0x1C, al),
+        _ => diag.unimplemented(0x10, 0x1C, al),
     }
 }
 

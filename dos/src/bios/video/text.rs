@@ -4,8 +4,9 @@
 use super::{
     bda, char_height, cols, crtc_write, cursor, graphics, mode, model, rows, scroll_rows, Model,
 };
+use crate::console::Console;
+use crate::diag::Diagnostics;
 use crate::mem::{self, lin, rd16, wr16, wr8, Regs};
-use crate::Dos;
 use hw::Machine;
 
 /// Display memory of a text page's cell.
@@ -193,7 +194,7 @@ fn tty_step(m: &mut Machine, page: u8, at: (u8, u8), c: u8, attr: Option<u8>) ->
 }
 
 /// INT 10h 01h-03h, 05h-0Ah, 0Eh, 13h.
-pub(super) fn service(dos: &mut Dos, m: &mut Machine) {
+pub(super) fn service(con: &mut Console, diag: &mut Diagnostics, m: &mut Machine) {
     let ah = m.ah();
     match ah {
         0x01 => {
@@ -259,12 +260,12 @@ pub(super) fn service(dos: &mut Dos, m: &mut Machine) {
             let (c, colour) = (m.al(), m.bl());
             let attr = (model(m) != Model::Text).then_some(colour);
             tty(m, c, attr);
-            dos.emit(c);
+            con.emit(c);
         }
-        0x13 => write_string(dos, m),
+        0x13 => write_string(con, diag, m),
         _ => {
             let al = m.al();
-            dos.unimplemented(0x10, ah, al);
+            diag.unimplemented(0x10, ah, al);
         }
     }
 }
@@ -273,10 +274,10 @@ pub(super) fn service(dos: &mut Dos, m: &mut Machine) {
 /// string alternates characters and attributes; BH page, BL attribute,
 /// CX length, DH/DL position, ES:BP string. BEL, BS, CR and LF act as in
 /// teletype output.
-fn write_string(dos: &mut Dos, m: &mut Machine) {
+fn write_string(con: &mut Console, diag: &mut Diagnostics, m: &mut Machine) {
     let (flags, page, attr, n) = (m.al(), m.bh(), m.bl(), m.cx());
     if flags > 3 {
-        dos.unimplemented(0x10, 0x13, flags);
+        diag.unimplemented(0x10, 0x13, flags);
         return;
     }
     let (es, bp) = (m.es(), m.bp());
@@ -294,7 +295,7 @@ fn write_string(dos: &mut Dos, m: &mut Machine) {
         };
         (row, col) = tty_step(m, page, (row, col), c, Some(at));
         if page == active {
-            dos.emit(c);
+            con.emit(c);
         }
     }
     if flags & 1 != 0 {
