@@ -240,6 +240,14 @@ impl Cpu {
             Op::Invalid => self.invalid()?,
             Op::Prefix => {}
         }
+        self.add_clocks(ins, clocks, taken);
+        Ok(event)
+    }
+
+    /// Adds an executed instruction's documented clocks (`clocks`, not
+    /// taken and taken, when the decode cache has them) to the step's.
+    #[inline(always)]
+    fn add_clocks(&mut self, ins: &Instruction, clocks: Option<[u32; 2]>, taken: bool) {
         if !self.x_scripted {
             // (A scripted instruction in exact mode counts its clocks on
             // the bus; the documented count is only its pad otherwise.)
@@ -248,6 +256,5 @@ impl Cpu {
                 None => timing::clocks(self.model, ins, in_memory(ins), taken),
             };
         }
-        Ok(event)
     }
 }

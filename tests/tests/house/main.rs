@@ -202,7 +202,7 @@ fn functions(code: &str) -> Vec<(String, usize, usize)> {
         let start = offsets[i] + l.find("fn ").unwrap_or(0);
         let rest = &code[start..];
         let brace = rest.find('{');
-        let semi = rest.find(';');
+        let semi = source::top_level_semicolon(rest);
         let open = match (brace, semi) {
             (Some(b), Some(s)) if s < b => continue,
             (Some(b), _) => start + b,
@@ -459,6 +459,8 @@ fn the_checks_can_fail() {
     assert!(result_string("fn f() -> Result<u8, Error> {}").is_empty());
     let long = format!("fn big() {{\n{}}}\n", "    x();\n".repeat(120));
     assert_eq!(functions(&long), vec![("big".to_string(), 1, 122)]);
+    let array = long.replace("fn big()", "fn big(a: [u8; 2])");
+    assert_eq!(functions(&array), vec![("big".to_string(), 1, 122)]);
     let index = ItemIndex::build();
     assert!(cited_exists("hw/src/no_such_file.rs", &index).is_err());
     assert!(cited_exists("NoSuchType", &index).is_err());

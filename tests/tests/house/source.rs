@@ -288,7 +288,7 @@ pub fn test_ranges(code: &str) -> Vec<(usize, usize)> {
         // The item: up to its first `{` (then its matching `}`) or `;`.
         let rest = &code[after..];
         let brace = rest.find('{');
-        let semi = rest.find(';');
+        let semi = top_level_semicolon(rest);
         let end = match (brace, semi) {
             (Some(b), Some(s)) if s < b => after + s + 1,
             (Some(b), _) => matching(code, after + b).map_or(code.len(), |e| e + 1),
@@ -299,6 +299,22 @@ pub fn test_ranges(code: &str) -> Vec<(usize, usize)> {
         from = end.max(after);
     }
     out
+}
+
+/// The first `;` of `s` outside brackets (a `[u32; 2]` in a signature is
+/// not the end of a declaration).
+pub fn top_level_semicolon(s: &str) -> Option<usize> {
+    let mut depth = 0i32;
+    for (i, c) in s.char_indices() {
+        match c {
+            '(' | '[' => depth += 1,
+            ')' | ']' => depth -= 1,
+            ';' if depth <= 0 => return Some(i),
+            '{' if depth <= 0 => return None,
+            _ => {}
+        }
+    }
+    None
 }
 
 /// The index of the `}` matching the `{` at `open`.
