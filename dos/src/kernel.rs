@@ -85,6 +85,10 @@ pub struct Kernel {
     pub(crate) searches: Searches,
     /// SS:SP of the INT 21h frame while a program's INT 23h handler runs.
     pub(crate) break_frame: Option<(u16, u16)>,
+    /// The changes to drive C:'s folder, kept for the debugger's history
+    /// (host-side: not saved).
+    #[serde(skip)]
+    pub(crate) journal: Option<crate::journal::SharedJournal>,
 }
 
 impl Kernel {
@@ -109,6 +113,7 @@ impl Kernel {
             clock_offset: 0,
             searches: Searches::default(),
             break_frame: None,
+            journal: None,
         }
     }
 

@@ -33,6 +33,7 @@ pub mod exepack;
 pub mod geometry;
 pub mod int21;
 pub mod int2f;
+pub mod journal;
 pub mod kernel;
 pub mod loader;
 pub mod mcb;
@@ -60,7 +61,7 @@ use crate::mcb::Arena;
 use crate::mem::{wr16, Regs};
 pub use crate::mz::{Executable, LoadError};
 pub use crate::rom::Flow;
-pub use crate::session::{Exit, Session, Stop};
+pub use crate::session::{Exit, ServiceWatch, ServiceWrite, Session, Stop};
 
 /// The DOS configuration.
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
@@ -166,6 +167,12 @@ impl Dos {
     /// warning each (for the caller to show).
     pub fn warnings(&self) -> &[String] {
         self.diag.warnings()
+    }
+
+    /// Keeps (or with None stops keeping) a journal of the changes the
+    /// guest makes to drive C:'s folder, for the debugger's history.
+    pub fn set_journal(&mut self, j: Option<journal::SharedJournal>) {
+        self.kernel.journal = j;
     }
 
     /// Queues text to type on the keyboard (a headless run's stdin): one

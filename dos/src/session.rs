@@ -82,13 +82,101 @@ pub struct Session {
     pub dos: Dos,
     /// Frames completed (vertical retraces seen by [`Session::run_frame`]).
     pub frames: u64,
+    /// Watches the services' writes to a range of memory, when set (the
+    /// debugger's history queries): nothing else costs anything.
+    pub watch: Option<ServiceWatch>,
+}
+
+/// The BIOS and DOS services' writes to a range of memory: a service runs
+/// on the host, so the CPU's memory hooks never see what it stores (a file
+/// read into a buffer, a date, a drive's parameters).
+#[derive(Clone, Debug, Default)]
+pub struct ServiceWatch {
+    /// The first linear address watched.
+    pub start: u32,
+    /// How many bytes.
+    pub len: u32,
+    before: Vec<u8>,
+    ax: u16,
+    caller: (u16, u16),
+    /// The services that changed the range, oldest first.
+    pub writes: Vec<ServiceWrite>,
+}
+
+/// One service call that changed the watched range.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ServiceWrite {
+    /// The cycle of the call.
+    pub cycle: u64,
+    /// The VGA's frame count then.
+    pub frame: u64,
+    /// The trap's linear address (see [`crate::rom::decode`]).
+    pub trap: u32,
+    /// AX when the service was entered (AH is usually its function).
+    pub ax: u16,
+    /// The return address on the stack (CS:IP after the INT or CALL).
+    pub caller: (u16, u16),
+    /// The watched bytes before the call.
+    pub old: Vec<u8>,
+    /// The watched bytes after it.
+    pub new: Vec<u8>,
+}
+
+impl ServiceWatch {
+    /// A watch of `len` bytes from linear `start`.
+    pub fn new(start: u32, len: u32) -> Self {
+        ServiceWatch {
+            start,
+            len,
+            ..ServiceWatch::default()
+        }
+    }
+
+    fn bytes(&self, m: &Machine) -> Vec<u8> {
+        (0..self.len)
+            .map(|i| m.peek8(self.start.wrapping_add(i)))
+            .collect()
+    }
+
+    fn before(&mut self, m: &Machine) {
+        self.before = self.bytes(m);
+        self.ax = m.cpu.regs.gpr[0] as u16;
+        // The service was entered through INT or a far CALL: the return
+        // address is at SS:SP.
+        let sp = m.cpu.regs.gpr[4] as u16;
+        let ss = m.cpu.regs.sreg(emu::SegReg::SS);
+        let ip = m.peek16(m.cpu.linear(ss, sp));
+        let cs = m.peek16(m.cpu.linear(ss, sp.wrapping_add(2)));
+        self.caller = (cs, ip);
+    }
+
+    fn after(&mut self, m: &Machine, trap: u32) {
+        let now = self.bytes(m);
+        if now == self.before {
+            return;
+        }
+        self.writes.push(ServiceWrite {
+            cycle: m.cycles(),
+            frame: m.bus.vga.frames(),
+            trap,
+            ax: self.ax,
+            caller: self.caller,
+            old: std::mem::take(&mut self.before),
+            new: now,
+        });
+    }
 }
 
 impl Session {
     /// A session of a machine with DOS installed (and usually a program
     /// loaded, or restored from a save state).
     pub fn new(m: Machine, dos: Dos) -> Session {
-        Session { m, dos, frames: 0 }
+        Session {
+            m,
+            dos,
+            frames: 0,
+            watch: None,
+        }
     }
 
     /// Runs until the emulated cycle `end` (servicing traps on the way),
@@ -123,7 +211,7 @@ impl Session {
                 self.m.run_for(end - now)
             };
             match exit {
-                RunExit::Trap(a) => match self.dos.service(&mut self.m, a) {
+                RunExit::Trap(a) => match self.service(a) {
                     Flow::Continue => {}
                     Flow::Exit(code) => return Exit::Exited(code),
                     Flow::Stop(msg) => return Exit::Stopped(Stop::Service(msg)),
@@ -142,6 +230,19 @@ impl Session {
                 }
             }
         }
+    }
+
+    /// Services the trap at `a`, watched when a [`ServiceWatch`] is set.
+    fn service(&mut self, a: u32) -> Flow {
+        let Some(w) = self.watch.as_mut() else {
+            return self.dos.service(&mut self.m, a);
+        };
+        w.before(&self.m);
+        let flow = self.dos.service(&mut self.m, a);
+        if let Some(w) = self.watch.as_mut() {
+            w.after(&self.m, a);
+        }
+        flow
     }
 
     fn halted(&self) -> Stop {

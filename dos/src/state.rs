@@ -33,7 +33,9 @@ use crate::Dos;
 
 /// The file's first bytes.
 pub const MAGIC: &[u8; 8] = b"TANDEMSS";
-/// The format version this build writes and reads (11: DOS is saved as its
+/// The format version this build writes and reads (12: the scratch of the
+/// step in progress, the CPU's and the bus's, and the CPU's slow-path flag,
+/// derived from its hooks, are not saved; 11: DOS is saved as its
 /// parts, the kernel, the BIOS, the console and the diagnostics; 10: the bus has the
 /// Sound Blaster 16 and the scheduler its event; 9: the bus has the
 /// MPU-401; 8: the OPL is a
@@ -43,7 +45,7 @@ pub const MAGIC: &[u8; 8] = b"TANDEMSS";
 /// searches are kept by DOS path, not host path; 3: the DOS state has the
 /// extended error detail of 5D0Ah and the binary-mode bit of each open
 /// device; the bus has the OPL2's state).
-pub const VERSION: u32 = 11;
+pub const VERSION: u32 = 12;
 const HEADER: usize = 24;
 
 /// Facts about the run that saved the state.
@@ -109,19 +111,25 @@ pub enum StateError {
 
 /// Encodes a snapshot of `m` and `dos`.
 pub fn save(m: &Machine, dos: &Dos, meta: &Meta) -> Result<Vec<u8>, StateError> {
+    seal(&encode(m, dos, meta)?)
+}
+
+/// The bincode of a [`Snapshot`] of `m` and `dos`, unsealed: what
+/// [`save`] compresses, and what the debugger's history keeps in memory
+/// (where sealing would only cost time).
+pub fn encode(m: &Machine, dos: &Dos, meta: &Meta) -> Result<Vec<u8>, StateError> {
     #[derive(Serialize)]
     struct SnapshotRef<'a> {
         meta: &'a Meta,
         machine: &'a Machine,
         dos: &'a Dos,
     }
-    let raw = bincode::serialize(&SnapshotRef {
+    bincode::serialize(&SnapshotRef {
         meta,
         machine: m,
         dos,
-    });
-    let raw = raw.map_err(StateError::Decode)?;
-    seal(&raw)
+    })
+    .map_err(StateError::Decode)
 }
 
 /// A state file around `raw`, the bincode of a [`Snapshot`]: header,
@@ -143,11 +151,15 @@ pub fn seal(raw: &[u8]) -> Result<Vec<u8>, StateError> {
 /// Decodes a state; open files are reopened under `mount` (drive C: of
 /// the resuming run), which also becomes the drive's root.
 pub fn load(bytes: &[u8], mount: &Path) -> Result<Snapshot, StateError> {
-    let raw = unseal(bytes)?;
+    decode(&unseal(bytes)?, mount)
+}
+
+/// [`load`] of an unsealed state (the bincode [`encode`] makes).
+pub fn decode(raw: &[u8], mount: &Path) -> Result<Snapshot, StateError> {
     let root = mount.canonicalize()?;
     // Devices are never reopened by name, so EMS does not matter here.
     let sandbox = Drive::new(&root, false)?;
-    let (snap, reopen_err) = sft::reopening(sandbox, || bincode::deserialize::<Snapshot>(&raw));
+    let (snap, reopen_err) = sft::reopening(sandbox, || bincode::deserialize::<Snapshot>(raw));
     let mut snap = snap.map_err(StateError::Decode)?;
     if let Some(e) = reopen_err {
         return Err(StateError::File(e));

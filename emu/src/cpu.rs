@@ -102,15 +102,22 @@ pub struct Cpu {
     /// Interrupts are held off for one instruction (after MOV SS / POP SS,
     /// Intel 8086 Family User's Manual p. 2-30, and after STI).
     pub(crate) irq_shadow: bool,
-    /// Clocks spent by the current step.
+    /// Clocks spent by the current step. This and the three after it are
+    /// the scratch of the step in progress, set before they are read:
+    /// between steps they say nothing (the fast path does not even keep
+    /// them), so they are not saved.
+    #[serde(skip)]
     pub(crate) step_cycles: u32,
     /// IP of the first byte of the instruction being executed (its first
     /// prefix).
+    #[serde(skip)]
     pub(crate) instr_ip: u32,
     /// The registers at the start of the instruction (or of the current REP
     /// iteration), restored when a 286/386 fault restarts it.
+    #[serde(skip)]
     pub(crate) saved: Registers,
     /// An instruction fetch ran past the 64 KiB limit (286/386).
+    #[serde(skip)]
     pub(crate) fetch_fault: bool,
     /// The x87 coprocessor (a 387 beside a 386, the 486DX's own), `None`
     /// when the machine has none: then ESC only addresses its operand and
@@ -121,7 +128,10 @@ pub struct Cpu {
     pub hooks: Option<Box<crate::hooks::Hooks>>,
     /// Memory accesses take the slow path (cycle-exact mode or hooks set,
     /// or `x_scripted` left over from an exact mode switched off);
-    /// refreshed at the start of every step.
+    /// refreshed at the start of every step. Derived from the hooks and
+    /// the mode, so not machine state: not saved (a state saved with a
+    /// breakpoint set equals one saved without).
+    #[serde(skip)]
     pub(crate) slow_mem: bool,
     /// The 8086's cycle-exact bus interface unit, when that mode is on
     /// ([`Cpu::set_cycle_exact`]); `None` runs the register-level timing.

@@ -39,9 +39,13 @@ pub struct PcBus {
     pub sched: Scheduler,
     /// Bytes written to port E9h.
     pub debug_out: Vec<u8>,
-    /// Cycle count at the start of the current step.
+    /// Cycle count at the start of the current step (set as each step
+    /// begins: between steps it says nothing, so it is not saved).
+    #[serde(skip)]
     pub(crate) step_start: u64,
-    /// Half-clocks accounted inside the current step.
+    /// Half-clocks accounted inside the current step (not saved, as
+    /// `step_start`).
+    #[serde(skip)]
     pub(crate) step_half: u64,
     /// Half-clocks per data byte (the lower bound of the bus's speed).
     half_per_byte: u64,

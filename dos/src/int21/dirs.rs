@@ -1,6 +1,7 @@
 //! Directories and searches: INT 21h 0Eh, 19h, 1Ah, 2Fh, 36h, 39h-3Bh,
 //! 47h, 4Eh, 4Fh.
 
+use crate::journal::note;
 use std::path::PathBuf;
 
 use crate::drive::{split_83, Drive, ERR_ACCESS, ERR_PATH};
@@ -104,7 +105,10 @@ impl Kernel {
                         exists: false,
                         ..
                     }) => std::fs::create_dir(&host)
-                        .map(|_| None)
+                        .map(|_| {
+                            note(&self.journal, |j| j.made_dir(m.cycles(), &host));
+                            None
+                        })
                         .map_err(|_| ERR_ACCESS),
                     Ok(_) => Err(ERR_ACCESS),
                     Err(e) => Err(e),
@@ -118,7 +122,10 @@ impl Kernel {
                             Err(ERR_ACCESS)
                         } else {
                             std::fs::remove_dir(&host)
-                                .map(|_| None)
+                                .map(|_| {
+                                    note(&self.journal, |j| j.removed_dir(m.cycles(), &host));
+                                    None
+                                })
                                 .map_err(|_| ERR_ACCESS)
                         }
                     }

@@ -28,6 +28,7 @@ use crate::drive::{Device, Resolved, ERR_ACCESS, ERR_DRIVE, ERR_FILE};
 use crate::int21::console::con_str;
 use crate::int21::dirs::{fcb_form, fcb_match, ERR_NO_MORE};
 use crate::int21::files::{attributes, dos_time, mtime};
+use crate::journal::note;
 use crate::kernel::Kernel;
 use crate::mem::{self, lin, rd16, rd8, read_bytes, wr16, wr32, wr8, write_bytes, Regs};
 use crate::rom::Flow;
@@ -298,6 +299,7 @@ impl Kernel {
                     } else {
                         0
                     };
+                    note(&self.journal, |j| j.before_replace(m.cycles(), &host));
                     let made = std::fs::OpenOptions::new()
                         .write(true)
                         .create(true)
@@ -418,6 +420,8 @@ impl Kernel {
         data: &[u8],
     ) -> (u8, u16) {
         let now = self.now_seconds(m);
+        let cycle = m.cycles();
+        let journal = &self.journal;
         let quota = &mut self.quota;
         let (pos, size) = (t.pos, t.size);
         let mut fitted = t.n;
@@ -430,6 +434,7 @@ impl Kernel {
                 fitted = (k / size as u64) as u16;
                 let k = fitted as usize * size as usize;
                 if k > 0 {
+                    note(journal, |j| j.before_write(cycle, host, &f, pos, k as u64));
                     f.seek(SeekFrom::Start(pos))?;
                     f.write_all(&data[..k])?;
                     quota.resized(len, len.max(pos + k as u64));
@@ -502,6 +507,8 @@ impl Kernel {
         };
         let len = rec as u64 * size as u64;
         let now = self.now_seconds(m);
+        let cycle = m.cycles();
+        let journal = &self.journal;
         let quota = &mut self.quota;
         let r = std::fs::OpenOptions::new()
             .write(true)
@@ -511,6 +518,7 @@ impl Kernel {
                 if !quota.allows(old, len) {
                     return Ok(false);
                 }
+                note(journal, |j| j.before_set_len(cycle, &host, &f, len));
                 f.set_len(len)?;
                 quota.resized(old, len);
                 f.set_modified(crate::sft::emulated_time(now))?;
@@ -640,6 +648,9 @@ impl Kernel {
         let mut deleted = 0;
         for (_, host, a) in found {
             let len = std::fs::metadata(&host).map(|md| md.len()).unwrap_or(0);
+            if a & 0x11 == 0 {
+                note(&self.journal, |j| j.before_replace(m.cycles(), &host));
+            }
             if a & 0x11 == 0 && std::fs::remove_file(&host).is_ok() {
                 self.quota.resized(len, 0);
                 deleted += 1;
@@ -684,6 +695,7 @@ impl Kernel {
                     ..
                 }) => {
                     if std::fs::rename(&host, &dest).is_ok() {
+                        note(&self.journal, |j| j.renamed(m.cycles(), &host, &dest));
                         renamed += 1;
                     } else {
                         err = ERR_ACCESS;

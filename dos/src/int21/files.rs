@@ -6,6 +6,7 @@ use std::io::{Read, Seek, SeekFrom, Write};
 use crate::console::Console;
 use crate::drive::{Device, Resolved, ERR_ACCESS, ERR_FILE};
 use crate::int21::console::{con_out, con_read_raw};
+use crate::journal::note;
 use crate::kernel::Kernel;
 use crate::mem::{self, lin, rd16, Regs};
 use crate::rom::Flow;
@@ -124,6 +125,7 @@ impl Kernel {
                         } else {
                             0
                         };
+                        note(&self.journal, |j| j.before_replace(m.cycles(), &host));
                         let f = std::fs::OpenOptions::new()
                             .read(true)
                             .write(true)
@@ -181,6 +183,7 @@ impl Kernel {
                         host, exists: true, ..
                     }) if host.is_file() => {
                         let len = std::fs::metadata(&host).map(|md| md.len()).unwrap_or(0);
+                        note(&self.journal, |j| j.before_replace(m.cycles(), &host));
                         match std::fs::remove_file(&host) {
                             Ok(()) => {
                                 self.quota.resized(len, 0);
@@ -222,7 +225,7 @@ impl Kernel {
             0x56 => {
                 let old = self.path_dsdx(m);
                 let new = mem::read_asciiz(m, m.es(), m.di(), 128);
-                self.rename(&old, &new).map(|_| m.ax())
+                self.rename(m.cycles(), &old, &new).map(|_| m.ax())
             }
             0x57 => self.file_time(m),
             0x5A => self.create_temp(m),
@@ -314,6 +317,9 @@ impl Kernel {
                     // Truncate or extend to the current position; past the
                     // quota the disk is full and the file stays as it is.
                     if self.quota.allows(len, pos) {
+                        note(&self.journal, |j| {
+                            j.before_set_len(m.cycles(), &host_of(&self.drive, &e.dos), f, pos)
+                        });
                         f.set_len(pos).map_err(|_| ERR_ACCESS)?;
                         self.quota.resized(len, pos);
                     }
@@ -323,6 +329,10 @@ impl Kernel {
                     // clear), as DOS does.
                     let k = self.quota.fit(len, pos, n as u64) as usize;
                     if k > 0 {
+                        note(&self.journal, |j| {
+                            let host = host_of(&self.drive, &e.dos);
+                            j.before_write(m.cycles(), &host, f, pos, k as u64)
+                        });
                         f.write_all(&data[..k]).map_err(|_| ERR_ACCESS)?;
                         self.quota.resized(len, len.max(pos + k as u64));
                     }
@@ -400,7 +410,7 @@ impl Kernel {
         }
     }
 
-    fn rename(&mut self, old: &[u8], new: &[u8]) -> Result<(), u16> {
+    fn rename(&mut self, cycle: u64, old: &[u8], new: &[u8]) -> Result<(), u16> {
         let from = match self.drive.resolve(old)? {
             Resolved::Path {
                 host, exists: true, ..
@@ -416,7 +426,9 @@ impl Kernel {
             } => host,
             _ => return Err(ERR_ACCESS),
         };
-        std::fs::rename(from, to).map_err(|_| ERR_ACCESS)
+        std::fs::rename(&from, &to).map_err(|_| ERR_ACCESS)?;
+        note(&self.journal, |j| j.renamed(cycle, &from, &to));
+        Ok(())
     }
 
     fn file_time(&mut self, m: &mut Machine) -> Result<u16, u16> {
@@ -493,4 +505,13 @@ impl Kernel {
         m.set_cx(result);
         Ok(h)
     }
+}
+
+/// The host path of an open file's DOS path (for the journal; the root if
+/// it no longer resolves).
+pub(crate) fn host_of(drive: &crate::drive::Drive, dos: &[String]) -> std::path::PathBuf {
+    drive
+        .resolve_file(&crate::drive::Drive::dos_path(dos))
+        .map(|(h, _)| h)
+        .unwrap_or_else(|_| drive.root().to_path_buf())
 }

@@ -44,6 +44,12 @@ pub struct DebugArgs {
     #[arg(long, value_name = "FILE", conflicts_with_all = ["cpu", "mhz"])]
     load_state: Option<PathBuf>,
 
+    /// Memory for the history that lets the session run backwards
+    /// (reverse-step, reverse-continue, history, goto), in MiB; past it the
+    /// oldest history is dropped. 0 keeps none.
+    #[arg(long, value_name = "MIB", default_value_t = crate::debug::history::DEFAULT_MIB)]
+    history_mib: u64,
+
     /// Run these debugger commands first (a file, one per line).
     #[arg(long, value_name = "FILE")]
     script: Option<PathBuf>,
@@ -69,6 +75,7 @@ pub fn run(args: &DebugArgs) -> ExitCode {
         machine: &args.machine,
         dos: &args.dos,
         load_state: args.load_state.as_deref(),
+        history_mib: args.history_mib,
     };
     let mut s = match crate::debug::start(&start) {
         Ok(s) => s,

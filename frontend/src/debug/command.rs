@@ -8,6 +8,7 @@ use emu::Registers;
 
 use super::breakpoints::{Bp, BpKind};
 use super::engine::{Frame, Stop};
+use super::history::query::Write;
 use super::parse::{Addr, Cond};
 
 /// A command for the engine, by family.
@@ -23,8 +24,76 @@ pub enum Command {
     View(ViewCmd),
     /// Files: trace, save states, screenshots.
     File(FileCmd),
+    /// Run backwards, or move anywhere in the history.
+    Back(BackCmd),
+    /// Ask the history.
+    History(HistoryCmd),
     /// Leave the debugger.
     Quit,
+}
+
+/// Commands that move the machine back (or anywhere) in its history.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BackCmd {
+    /// Back N instructions.
+    Step(u64),
+    /// Back one instruction, over a routine that just returned.
+    Next,
+    /// Back to the most recent earlier stop of a breakpoint.
+    Continue,
+    /// Back to the call of the current routine.
+    Finish,
+    /// To this cycle of the history.
+    Goto(u64),
+}
+
+/// Questions for the history.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HistoryCmd {
+    /// Every write to `len` bytes from an address.
+    Mem {
+        /// The first byte.
+        addr: Addr,
+        /// How many.
+        len: u64,
+    },
+    /// Every write to a port.
+    Port(u16),
+    /// What the history holds.
+    Info,
+}
+
+/// What a history query watched.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Watched {
+    /// Bytes of memory.
+    Mem {
+        /// The first (linear).
+        start: u32,
+        /// How many.
+        len: u32,
+    },
+    /// A port.
+    Port(u16),
+}
+
+/// What the history holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HistoryInfo {
+    /// Its first cycle.
+    pub start: u64,
+    /// Its last.
+    pub end: u64,
+    /// The cycle now.
+    pub now: u64,
+    /// Checkpoints kept.
+    pub checkpoints: usize,
+    /// Bytes they hold.
+    pub bytes: usize,
+    /// The budget in MiB.
+    pub budget_mib: u64,
+    /// Steps between checkpoints now.
+    pub interval: u64,
 }
 
 /// How long a run may take.
@@ -354,6 +423,15 @@ pub enum Reply {
         /// Its height.
         height: usize,
     },
+    /// Writes found in the history.
+    Writes {
+        /// What was asked about.
+        what: Watched,
+        /// The writes, oldest first.
+        writes: Vec<Write>,
+    },
+    /// What the history holds.
+    History(HistoryInfo),
     /// The user asked to leave.
     Quit,
 }

@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 
 use super::breakpoints::BpKind;
 use super::command::{
-    BpSpec, BreakCmd, Budget, Command, FileCmd, MachineCmd, Reply, RunCmd, Val, ViewCmd, Which,
+    BackCmd, BpSpec, BreakCmd, Budget, Command, FileCmd, HistoryCmd, MachineCmd, Reply, RunCmd,
+    Val, ViewCmd, Which,
 };
 use super::engine::Debugger;
 use super::error::{Error, Result};
@@ -32,6 +33,9 @@ breaks:    b|break ADDR [if COND]      watch [r|w|rw] ADDR [LEN] [if COND]
            bl (list)   bd N|all (delete)   bsave FILE   bload FILE
 show:      r|regs   r NAME=VALUE   x ADDR [LEN]   e ADDR BYTE...   u [ADDR] [N]
            ivt [FIRST [N]]   bt (call stack)   pit   pic   vga
+back:      rs|reverse-step [N]   rn|reverse-next   rc|reverse-continue
+           rf|reverse-finish   goto CYCLE (decimal, 0x hex)
+           history ADDR [LEN]   history port PORT   history (what is kept)
 files:     trace FILE | trace off   save FILE (save state)   load FILE (load state)
            shot FILE (screenshot, PNG)
            q|quit
@@ -239,6 +243,48 @@ fn parse_cont(arg: Option<&&str>) -> Result<Command> {
     Ok(Command::Run(RunCmd::Continue(Budget::Seconds(secs))))
 }
 
+/// A cycle: decimal as the registers line shows it, or `0x` hex.
+fn parse_cycle(arg: Option<&&str>) -> Result<u64> {
+    let a = arg.ok_or(Error::Usage("goto CYCLE"))?;
+    let a = a.trim_start_matches('#');
+    let v = match a.strip_prefix("0x").or_else(|| a.strip_prefix("0X")) {
+        Some(h) => u64::from_str_radix(h, 16),
+        None => a.parse::<u64>(),
+    };
+    v.map_err(|_| Error::BadArgument {
+        arg: a.to_string(),
+        expected: "a cycle (decimal, or 0x hex)",
+    })
+}
+
+/// `history [ADDR [LEN] | port PORT]`.
+fn parse_history(args: &[&str]) -> Result<Command> {
+    let c = match args {
+        [] => HistoryCmd::Info,
+        ["port", p] => {
+            let v = parse_num(p)?;
+            if v > 0xFFFF {
+                return Err(Error::OutOfRange {
+                    field: "port".into(),
+                    value: v as u64,
+                    max: 0xFFFF,
+                });
+            }
+            HistoryCmd::Port(v as u16)
+        }
+        [a] => HistoryCmd::Mem {
+            addr: parse_addr(a)?,
+            len: 1,
+        },
+        [a, n] => HistoryCmd::Mem {
+            addr: parse_addr(a)?,
+            len: parse_num(n)? as u64,
+        },
+        _ => return Err(Error::Usage("history [ADDR [LEN] | port PORT]")),
+    };
+    Ok(Command::History(c))
+}
+
 /// `key TEXT` (`\n` is Enter; no text types Enter).
 fn key_bytes(rest: &str) -> Vec<u8> {
     let mut t = rest.replace("\\n", "\n").into_bytes();
@@ -272,6 +318,12 @@ pub fn parse(line: &str) -> Result<Line> {
             Command::Run(RunCmd::To(a, DEFAULT_BUDGET))
         }
         "key" | "type" => Command::Machine(MachineCmd::Key(key_bytes(rest))),
+        "rs" | "reverse-step" | "rsi" => Command::Back(BackCmd::Step(num_or(first, 1)? as u64)),
+        "rn" | "reverse-next" => Command::Back(BackCmd::Next),
+        "rc" | "reverse-continue" => Command::Back(BackCmd::Continue),
+        "rf" | "reverse-finish" => Command::Back(BackCmd::Finish),
+        "goto" => Command::Back(BackCmd::Goto(parse_cycle(first)?)),
+        "history" => parse_history(&args)?,
         "b" | "break" | "bp" => parse_break(rest)?,
         "watch" | "w" => parse_watch(rest)?,
         "port" => parse_port(rest)?,

@@ -16,6 +16,8 @@ use iced_x86::{Decoder, DecoderOptions, Formatter, Instruction, IntelFormatter};
 use super::breakpoints::{Bp, BpKind};
 use super::command::{Insn, Regs, Which};
 use super::error::{Error, Result};
+use super::history::checkpoint::Checkpoint;
+use super::history::History;
 use super::parse::{parse_num, Addr, Cond};
 use super::regs::RegName;
 
@@ -35,6 +37,8 @@ pub enum Stop {
     Ended(End),
     /// The cycle budget of the command ran out.
     Limit,
+    /// Running backwards reached the start of the history.
+    HistoryStart,
 }
 
 /// How the program ended (no more running).
@@ -118,6 +122,8 @@ pub struct Debugger {
     pub ended: Option<End>,
     /// Guest text not yet shown.
     pub output: Vec<u8>,
+    /// The history for running backwards, when kept.
+    pub history: Option<History>,
 }
 
 impl Debugger {
@@ -134,14 +140,99 @@ impl Debugger {
             hook_bp: Vec::new(),
             ended: None,
             output: Vec::new(),
+            history: None,
         };
         s.prev_mem = s.mem_snapshot();
         s
     }
 
+    /// Keeps a history of up to `mib` MiB from here on, so that the
+    /// session can run backwards (0: none).
+    pub fn keep_history(&mut self, mib: u64) -> Result<()> {
+        self.history = None;
+        self.core.dos.set_journal(None);
+        if mib > 0 {
+            let h = History::new(mib);
+            self.core.dos.set_journal(Some(h.journal.clone()));
+            self.history = Some(h);
+            self.checkpoint(false)?;
+        }
+        Ok(())
+    }
+
+    /// Takes a checkpoint of the position now (`change`: right after a
+    /// change of the user's).
+    pub(super) fn checkpoint(&mut self, change: bool) -> Result<()> {
+        let Some(h) = self.history.as_ref() else {
+            return Ok(());
+        };
+        let t = std::time::Instant::now();
+        let c = Checkpoint::take(
+            &self.core,
+            &self.frames,
+            self.ended.as_ref(),
+            h.checkpoints.last(),
+            change,
+        )
+        .map_err(|e| Error::History(e.to_string()))?;
+        let cost = t.elapsed();
+        if let Some(line) = self.history.as_mut().and_then(|h| h.add(c, cost)) {
+            eprintln!("tandem debug: {line}");
+        }
+        Ok(())
+    }
+
+    /// Puts the machine, DOS and the call stack back as checkpoint `k`
+    /// holds them (breakpoints are armed again when a run starts).
+    pub(super) fn restore(&mut self, k: usize) -> Result<()> {
+        let h = self.history.as_ref().ok_or(Error::NoHistory)?;
+        let c = h.checkpoints.get(k).ok_or(Error::NoHistory)?;
+        // The folder first: the state reopens its files.
+        if let Ok(mut j) = h.journal.lock() {
+            for e in j.undo_to(c.cycle) {
+                eprintln!("tandem debug: history: a file of drive C: could not be put back: {e}");
+            }
+        }
+        let mut core = c
+            .restore(&self.mount)
+            .map_err(|e| Error::History(e.to_string()))?;
+        core.dos.set_journal(Some(h.journal.clone()));
+        self.frames = c.frames.clone();
+        self.ended = c.ended.clone();
+        self.core = core;
+        Ok(())
+    }
+
+    /// Notes a change of the user's to the machine: the history takes a
+    /// checkpoint of it before the machine runs again.
+    pub fn touched(&mut self) {
+        if let Some(h) = self.history.as_mut() {
+            h.dirty = true;
+        }
+    }
+
+    /// Records a pending change of the user's: the timeline forks here and
+    /// a checkpoint keeps the change.
+    pub(super) fn settle(&mut self) -> Result<()> {
+        let now = self.core.m.cycles();
+        let Some(h) = self.history.as_mut() else {
+            return Ok(());
+        };
+        if !std::mem::replace(&mut h.dirty, false) {
+            return Ok(());
+        }
+        h.fork(now);
+        self.checkpoint(true)
+    }
+
     fn mem_snapshot(&self) -> Vec<u8> {
         let b = self.core.m.bus.mem.bytes();
         b[..b.len().min(DIFF_LEN)].to_vec()
+    }
+
+    /// The host folder that is drive C:.
+    pub fn mount_path(&self) -> PathBuf {
+        self.mount.clone()
     }
 
     /// CS and IP.
@@ -179,7 +270,11 @@ impl Debugger {
     /// Writes a register (a new CS:IP wakes a halted CPU).
     pub fn put_reg(&mut self, n: RegName, v: u32) {
         let flags = self.core.m.cpu.normalize_flags(v);
+        let before = self.core.m.cpu.regs.clone();
         n.write(&mut self.core.m.cpu.regs, v, flags);
+        if self.core.m.cpu.regs != before {
+            self.touched();
+        }
         if n.moves_pc() {
             self.core.m.cpu.halted = false;
         }
@@ -236,7 +331,11 @@ impl Debugger {
     pub fn write_mem(&mut self, addr: u32, bytes: &[u8]) -> usize {
         let mut n = 0;
         for (i, &b) in bytes.iter().enumerate() {
-            if self.core.m.bus.mem.poke(addr.wrapping_add(i as u32), b) {
+            let a = addr.wrapping_add(i as u32);
+            if self.core.m.peek8(a) != b {
+                self.touched();
+            }
+            if self.core.m.bus.mem.poke(a, b) {
                 n += 1;
             }
         }
@@ -376,6 +475,11 @@ impl Debugger {
         self.ended = None;
         self.output.clear();
         self.prev_mem = self.mem_snapshot();
+        // A loaded state has a clock of its own: the history starts anew
+        // from it.
+        if let Some(h) = self.history.take() {
+            self.keep_history(h.budget_mib())?;
+        }
         Ok(())
     }
 }

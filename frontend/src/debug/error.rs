@@ -136,6 +136,37 @@ pub enum Error {
         /// The deepest nesting.
         max: usize,
     },
+    /// A command that runs backwards or asks about the past, in a session
+    /// that keeps no history.
+    #[error("no history is kept (tandem debug keeps it unless --history-mib is 0)")]
+    NoHistory,
+    /// Running backwards from the start of the history.
+    #[error("no history before cycle {0}: this is where the recorded history starts")]
+    HistoryStart(u64),
+    /// A cycle outside the history.
+    #[error("cycle {cycle} is outside the history (cycles {start} to {end})")]
+    OutsideHistory {
+        /// The cycle asked for.
+        cycle: u64,
+        /// The history's first cycle.
+        start: u64,
+        /// Its last.
+        end: u64,
+    },
+    /// `reverse-finish` with no routine known to have been called.
+    #[error("reverse-finish: the call stack is empty (no call of this routine was seen)")]
+    NoCaller,
+    /// A history query of too many bytes.
+    #[error("a history query covers at most {max:#x} bytes, not {len:#x}")]
+    QueryTooLong {
+        /// The bytes asked for.
+        len: u64,
+        /// The most.
+        max: u64,
+    },
+    /// A checkpoint could not be taken or restored.
+    #[error("{0}")]
+    History(String),
     /// A line of a `bload` script failed.
     #[error("{}: line {line}: {source}", path.display())]
     ScriptLine {

@@ -5,11 +5,12 @@ use std::path::Path;
 
 use super::breakpoints::BpKind;
 use super::command::{
-    BpSpec, BreakCmd, Budget, Command, FileCmd, Insn, IvtEntry, MachineCmd, Pic, PitChannel, Reply,
-    RunCmd, Val, Vga, ViewCmd,
+    BackCmd, BpSpec, BreakCmd, Budget, Command, FileCmd, HistoryCmd, HistoryInfo, Insn, IvtEntry,
+    MachineCmd, Pic, PitChannel, Reply, RunCmd, Val, Vga, ViewCmd, Watched,
 };
 use super::engine::Debugger;
 use super::error::{Error, Result};
+use super::history::query::MAX_QUERY;
 use super::parse::Addr;
 
 /// The most instructions one disassembly shows.
@@ -24,6 +25,8 @@ impl Debugger {
             Command::Machine(c) => self.machine_cmd(c),
             Command::View(c) => self.view_cmd(c),
             Command::File(c) => self.file_cmd(c),
+            Command::Back(c) => self.back_cmd(c),
+            Command::History(c) => self.history_cmd(c),
             Command::Quit => Ok(Reply::Quit),
         }
     }
@@ -51,6 +54,51 @@ impl Debugger {
             stop,
             output: self.take_output(),
         })
+    }
+
+    fn back_cmd(&mut self, c: BackCmd) -> Result<Reply> {
+        let stop = match c {
+            BackCmd::Step(n) => self.reverse_step(n)?,
+            BackCmd::Next => self.reverse_next()?,
+            BackCmd::Continue => self.reverse_continue()?,
+            BackCmd::Finish => self.reverse_finish()?,
+            BackCmd::Goto(cycle) => self.goto(cycle)?,
+        };
+        Ok(Reply::Stopped {
+            stop,
+            output: self.take_output(),
+        })
+    }
+
+    fn history_cmd(&mut self, c: HistoryCmd) -> Result<Reply> {
+        let (what, writes) = match c {
+            HistoryCmd::Mem { addr, len } => {
+                if len > MAX_QUERY {
+                    return Err(Error::QueryTooLong {
+                        len,
+                        max: MAX_QUERY,
+                    });
+                }
+                let start = self.linear(&addr)?;
+                let len = len.max(1) as u32;
+                (Watched::Mem { start, len }, self.history_mem(start, len)?)
+            }
+            HistoryCmd::Port(p) => (Watched::Port(p), self.history_port(p)?),
+            HistoryCmd::Info => {
+                let now = self.core.m.cycles();
+                let h = self.kept()?;
+                return Ok(Reply::History(HistoryInfo {
+                    start: h.start().unwrap_or(now),
+                    end: h.end().max(now),
+                    now,
+                    checkpoints: h.checkpoints(),
+                    bytes: h.bytes(),
+                    budget_mib: h.budget_mib(),
+                    interval: h.interval(),
+                }));
+            }
+        };
+        Ok(Reply::Writes { what, writes })
     }
 
     /// What a breakpoint spec watches now (its addresses resolved).
@@ -146,6 +194,7 @@ impl Debugger {
             }
             MachineCmd::Key(text) => {
                 self.core.dos.type_text(&text);
+                self.touched();
                 return Ok(Reply::Typed(text.len()));
             }
         }

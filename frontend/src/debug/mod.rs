@@ -13,6 +13,7 @@ pub mod engine;
 pub mod error;
 pub mod execute;
 pub mod gdb;
+pub mod history;
 pub mod parse;
 pub mod protocol;
 pub mod regs;
@@ -41,6 +42,8 @@ pub struct Start<'a> {
     pub dos: &'a DosOpts,
     /// A save state to start from instead of the program's entry.
     pub load_state: Option<&'a Path>,
+    /// The history's memory budget in MiB (0: no history).
+    pub history_mib: u64,
 }
 
 /// Builds the machine with the program loaded at its entry (or from a
@@ -52,17 +55,20 @@ pub fn start(s: &Start) -> Result<Debugger, Error> {
         Some(d) => d.clone(),
         None => program::program_folder(s.program),
     };
-    if let Some(f) = s.load_state {
+    let mut d = if let Some(f) = s.load_state {
         let snap = savestate::load(f, &mount)?;
-        return Ok(Debugger::new(snap.machine, snap.dos, mount));
-    }
-    let session = program::boot(
-        s.machine.config(emu::CpuModel::I8086),
-        s.dos.config(mount.clone()),
-        &image,
-        &name,
-        Some(s.program),
-        s.args,
-    )?;
-    Ok(Debugger::new(session.m, session.dos, mount))
+        Debugger::new(snap.machine, snap.dos, mount)
+    } else {
+        let session = program::boot(
+            s.machine.config(emu::CpuModel::I8086),
+            s.dos.config(mount.clone()),
+            &image,
+            &name,
+            Some(s.program),
+            s.args,
+        )?;
+        Debugger::new(session.m, session.dos, mount)
+    };
+    d.keep_history(s.history_mib)?;
+    Ok(d)
 }

@@ -11,6 +11,7 @@ use iced_x86::{Formatter, Instruction, IntelFormatter, Mnemonic};
 
 use super::breakpoints::BpKind;
 use super::engine::{Debugger, End, Frame, Stop};
+use super::history::{StepKind, StepRecord};
 use super::parse::{Cond, Operand};
 
 /// The deepest call stack kept (the oldest frames are dropped).
@@ -18,7 +19,7 @@ const MAX_FRAMES: usize = 4096;
 
 impl Debugger {
     /// Rebuilds the CPU's hooks from the breakpoints.
-    fn arm(&mut self) {
+    pub(super) fn arm(&mut self) {
         let resume = self.core.m.cpu.hooks.as_ref().and_then(|h| h.resume_at);
         let h = self.core.m.cpu.hooks_mut();
         h.clear();
@@ -52,19 +53,22 @@ impl Debugger {
         c.op.holds(v, c.rhs)
     }
 
-    /// Whether the hook stop `rec` is a stop of its breakpoint (its AL
-    /// filter and condition hold); counts the hit and deletes a temporary
-    /// breakpoint when so.
-    fn breakpoint_hit(&mut self, rec: &HookRecord) -> Option<usize> {
+    /// The breakpoint the hook stop `rec` is a stop of, if its AL filter
+    /// and condition hold (nothing counted: running backwards asks too).
+    pub(super) fn stop_of(&self, rec: &HookRecord) -> Option<usize> {
         let n = self.hook_bp.get(rec.hook).copied()?;
         let bp = self.bps.get(n)?.as_ref()?;
         let al_ok = match (&bp.kind, rec.event) {
             (BpKind::Int { al: Some(al), .. }, HookEvent::Interrupt { ax, .. }) => ax as u8 == *al,
             _ => true,
         };
-        if !(al_ok && bp.cond.as_ref().is_none_or(|c| self.cond_holds(c))) {
-            return None;
-        }
+        (al_ok && bp.cond.as_ref().is_none_or(|c| self.cond_holds(c))).then_some(n)
+    }
+
+    /// Whether the hook stop `rec` is a stop of its breakpoint; counts the
+    /// hit and deletes a temporary breakpoint when so.
+    fn breakpoint_hit(&mut self, rec: &HookRecord) -> Option<usize> {
+        let n = self.stop_of(rec)?;
         if let Some(Some(bp)) = self.bps.get_mut(n) {
             bp.hits += 1;
             if bp.temp {
@@ -73,6 +77,14 @@ impl Debugger {
             }
         }
         Some(n)
+    }
+
+    /// SS and SP now.
+    pub(super) fn stack_now(&self) -> (u16, u16) {
+        (
+            self.core.m.cpu.regs.sreg(SegReg::SS),
+            self.core.m.cpu.regs.gpr[4] as u16,
+        )
     }
 
     /// Writes the trace line of the instruction about to run.
@@ -91,7 +103,7 @@ impl Debugger {
 
     /// Executes one instruction (servicing DOS traps on the way). Returns
     /// a stop when a breakpoint fired or the program ended.
-    fn step_insn(&mut self) -> Option<Stop> {
+    pub(super) fn step_insn(&mut self) -> Option<Stop> {
         if let Some(e) = &self.ended {
             return Some(Stop::Ended(e.clone()));
         }
@@ -101,10 +113,35 @@ impl Debugger {
             self.core.m.cpu.regs.sreg(SegReg::SS),
             self.core.m.cpu.regs.gpr[4] as u16,
         );
+        let rec = StepRecord {
+            cycle: self.core.m.cycles(),
+            cs,
+            ip,
+            ss: stack0.0,
+            sp: stack0.1,
+            len: ins.len() as u8,
+            kind: StepKind::of(&ins),
+        };
         self.trace_line(&ins, (cs, ip));
+        let stop = self.run_one();
+        let ran = match &stop {
+            None => true,
+            Some(Stop::Breakpoint(_, r)) => !matches!(r.event, HookEvent::Exec { .. }),
+            Some(_) => false,
+        };
+        if ran {
+            self.track_calls(&ins, (cs, ip), stack0);
+        }
+        if self.core.m.cycles() != rec.cycle {
+            self.stepped(rec);
+        }
+        stop
+    }
+
+    /// Runs the machine for one instruction; while halted, up to the next
+    /// device event (the core session services DOS traps on the way).
+    fn run_one(&mut self) -> Option<Stop> {
         loop {
-            // One instruction; while halted, up to the next device event
-            // (the core session services DOS traps on the way).
             let budget = if self.core.m.cpu.halted {
                 self.core
                     .m
@@ -119,7 +156,7 @@ impl Debugger {
             let exit = self.core.run_for(budget);
             self.output.extend(self.core.dos.take_output());
             match exit {
-                Exit::Limit | Exit::Frame => break,
+                Exit::Limit | Exit::Frame => return None,
                 Exit::Exited(code) => {
                     self.ended = Some(End::Exited(code));
                     return Some(Stop::Exited(code));
@@ -133,22 +170,17 @@ impl Debugger {
                     return Some(Stop::Stopped(why));
                 }
                 Exit::HookStop => {
-                    let Some(rec) = self.core.m.cpu.hooks.as_ref().and_then(|h| h.stopped) else {
-                        break;
-                    };
+                    let rec = self.core.m.cpu.hooks.as_ref().and_then(|h| h.stopped)?;
                     if let Some(n) = self.breakpoint_hit(&rec) {
                         return Some(Stop::Breakpoint(n, rec));
                     }
-                    if matches!(rec.event, HookEvent::Exec { .. }) {
-                        // Condition false: execute the instruction.
-                        continue;
+                    if !matches!(rec.event, HookEvent::Exec { .. }) {
+                        return None;
                     }
-                    break;
+                    // Condition false: execute the instruction.
                 }
             }
         }
-        self.track_calls(&ins, (cs, ip), stack0);
-        None
     }
 
     fn track_calls(&mut self, ins: &Instruction, at: (u16, u16), stack0: (u16, u16)) {
@@ -187,6 +219,9 @@ impl Debugger {
     /// Runs until `done` says so after an instruction, a breakpoint
     /// stops, the program ends, or `max_cycles` pass.
     pub fn run_until(&mut self, max_cycles: u64, mut done: impl FnMut(&Debugger) -> bool) -> Stop {
+        if let Err(e) = self.settle() {
+            self.lose_history(&e);
+        }
         self.arm();
         let end = self.core.m.cycles().saturating_add(max_cycles);
         loop {

@@ -6,8 +6,9 @@ use std::fmt::Write as _;
 use emu::{ExecAt, HookEvent};
 
 use super::breakpoints::BpKind;
-use super::command::{Regs, Reply};
+use super::command::{Regs, Reply, Watched};
 use super::engine::{Changes, Debugger, Stop};
+use super::history::query::{Write, Writer};
 
 /// The flag letters set in `f` (o d i t s z a p c).
 pub fn flags_text(f: u32) -> String {
@@ -138,6 +139,9 @@ pub fn stop_text(s: &mut Debugger, stop: &Stop) -> String {
         Stop::Limit => {
             let _ = writeln!(t, "stopped: the command's time limit passed");
         }
+        Stop::HistoryStart => {
+            let _ = writeln!(t, "stopped: the start of the history");
+        }
     }
     let _ = writeln!(t, "=>     {}", s.insn_now());
     let _ = writeln!(t, "{}", regs_text(&s.regs()));
@@ -234,8 +238,63 @@ pub fn reply_text(s: &mut Debugger, r: &Reply) -> String {
             format!("wrote {written} of {of} bytes at {base:05X}")
         }
         Reply::Typed(n) => format!("typed {n} bytes"),
+        Reply::Writes { what, writes } => writes_text(*what, writes),
+        Reply::History(h) => format!(
+            "history: cycles {} to {} (now {}), {} checkpoints, {:.1} MiB of {} MiB, \
+             a checkpoint every {} steps",
+            h.start,
+            h.end,
+            h.now,
+            h.checkpoints,
+            h.bytes as f64 / (1 << 20) as f64,
+            h.budget_mib,
+            h.interval
+        ),
         _ => view_text(r),
     }
+}
+
+/// The writes a history query found, one line each: cycle, emulated
+/// time, frame, who, where, old -> new.
+fn writes_text(what: Watched, writes: &[Write]) -> String {
+    let hex = |b: &[u8]| {
+        b.iter()
+            .map(|x| format!("{x:02X}"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let mut t = match what {
+        Watched::Mem { start, len } => format!(
+            "{} writes to {start:05X}-{:05X} in the history\n",
+            writes.len(),
+            start.wrapping_add(len - 1)
+        ),
+        Watched::Port(p) => format!("{} writes to port {p:04X}h in the history\n", writes.len()),
+    };
+    for w in writes {
+        let by = match &w.by {
+            Writer::Cpu(i) => i.to_string(),
+            Writer::Service { name, caller } => {
+                format!("{name} (called from {:04X}:{:04X})", caller.0, caller.1)
+            }
+            Writer::User => "the debugger's user".into(),
+        };
+        let old = if w.old.is_empty() {
+            "--".to_string()
+        } else {
+            hex(&w.old)
+        };
+        let _ = writeln!(
+            t,
+            "cycle {:>12}  {:>10.6} s  frame {:>6}  {:05X}: {old} -> {}  by {by}",
+            w.cycle,
+            w.seconds,
+            w.frame,
+            w.addr,
+            hex(&w.new)
+        );
+    }
+    t
 }
 
 /// The text of the views and file replies.

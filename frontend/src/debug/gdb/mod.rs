@@ -22,6 +22,9 @@ use emu::{ExecAt, HookEvent, SegReg};
 use gdbstub::common::Signal;
 use gdbstub::conn::ConnectionExt;
 use gdbstub::stub::{run_blocking, DisconnectReason, GdbStub, SingleThreadStopReason};
+use gdbstub::target::ext::base::reverse_exec::{
+    ReplayLogPosition, ReverseCont, ReverseContOps, ReverseStep, ReverseStepOps,
+};
 use gdbstub::target::ext::base::singlethread::{
     SingleThreadBase, SingleThreadResume, SingleThreadResumeOps, SingleThreadSingleStep,
     SingleThreadSingleStepOps,
@@ -38,6 +41,7 @@ use super::breakpoints::BpKind;
 use super::command::{Command, FileCmd};
 use super::console::{self, Line};
 use super::engine::{Debugger, Stop};
+use super::error::Result as DebugResult;
 use super::parse::parse_addr;
 use super::regs::RegName;
 use arch::{RealMode, RealModeRegs, CS, EFLAGS, EIP};
@@ -51,6 +55,8 @@ const POLL_CYCLES: u64 = 200_000;
 enum Resume {
     Continue,
     Step,
+    ReverseStep,
+    ReverseContinue,
 }
 
 /// The stub's target: the debugger session and gdb's breakpoints.
@@ -101,6 +107,8 @@ impl GdbTarget {
             let stop = match self.resume {
                 Resume::Step => self.s.step(1),
                 Resume::Continue => self.s.cont(POLL_CYCLES),
+                Resume::ReverseStep => self.backwards(Debugger::reverse_step_one),
+                Resume::ReverseContinue => self.backwards(Debugger::reverse_continue),
             };
             self.flush_output();
             let reason = match stop {
@@ -130,6 +138,10 @@ impl GdbTarget {
                     _ => SingleThreadStopReason::Signal(Signal::SIGTRAP),
                 },
                 Stop::Exited(code) => SingleThreadStopReason::Exited(code),
+                Stop::HistoryStart => SingleThreadStopReason::ReplayLog {
+                    tid: None,
+                    pos: ReplayLogPosition::Begin,
+                },
                 Stop::Stopped(why) => {
                     eprintln!("tandem debug: {why}");
                     SingleThreadStopReason::Terminated(Signal::SIGSTOP)
@@ -140,6 +152,18 @@ impl GdbTarget {
                 }
             };
             return Some(reason);
+        }
+    }
+
+    /// Runs backwards; an error (no history before here) is the start of
+    /// the replay log for gdb, and said on stderr.
+    fn backwards(&mut self, go: fn(&mut Debugger) -> DebugResult<Stop>) -> Stop {
+        match go(&mut self.s) {
+            Ok(stop) => stop,
+            Err(e) => {
+                eprintln!("tandem debug: {e}");
+                Stop::HistoryStart
+            }
         }
     }
 
@@ -284,6 +308,28 @@ impl SingleThreadResume for GdbTarget {
 
     fn support_single_step(&mut self) -> Option<SingleThreadSingleStepOps<'_, Self>> {
         Some(self)
+    }
+
+    fn support_reverse_step(&mut self) -> Option<ReverseStepOps<'_, (), Self>> {
+        Some(self)
+    }
+
+    fn support_reverse_cont(&mut self) -> Option<ReverseContOps<'_, (), Self>> {
+        Some(self)
+    }
+}
+
+impl ReverseStep<()> for GdbTarget {
+    fn reverse_step(&mut self, _tid: ()) -> Result<(), Self::Error> {
+        self.resume = Resume::ReverseStep;
+        Ok(())
+    }
+}
+
+impl ReverseCont<()> for GdbTarget {
+    fn reverse_cont(&mut self) -> Result<(), Self::Error> {
+        self.resume = Resume::ReverseContinue;
+        Ok(())
     }
 }
 

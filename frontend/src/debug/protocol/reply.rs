@@ -3,8 +3,9 @@
 use emu::HookEvent;
 use serde_json::{json, Map, Value};
 
-use crate::debug::command::{Regs, Reply};
+use crate::debug::command::{Regs, Reply, Watched};
 use crate::debug::engine::{Debugger, Stop};
+use crate::debug::history::query::{Write, Writer};
 
 /// The register names a `regs` object holds.
 const REG_FIELDS: [&str; 16] = [
@@ -57,6 +58,9 @@ fn stop_json(s: &Debugger, stop: Stop, output: &[u8]) -> Map<String, Value> {
         }
         Stop::Limit => {
             m.insert("stop".into(), json!("limit"));
+        }
+        Stop::HistoryStart => {
+            m.insert("stop".into(), json!("history_start"));
         }
         Stop::Exited(c) => {
             m.insert("stop".into(), json!("exited"));
@@ -144,6 +148,11 @@ fn device_json(r: Reply) -> Value {
             "bios_mode": v.bios_mode, "misc": v.misc, "sequencer": hex(&v.seq),
             "crtc": hex(&v.crtc), "graphics": hex(&v.gc), "attribute": hex(&v.attr),
         }),
+        Reply::Writes { what, writes } => writes_json(what, &writes),
+        Reply::History(h) => json!({
+            "start": h.start, "end": h.end, "now": h.now, "checkpoints": h.checkpoints,
+            "bytes": h.bytes, "budget_mib": h.budget_mib, "interval": h.interval,
+        }),
         Reply::Trace(p) => json!({"path": p.map(|p| p.to_string_lossy().into_owned())}),
         Reply::StateSaved(p) | Reply::BreaksSaved(p) => json!({"path": p.to_string_lossy()}),
         Reply::StateLoaded(p, regs) => {
@@ -156,4 +165,30 @@ fn device_json(r: Reply) -> Value {
         } => json!({"width": width, "height": height, "path": path.to_string_lossy()}),
         _ => json!({}),
     }
+}
+
+/// A history query's answer: what was watched and every write, oldest
+/// first (`by` is an instruction, a service or the user).
+fn writes_json(what: Watched, writes: &[Write]) -> Value {
+    let watched = match what {
+        Watched::Mem { start, len } => json!({"addr": start, "len": len}),
+        Watched::Port(p) => json!({"port": p}),
+    };
+    let list: Vec<Value> = writes
+        .iter()
+        .map(|w| {
+            let by = match &w.by {
+                Writer::Cpu(i) => json!({"kind": "cpu", "cs": i.seg, "ip": i.off, "text": i.text}),
+                Writer::Service { name, caller } => json!({
+                    "kind": "service", "name": name, "cs": caller.0, "ip": caller.1,
+                }),
+                Writer::User => json!({"kind": "user"}),
+            };
+            json!({
+                "cycle": w.cycle, "seconds": w.seconds, "frame": w.frame, "addr": w.addr,
+                "old": hex(&w.old), "new": hex(&w.new), "by": by,
+            })
+        })
+        .collect();
+    json!({"watched": watched, "writes": list})
 }

@@ -8,7 +8,8 @@ use serde_json::Value;
 
 use crate::debug::breakpoints::BpKind;
 use crate::debug::command::{
-    BpSpec, BreakCmd, Budget, Command, FileCmd, MachineCmd, RunCmd, Val, ViewCmd, Which,
+    BackCmd, BpSpec, BreakCmd, Budget, Command, FileCmd, HistoryCmd, MachineCmd, RunCmd, Val,
+    ViewCmd, Which,
 };
 use crate::debug::console::DEFAULT_SECONDS;
 use crate::debug::error::{Error, Result};
@@ -193,6 +194,22 @@ fn trace(req: &Value) -> Result<Command> {
     Ok(Command::File(FileCmd::Trace(p)))
 }
 
+/// `history`: {addr, len} for memory, {port} for a port, neither for what
+/// the history holds.
+fn history(req: &Value) -> Result<Command> {
+    let c = if req.get("port").is_some() {
+        HistoryCmd::Port(num_max(req, "port", 0xFFFF)?.unwrap_or(0) as u16)
+    } else if req.get("addr").is_some() {
+        HistoryCmd::Mem {
+            addr: addr(req)?,
+            len: num(req, "len")?.unwrap_or(1),
+        }
+    } else {
+        HistoryCmd::Info
+    };
+    Ok(Command::History(c))
+}
+
 /// Parses one request object.
 pub fn parse(req: &Value) -> Result<Request> {
     let cmd = text(req, "cmd")?;
@@ -234,6 +251,14 @@ pub fn parse(req: &Value) -> Result<Request> {
         "pit" => Command::View(ViewCmd::Pit),
         "pic" => Command::View(ViewCmd::Pic),
         "vga" => Command::View(ViewCmd::Vga),
+        "reverse_step" => Command::Back(BackCmd::Step(num(req, "count")?.unwrap_or(1).max(1))),
+        "reverse_next" => Command::Back(BackCmd::Next),
+        "reverse_continue" => Command::Back(BackCmd::Continue),
+        "reverse_finish" => Command::Back(BackCmd::Finish),
+        "goto" => Command::Back(BackCmd::Goto(
+            num(req, "cycle")?.ok_or(Error::MissingField("cycle"))?,
+        )),
+        "history" => history(req)?,
         "trace" => trace(req)?,
         "save_state" => Command::File(FileCmd::SaveState(path(req)?)),
         "load_state" => Command::File(FileCmd::LoadState(path(req)?)),
