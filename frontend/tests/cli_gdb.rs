@@ -167,6 +167,74 @@ fn gdb_breaks_on_the_fountain_and_reads_the_clock_and_the_parameter_table() {
     assert!(out.contains("New value = "), "{out}");
 }
 
+/// The command-line debugger's register lines (the two lines after the
+/// `r` command's echo) of each `(tandem) r` in `out`.
+fn reg_lines(out: &str) -> Vec<String> {
+    let lines: Vec<&str> = out.lines().collect();
+    lines
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| l.trim() == "(tandem) r")
+        .map(|(i, _)| lines[i + 1..i + 3].join("\n"))
+        .collect()
+}
+
+#[test]
+fn gdb_reverse_continue_lands_on_the_instruction_that_last_wrote_the_clock() {
+    if !gdb_installed() {
+        assert!(
+            std::env::var_os("TANDEM_REQUIRE_GDB").is_none(),
+            "gdb is not installed but TANDEM_REQUIRE_GDB is set"
+        );
+        eprintln!("\n*** SKIPPED: gdb is not installed; the GDB reverse test did not run ***\n");
+        return;
+    }
+    // The command-line debugger: the clock word's writes (the first stores
+    // 0 over 0, which gdb's value-watching `watch` does not report), back
+    // to the last writer, and one instruction further back.
+    let reference = debugger("watch w cs:0BF8 2\nc\nc\nc\nrc\nr\nrs\nr\nq\n");
+    let cs = segment(&reference, "CS=");
+    let regs = reg_lines(&reference);
+    assert_eq!(regs.len(), 2, "{reference}");
+    assert!(regs[0].contains("IP=B0D7"), "the writer: {reference}");
+
+    let (mut stub, port) = stub();
+    let cmds = [
+        format!("target remote 127.0.0.1:{port}"),
+        format!("watch *(short*)0x{:x}", cs * 16 + 0xBF8),
+        "continue".into(),
+        "continue".into(),
+        "reverse-continue".into(),
+        "x/i $pc".into(),
+        "monitor r".into(),
+        "reverse-stepi".into(),
+        "monitor r".into(),
+        "kill".into(),
+    ];
+    let mut gdb = Command::new("gdb");
+    gdb.args(["-nx", "-batch"]);
+    for c in &cmds {
+        gdb.arg("-ex").arg(c);
+    }
+    let o = gdb.output().expect("gdb runs");
+    let out = String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr);
+    let _ = stub.wait();
+
+    // Backwards, the watchpoint fires at the write of 13 over 6 (gdb sees
+    // the value go back) and the stop is on the ADD that made it.
+    assert!(out.contains("Old value = 13\nNew value = 6"), "{out}");
+    let writer = cs * 16 + 0xB0D7;
+    assert!(
+        out.contains(&format!("=> 0x{writer:x}:\tadd    %ax,%cs:0xbf8")),
+        "{out}"
+    );
+    // gdb's machine is the command-line debugger's at the same cycle, there
+    // and one instruction before.
+    for r in &regs {
+        assert!(out.contains(r.as_str()), "{r}\nin gdb's output:\n{out}");
+    }
+}
+
 #[test]
 fn a_taken_port_is_a_clear_error() {
     let hold = std::net::TcpListener::bind("127.0.0.1:0").expect("a port");

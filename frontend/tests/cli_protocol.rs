@@ -348,3 +348,77 @@ fn each_request_kind_answers() {
     assert_eq!(r[15]["typed"], 2, "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The time-travel requests answer as docs/debugger.md says: the same stop
+/// object as `step`/`run`, the history's writes oldest first, and one
+/// clear error (the session going on) for a reverse request before any
+/// history, a `goto` outside it, a query past 1 MiB or of a port past FFFFh.
+#[test]
+fn time_travel_requests_answer_with_stops_and_writes() {
+    let reqs = [
+        r#"{"id":1,"cmd":"reverse_step"}"#.to_string(),
+        r#"{"id":2,"cmd":"goto","cycle":99999999999}"#.into(),
+        r#"{"id":3,"cmd":"history","addr":0,"len":2097152}"#.into(),
+        r#"{"id":4,"cmd":"history","port":65536}"#.into(),
+        r#"{"id":5,"cmd":"hook","kind":"write","addr":"cs:0BF8","len":2}"#.into(),
+        r#"{"id":6,"cmd":"run"}"#.into(),
+        r#"{"id":7,"cmd":"run"}"#.into(),
+        r#"{"id":8,"cmd":"run"}"#.into(),
+        r#"{"id":9,"cmd":"reverse_continue"}"#.into(),
+        r#"{"id":10,"cmd":"reverse_step","count":1}"#.into(),
+        r#"{"id":11,"cmd":"history","addr":"cs:0BF8","len":2}"#.into(),
+        r#"{"id":12,"cmd":"reverse_finish"}"#.into(),
+        r#"{"id":13,"cmd":"reverse_next"}"#.into(),
+        r#"{"id":14,"cmd":"goto","cycle":902878}"#.into(),
+        r#"{"id":15,"cmd":"history"}"#.into(),
+        r#"{"id":16,"cmd":"history","port":67}"#.into(),
+        r#"{"id":17,"cmd":"quit"}"#.into(),
+    ];
+    let (ok, out, resp) = protocol(&replica(), &reqs);
+    assert!(ok, "{out}");
+    assert_eq!(resp.len(), reqs.len(), "{out}");
+    for (i, why) in [
+        (0, "no history before"),
+        (1, "outside the history"),
+        (2, "at most 0x100000 bytes"),
+        (3, "out of range"),
+    ] {
+        assert_eq!(resp[i]["ok"], false, "{out}");
+        assert!(
+            resp[i]["error"].as_str().is_some_and(|e| e.contains(why)),
+            "{why}: {out}"
+        );
+    }
+    // Forwards: the clock word is written 0, 6 and 13 (0Dh).
+    assert_eq!(resp[7]["event"]["value"], 13, "{out}");
+    // Back to the ADD that wrote 13: stopped before it, by it.
+    let rc = &resp[8];
+    assert_eq!(rc["stop"], "hook", "{out}");
+    assert_eq!(rc["by"]["ip"], 0xB0D7);
+    assert_eq!(rc["regs"]["ip"], 0xB0D7);
+    assert_eq!(rc["regs"]["cycles"], 902878);
+    assert_eq!(resp[9]["stop"], "step");
+    assert_eq!(resp[9]["regs"]["ip"], 0xB0D2);
+    // The history before here: the 0 and the 6, each with its writer.
+    let w = resp[10]["writes"].as_array().expect("writes");
+    assert_eq!(w.len(), 2, "{out}");
+    assert_eq!(
+        (&w[0]["new"], &w[1]["new"]),
+        (&"0000".into(), &"0600".into())
+    );
+    assert_eq!(w[1]["old"], "0000");
+    assert_eq!(w[0]["by"]["ip"], 0x129);
+    assert_eq!(w[1]["by"]["ip"], 0xB0D7);
+    assert_eq!(w[1]["by"]["kind"], "cpu");
+    assert!(w[0]["cycle"].as_u64() < w[1]["cycle"].as_u64());
+    // Back to the CALL of the routine, then over the routine before it.
+    assert_eq!(resp[11]["regs"]["ip"], 0x154, "{out}");
+    assert!(resp[11]["at"].as_str().is_some_and(|a| a.contains("call")));
+    assert_eq!(resp[12]["regs"]["ip"], 0x151, "{out}");
+    // Anywhere in the history: the same machine as the reverse-continue.
+    assert_eq!(resp[13]["regs"], rc["regs"], "{out}");
+    assert_eq!(resp[14]["start"], 0, "{out}");
+    assert!(resp[14]["checkpoints"].as_u64() >= Some(1));
+    assert_eq!(resp[15]["writes"][0]["by"]["kind"], "cpu", "{out}");
+    assert_eq!(resp[15]["writes"][0]["new"], "36", "{out}");
+}

@@ -15,6 +15,8 @@ use crate::app::builtin;
 use crate::app::error::{report, Error};
 use crate::app::options::MachineOpts;
 use crate::app::program;
+use crate::app::tempdir::TempDir;
+use crate::debug::history::bench::measure;
 use crate::play::bench;
 
 /// Arguments of `tandem bench`.
@@ -36,10 +38,96 @@ pub struct BenchArgs {
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
+
+    /// Measure the debugger's time travel instead: PROGRAM (a DOS program;
+    /// by default the built-in replica on a 386) runs in the debugger for
+    /// --seconds (default here 60) without and with its history, then
+    /// reverse-step and a goto halfway are timed.
+    #[arg(long)]
+    time_travel: bool,
+
+    /// The history's memory budget for --time-travel, in MiB.
+    #[arg(long, value_name = "MIB", default_value_t = crate::debug::history::DEFAULT_MIB,
+          requires = "time_travel")]
+    history_mib: u64,
+}
+
+/// Runs `tandem bench --time-travel`.
+fn time_travel(args: &BenchArgs) -> ExitCode {
+    let temp = match TempDir::new("bench") {
+        Ok(t) => t,
+        Err(e) => return report("bench", &Error::Input(format!("a temporary folder: {e}"))),
+    };
+    let program = match &args.program {
+        Some(p) => p.clone(),
+        None => {
+            let p = temp.path().join("REPLICA.EXE");
+            if let Err(e) = std::fs::write(&p, builtin::REPLICA) {
+                return report("bench", &Error::File { path: p, source: e });
+            }
+            p
+        }
+    };
+    let mut machine = args.machine.clone();
+    machine.cpu = machine.cpu.or(Some(emu::CpuModel::I386));
+    // --seconds' own default (120) is the speed benchmark's.
+    let seconds = if args.seconds == 120 {
+        60
+    } else {
+        args.seconds
+    };
+    let r = match measure(&program, &machine, temp.path(), seconds, args.history_mib) {
+        Ok(r) => r,
+        Err(e) => return report("bench", &e),
+    };
+    if args.json {
+        let v = serde_json::json!({
+            "program": program.display().to_string(),
+            "emulated_seconds": r.seconds,
+            "forwards_seconds_without_history": r.plain.as_secs_f64(),
+            "forwards_seconds_with_history": r.kept.as_secs_f64(),
+            "overhead_percent": r.overhead_percent(),
+            "checkpoints": r.checkpoints,
+            "history_bytes": r.bytes,
+            "steps_between_checkpoints": r.interval,
+            "reverse_step_seconds": r.reverse_step.as_secs_f64(),
+            "reverse_step_max_seconds": r.reverse_step_max.as_secs_f64(),
+            "goto_half_seconds": r.goto_half.as_secs_f64(),
+        });
+        println!("{v}");
+    } else {
+        println!(
+            "program: {} for {} emulated seconds",
+            program.display(),
+            r.seconds
+        );
+        println!(
+            "forwards: {:.2} s without history, {:.2} s with it ({:+.1}%)",
+            r.plain.as_secs_f64(),
+            r.kept.as_secs_f64(),
+            r.overhead_percent()
+        );
+        println!(
+            "history: {} checkpoints, {:.1} MiB, a checkpoint every {} steps",
+            r.checkpoints,
+            r.bytes as f64 / (1 << 20) as f64,
+            r.interval
+        );
+        println!(
+            "reverse-step: {:.3} s (median), {:.3} s (slowest); goto halfway: {:.3} s",
+            r.reverse_step.as_secs_f64(),
+            r.reverse_step_max.as_secs_f64(),
+            r.goto_half.as_secs_f64()
+        );
+    }
+    ExitCode::SUCCESS
 }
 
 /// Runs `tandem bench`.
 pub fn run(args: &BenchArgs) -> ExitCode {
+    if args.time_travel {
+        return time_travel(args);
+    }
     let (image, name) = match &args.program {
         None => (builtin::BENCH.to_vec(), "built-in bench.com".to_string()),
         Some(p) => match program::read(p) {

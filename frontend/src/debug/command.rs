@@ -8,8 +8,8 @@ use emu::Registers;
 
 use super::breakpoints::{Bp, BpKind};
 use super::engine::{Frame, Stop};
-use super::history::query::Write;
 use super::parse::{Addr, Cond};
+use super::writes::Write;
 
 /// A command for the engine, by family.
 #[derive(Clone, Debug, PartialEq, Eq)]

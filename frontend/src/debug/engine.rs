@@ -19,6 +19,7 @@ use super::error::{Error, Result};
 use super::history::checkpoint::Checkpoint;
 use super::history::History;
 use super::parse::{parse_num, Addr, Cond};
+pub use super::position::{End, Frame};
 use super::regs::RegName;
 
 /// Why a run stopped.
@@ -39,39 +40,6 @@ pub enum Stop {
     Limit,
     /// Running backwards reached the start of the history.
     HistoryStart,
-}
-
-/// How the program ended (no more running).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum End {
-    /// It terminated with this code.
-    Exited(u8),
-    /// The emulation stopped.
-    Stopped(dos::Stop),
-}
-
-impl std::fmt::Display for End {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            End::Exited(code) => write!(f, "the program exited with code {code}"),
-            End::Stopped(why) => write!(f, "{why}"),
-        }
-    }
-}
-
-/// One frame of the call stack.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Frame {
-    /// Where the CALL or INT was.
-    pub from: (u16, u16),
-    /// Where it went.
-    pub to: (u16, u16),
-    /// SS:SP after the return address was pushed.
-    pub ss: u16,
-    /// See `ss`.
-    pub sp: u16,
-    /// An INT (IRET returns) rather than a CALL.
-    pub int: bool,
 }
 
 /// A run of bytes that changed between two stops.

@@ -10,8 +10,8 @@ use super::command::{
 };
 use super::engine::Debugger;
 use super::error::{Error, Result};
-use super::history::query::MAX_QUERY;
 use super::parse::Addr;
+use super::writes::MAX_QUERY;
 
 /// The most instructions one disassembly shows.
 pub const MAX_DISASM: u32 = 1000;

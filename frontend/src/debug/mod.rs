@@ -15,12 +15,14 @@ pub mod execute;
 pub mod gdb;
 pub mod history;
 pub mod parse;
+pub mod position;
 pub mod protocol;
 pub mod regs;
 pub mod stepping;
 pub mod terminal;
 pub mod text;
 pub mod trace;
+pub mod writes;
 
 use std::path::{Path, PathBuf};
 

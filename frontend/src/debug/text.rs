@@ -8,7 +8,7 @@ use emu::{ExecAt, HookEvent};
 use super::breakpoints::BpKind;
 use super::command::{Regs, Reply, Watched};
 use super::engine::{Changes, Debugger, Stop};
-use super::history::query::{Write, Writer};
+use super::writes::{Write, Writer};
 
 /// The flag letters set in `f` (o d i t s z a p c).
 pub fn flags_text(f: u32) -> String {

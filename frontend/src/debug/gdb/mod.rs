@@ -425,7 +425,10 @@ fn runs_the_machine(line: &str) -> bool {
     matches!(
         console::parse(line),
         Ok(Line::Engine(
-            Command::Run(_) | Command::Quit | Command::File(FileCmd::LoadState(_))
+            Command::Run(_)
+                | Command::Back(_)
+                | Command::Quit
+                | Command::File(FileCmd::LoadState(_))
         ))
     )
 }
@@ -473,7 +476,10 @@ impl MonitorCmd for GdbTarget {
                 console::HELP
             ),
             w if runs_the_machine(line) => {
-                format!("error: '{w}' runs the machine: use gdb's continue, stepi or kill\n")
+                format!(
+                    "error: '{w}' moves the machine: use gdb's continue, stepi, \
+                     reverse-continue, reverse-stepi or kill\n"
+                )
             }
             _ => match console::execute(&mut self.s, line) {
                 Ok(o) => o.text,

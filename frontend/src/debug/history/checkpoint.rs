@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use dos::Session;
 
-use crate::debug::engine::{End, Frame};
+use crate::debug::position::{End, Frame};
 
 /// The bytes of one chunk.
 const CHUNK: usize = 4096;

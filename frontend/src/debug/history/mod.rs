@@ -16,6 +16,7 @@
 //! cycle, which replays the change, and a change made in the past forks
 //! the timeline there (the recorded future is dropped).
 
+pub mod bench;
 pub mod checkpoint;
 pub mod query;
 mod record;
@@ -31,9 +32,10 @@ use checkpoint::Checkpoint;
 /// The default memory budget of the history: 4 GiB, a sixth of a 24 GiB
 /// machine (`--history-mib`).
 pub const DEFAULT_MIB: u64 = 4096;
-/// The most step records kept (16 bytes each: 16 MiB); older steps are
+/// The most step records kept (16 bytes each: 1 MiB, small enough to stay
+/// out of the emulator's way in the caches); older steps are
 /// found again by replaying from a checkpoint.
-const MAX_STEPS: usize = 1 << 20;
+const MAX_STEPS: usize = 1 << 16;
 /// Steps between checkpoints at the start; [`History`] adapts it.
 const FIRST_INTERVAL: u64 = 200_000;
 /// The fewest and the most steps between two checkpoints.

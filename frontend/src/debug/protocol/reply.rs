@@ -5,7 +5,7 @@ use serde_json::{json, Map, Value};
 
 use crate::debug::command::{Regs, Reply, Watched};
 use crate::debug::engine::{Debugger, Stop};
-use crate::debug::history::query::{Write, Writer};
+use crate::debug::writes::{Write, Writer};
 
 /// The register names a `regs` object holds.
 const REG_FIELDS: [&str; 16] = [
