@@ -218,3 +218,59 @@ fn typed_keys_are_replayed_and_adlib_music_comes_back_the_same() {
     d.step(1);
     same(&d, &music, "one instruction back and on");
 }
+
+/// The offset of files.com's one-byte buffer: the DX of its read (`mov
+/// ah,3Fh; mov bx,[self]; mov cx,1; mov dx,byte_`).
+fn files_buffer(image: &[u8]) -> u16 {
+    let at = image
+        .windows(9)
+        .position(|w| w[0] == 0xB4 && w[1] == 0x3F && w[2] == 0x8B && w[6] == 0xB9)
+        .expect("files.com's read");
+    let mov_dx = at + 9;
+    assert_eq!(image[mov_dx], 0xBA, "mov dx, imm16");
+    u16::from_le_bytes([image[mov_dx + 1], image[mov_dx + 2]])
+}
+
+/// files.com reads a byte of itself into a buffer (INT 21h 3Fh) on every
+/// timer tick and appends it to LOG.TXT: the history names the DOS service
+/// as the buffer's writer, and going back takes LOG.TXT back with it, so
+/// the replay writes the same file again.
+#[test]
+fn dos_writes_are_named_and_drive_c_goes_back_too() {
+    let mount = common::temp_dir("tt-files");
+    let image = std::fs::read(common::dos_rom("files.com")).expect("files.com");
+    std::fs::write(mount.join("FILES.COM"), &image).expect("copied");
+    let mut d = debugger(&mount.join("FILES.COM"), "8086", &mount);
+    let log = mount.join("LOG.TXT");
+    d.cont(ms(&d, 1000));
+    let early = look(&d);
+    let early_log = std::fs::read(&log).expect("LOG.TXT");
+    d.cont(ms(&d, 1000));
+    let late = look(&d);
+    let late_log = std::fs::read(&log).expect("LOG.TXT");
+    assert!(late_log.len() > early_log.len() + 10, "a byte a tick");
+
+    let buffer = files_buffer(&image);
+    let text = console(&mut d, &format!("history ds:{buffer:X} 1"));
+    let services = text
+        .lines()
+        .filter(|l| l.contains("by INT 21h AX=3F"))
+        .count();
+    assert!(services >= 30, "{text}");
+    same(&d, &late, "after the query");
+
+    d.goto(early.cycle).expect("goto");
+    same(&d, &early, "back a second");
+    assert_eq!(
+        std::fs::read(&log).expect("LOG.TXT"),
+        early_log,
+        "LOG.TXT back"
+    );
+    d.cont(late.cycle - early.cycle);
+    same(&d, &late, "on again");
+    assert_eq!(
+        std::fs::read(&log).expect("LOG.TXT"),
+        late_log,
+        "LOG.TXT again"
+    );
+}

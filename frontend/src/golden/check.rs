@@ -132,6 +132,7 @@ impl Check {
     /// step immediate there.
     pub fn start(&mut self, s: &mut Session) {
         self.watch.install(&mut s.m, false);
+        s.watch = Some(self.watch.service_watch());
         self.watch.read_step(&s.m);
     }
 
@@ -172,7 +173,7 @@ impl Check {
             Slice::Exit(Exit::Frame) => s.frames.saturating_sub(1),
             _ => s.frames,
         };
-        let frame_point = self.watch.digest(&mut s.m, video_frame);
+        let frame_point = self.watch.digest(s, video_frame);
         if !(frame_point && *slice == Slice::Exit(Exit::HookStop)) {
             return None;
         }
@@ -338,6 +339,7 @@ impl Check {
         let mut s = Session::new(snap.machine, snap.dos);
         s.frames = cp.video_frames;
         self.watch.install(&mut s.m, true);
+        s.watch = Some(self.watch.service_watch());
         Ok(Player::new(s))
     }
 

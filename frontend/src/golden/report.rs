@@ -92,7 +92,17 @@ impl Report {
     ) -> Report {
         let m = &f.session.m;
         let written_by = writer.map(|w| WrittenBy {
-            instruction: disasm_at(m, w.cs, w.ip),
+            instruction: match w.service {
+                None => disasm_at(m, w.cs, w.ip),
+                Some(sv) => format!(
+                    "{} AX={:04X}h (a service called from {:04X}:{:04X})",
+                    sv.vector
+                        .map_or("a BIOS subroutine".to_string(), |v| format!("INT {v:02X}h")),
+                    sv.ax,
+                    w.cs,
+                    w.ip
+                ),
+            },
             cycle: w.cycle,
             frame: w.frame,
             video_frame: w.video_frame,

@@ -6,6 +6,7 @@
 //! who last wrote each slot), and at each frame point has the models
 //! ([`LockStep`]) check the program's clock and parameter table.
 
+use dos::{ServiceWatch, ServiceWrite, Session};
 use emu::{ExecAt, HookAction, HookEvent, HookKind, HookRecord, Hooks};
 use hw::Machine;
 use models::compare::{Divergence, LockStep, Ticks};
@@ -28,6 +29,19 @@ pub struct Writer {
     pub frame: u64,
     /// Video frames completed when it ran.
     pub video_frame: u64,
+    /// A BIOS or DOS service wrote it (then CS:IP is where the service
+    /// returns to), not an instruction.
+    #[serde(default)]
+    pub service: Option<Service>,
+}
+
+/// A BIOS or DOS service call, as a writer.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Service {
+    /// Its trap's interrupt vector (None: a BIOS subroutine).
+    pub vector: Option<u8>,
+    /// AX when it was called.
+    pub ax: u16,
 }
 
 /// Who last wrote each slot of the parameter table ([`PARAM_SLOTS`]).
@@ -155,6 +169,14 @@ impl Watch {
         h.add(table, HookAction::Record);
     }
 
+    /// The watch of the BIOS and DOS services' writes to the parameter
+    /// table (they run on the host, where the hooks do not see them): the
+    /// session's, taken in by [`Watch::digest`] with the hook log, the
+    /// same two sources the debugger's history queries read.
+    pub fn service_watch(&self) -> ServiceWatch {
+        ServiceWatch::new(self.table, PARAM_TABLE_BYTES)
+    }
+
     /// Reads the step immediate as it stands in `m` (at the start of a
     /// watched run: the hooks see its later writes).
     pub fn read_step(&mut self, m: &Machine) {
@@ -164,15 +186,26 @@ impl Watch {
     /// Takes in the hook log of the slice that just ran on `m`;
     /// `video_frame` is the video frame the slice's writes belong to.
     /// Returns whether the slice reached the frame point.
-    pub fn digest(&mut self, m: &mut Machine, video_frame: u64) -> bool {
+    pub fn digest(&mut self, s: &mut Session, video_frame: u64) -> bool {
+        let m = &mut s.m;
         let log = m
             .cpu
             .hooks
             .as_mut()
             .map(|h| std::mem::take(&mut h.log))
             .unwrap_or_default();
+        let services = s
+            .watch
+            .as_mut()
+            .map(|w| std::mem::take(&mut w.writes))
+            .unwrap_or_default();
+        let mut services = services.into_iter().peekable();
         let mut frame_point = false;
         for r in &log {
+            // The services' writes in order with the instructions'.
+            while let Some(w) = services.next_if(|w| w.cycle <= r.cycle) {
+                self.service_wrote(&w, video_frame);
+            }
             match r.event {
                 HookEvent::Interrupt { vector: 8, .. } => {
                     self.ticks.irqs += 1;
@@ -189,7 +222,34 @@ impl Watch {
                 _ => {}
             }
         }
+        for w in services {
+            self.service_wrote(&w, video_frame);
+        }
         frame_point
+    }
+
+    /// A service call changed bytes of the table: it is their writer.
+    fn service_wrote(&mut self, w: &ServiceWrite, video_frame: u64) {
+        let frame = self.lock.frames();
+        let vector = match dos::rom::decode(w.trap) {
+            Some(dos::rom::Trap::Vector(v)) => Some(v),
+            _ => None,
+        };
+        for (i, (a, b)) in w.old.iter().zip(&w.new).enumerate() {
+            if a == b {
+                continue;
+            }
+            if let Some(slot) = self.writers.get_mut(i / 2) {
+                *slot = Some(Writer {
+                    cs: w.caller.0,
+                    ip: w.caller.1,
+                    cycle: w.cycle,
+                    frame,
+                    video_frame,
+                    service: Some(Service { vector, ax: w.ax }),
+                });
+            }
+        }
     }
 
     fn wrote(&mut self, linear: u32, size: u8, r: &HookRecord, video_frame: u64) {
@@ -203,6 +263,7 @@ impl Watch {
                     cycle: r.cycle,
                     frame,
                     video_frame,
+                    service: None,
                 });
             }
         }
@@ -257,5 +318,51 @@ pub fn at_frame_point(m: &Machine) -> bool {
 pub fn clear_log(m: &mut Machine) {
     if let Some(h) = m.cpu.hooks.as_mut() {
         h.log.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::builtin;
+    use crate::app::program::Loaded;
+
+    /// A service call that changed a slot of the table (a file read into
+    /// it, say) is that slot's writer, in order with the instructions'.
+    #[test]
+    fn a_service_that_writes_the_table_is_its_writer() {
+        let profile = Profile::builtin("replica").expect("the replica's profile");
+        let machine = hw::MachineConfig::with_cpu(emu::CpuModel::I386, 33_000_000);
+        let loaded = Loaded::start(builtin::REPLICA, "replica", None, &machine, b"")
+            .expect("the replica loads");
+        let segs = loaded.locate(&profile, "replica").expect("segments");
+        let mut w = Watch::new(profile, segs, vec![0; PARAM_SLOTS]).expect("a watch");
+        let (mut s, _mount) = loaded.into_parts();
+        w.install(&mut s.m, false);
+        let mut sw = w.service_watch();
+        let (old, mut new) = (vec![0u8; PARAM_TABLE_BYTES as usize], vec![0u8; 64]);
+        new.truncate(PARAM_TABLE_BYTES as usize);
+        new[5] = 0x12;
+        sw.writes.push(ServiceWrite {
+            cycle: 1000,
+            frame: 3,
+            trap: 0xF0000 + dos::rom::VEC_BASE as u32 + 0x21,
+            ax: 0x3F00,
+            caller: (0x1234, 0x0102),
+            old,
+            new,
+        });
+        s.watch = Some(sw);
+        w.digest(&mut s, 3);
+        let by = w.writer(2).expect("slot 2 has a writer");
+        assert_eq!((by.cs, by.ip, by.cycle), (0x1234, 0x0102, 1000));
+        assert_eq!(
+            by.service,
+            Some(Service {
+                vector: Some(0x21),
+                ax: 0x3F00
+            })
+        );
+        assert_eq!(w.writer(1), None, "slot 1 did not change");
     }
 }
