@@ -135,3 +135,33 @@ fn port_breakpoints_stop_at_the_sound_cards() {
         assert!(out.contains("out dx,al"), "{prog}: {out}");
     }
 }
+
+/// Past its memory budget the history drops its oldest part, saying so in
+/// one line (once), and the session still runs backwards within what is
+/// left; `--history-mib 0` keeps none, and a reverse command says so.
+#[test]
+fn the_history_keeps_to_its_budget() {
+    let (code, out) = debug(
+        &replica(),
+        &["--cpu", "386", "--history-mib", "1"],
+        "c 3\nhistory\nrs\nr\nq\n",
+    );
+    assert_eq!(code, Some(0), "{out}");
+    let full = "the memory budget (1 MiB, --history-mib) is full";
+    assert_eq!(out.matches(full).count(), 1, "{out}");
+    let summary = out
+        .lines()
+        .find(|l| l.starts_with("history: cycles "))
+        .unwrap_or_else(|| panic!("a history summary in {out}"));
+    assert!(!summary.starts_with("history: cycles 0 "), "{summary}");
+    assert!(summary.contains(" 2 checkpoints"), "{summary}");
+    assert!(!out.contains("error:"), "{out}");
+
+    let (code, out) = debug(
+        &replica(),
+        &["--cpu", "386", "--history-mib", "0"],
+        "s\nrs\nq\n",
+    );
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("error: no history is kept"), "{out}");
+}

@@ -10,8 +10,8 @@ use super::{History, StepKind, StepRecord};
 use crate::debug::engine::{Debugger, Stop};
 use crate::debug::error::{Error, Result};
 
-/// The most step records one search back gathers (16 bytes each: 512 MiB).
-const MAX_SEARCH: usize = 1 << 25;
+/// The most step records one search back gathers (16 bytes each: 256 MiB).
+const MAX_SEARCH: usize = 1 << 24;
 
 impl Debugger {
     /// The history, or the error of a session that keeps none.
@@ -149,9 +149,25 @@ impl Debugger {
     /// if it holds fewer).
     pub fn reverse_step(&mut self, n: u64) -> Result<Stop> {
         let start = self.begin_reverse()?;
-        let n = n.max(1).min(usize::MAX as u64) as usize;
-        let target = self.search_back(|r| r.len().checked_sub(n).map(|i| r[i].cycle))?;
-        self.arrive(target, start)
+        let now = self.core.m.cycles();
+        // Counted stretch by stretch, newest first, keeping only the one
+        // the target falls in (N may reach far back).
+        let mut left = n.max(1);
+        let mut recs: Vec<StepRecord> = self.kept()?.steps.iter().copied().collect();
+        loop {
+            let have = recs.len() as u64;
+            if have >= left {
+                let target = recs[(have - left) as usize].cycle;
+                return self.arrive(Some(target), start);
+            }
+            left -= have;
+            let before = recs.first().map_or(now, |r| r.cycle);
+            let Some(k) = self.kept()?.before(before) else {
+                return self.arrive(None, start);
+            };
+            self.restore(k)?;
+            recs = self.replay_to(before)?;
+        }
     }
 
     /// Back one instruction (gdb's `reverse-stepi`).
