@@ -152,6 +152,12 @@ impl Dos {
         self.kernel.current_psp()
     }
 
+    /// The handles the current process has open and the files and
+    /// devices they refer to (read only: see [`sft::Sft::open_files`]).
+    pub fn open_files(&self, m: &Machine) -> Vec<sft::OpenFile> {
+        self.kernel.sft.open_files(m, self.current_psp())
+    }
+
     /// The guest's DTA.
     pub fn dta(&self) -> (u16, u16) {
         self.kernel.dta()

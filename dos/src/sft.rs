@@ -50,6 +50,29 @@ pub struct Entry {
     pub raw: bool,
 }
 
+/// One handle of a process as a debugger shows it ([`Sft::open_files`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OpenFile {
+    /// The handle: the index in the process's job file table.
+    pub handle: u16,
+    /// The SFT entry it refers to.
+    pub sft: u8,
+    /// `C:\DIR\NAME.EXT` for a file, the device's name for a device.
+    pub name: String,
+    /// A character device rather than a file.
+    pub device: bool,
+    /// The file's size in bytes (0 for a device).
+    pub size: u32,
+    /// The file pointer (0 for a device).
+    pub position: u32,
+    /// The open mode (access in bits 0-2: 0 read, 1 write, 2 both).
+    pub mode: u8,
+}
+
+/// The most handles [`Sft::open_files`] lists (a damaged job file table
+/// could name one entry 65535 times).
+const MAX_LISTED: usize = 256;
+
 /// The system file table.
 #[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct Sft {
@@ -86,6 +109,33 @@ impl Sft {
     /// An entry.
     pub fn get(&mut self, i: u8) -> Option<&mut Entry> {
         self.e.get_mut(i as usize).and_then(|e| e.as_mut())
+    }
+
+    /// An entry, read only.
+    pub fn entry(&self, i: u8) -> Option<&Entry> {
+        self.e.get(i as usize).and_then(|e| e.as_ref())
+    }
+
+    /// The handles process `psp` has open, lowest first, with what each
+    /// refers to. Reads guest memory with the machine's loader access
+    /// (never through the bus) and asks the host for each file's size and
+    /// position without moving it: nothing changes.
+    pub fn open_files(&self, m: &Machine, psp: u16) -> Vec<OpenFile> {
+        let rd16 = |a: u32| m.peek16(a);
+        let size = rd16(lin(psp, 0x32));
+        let (off, seg) = (rd16(lin(psp, 0x34)), rd16(lin(psp, 0x36)));
+        let mut out = Vec::new();
+        for h in 0..size {
+            let s = m.peek8(lin(seg, off.wrapping_add(h)));
+            let Some(e) = self.entry(s) else {
+                continue;
+            };
+            out.push(describe(h, s, e));
+            if out.len() >= MAX_LISTED {
+                break;
+            }
+        }
+        out
     }
 
     /// Whether an entry can be added (checked before a file is created, so
@@ -137,6 +187,31 @@ impl Sft {
                 }
             }
         }
+    }
+}
+
+/// Handle `handle`'s entry `sft` as [`OpenFile`].
+fn describe(handle: u16, sft: u8, e: &Entry) -> OpenFile {
+    let (name, device, size, position) = match &e.kind {
+        Kind::Device(d) => (d.name().to_string(), true, 0, 0),
+        Kind::File(f) => {
+            let mut r: &std::fs::File = f;
+            let size = f.metadata().map(|md| md.len()).unwrap_or(0);
+            // Seeking by 0 from the current position only reads it.
+            let pos = r.stream_position().unwrap_or(0);
+            let name = format!("C:\\{}", e.dos.join("\\"));
+            (name, false, size, pos)
+        }
+    };
+    let clamp = |v: u64| v.min(u32::MAX as u64) as u32;
+    OpenFile {
+        handle,
+        sft,
+        name,
+        device,
+        size: clamp(size),
+        position: clamp(position),
+        mode: e.mode,
     }
 }
 

@@ -387,6 +387,17 @@ impl Dma8237 {
         self.channel(ch).current_address
     }
 
+    /// Channel `ch`'s base address register (reloaded into the current
+    /// address at an auto-initialize).
+    pub fn base_address(&self, ch: usize) -> u16 {
+        self.channel(ch).base_address
+    }
+
+    /// Channel `ch`'s base word count register.
+    pub fn base_count(&self, ch: usize) -> u16 {
+        self.channel(ch).base_count
+    }
+
     /// Channel `ch`'s current word count register (units left minus one).
     pub fn current_count(&self, ch: usize) -> u16 {
         self.channel(ch).current_count

@@ -339,6 +339,14 @@ impl Opl3 {
     pub fn samples_rendered(&self) -> u64 {
         self.synth.rendered
     }
+
+    /// Register `index` of bank 0 or (`bank1`) bank 1 as last written
+    /// (a register file of the YMF262: A0h-A8h F-number low, B0h-B8h
+    /// key-on, block and F-number high, bank 1's 05h the NEW bit).
+    pub fn reg(&self, bank1: bool, index: u8) -> u8 {
+        let r = index as usize | (bank1 as usize) << 8;
+        self.synth.regs.get(r).copied().unwrap_or(0)
+    }
 }
 
 /// A read of the OPL's status at cycle `now` (388h, 38Ah, or the Sound

@@ -141,6 +141,18 @@ impl Channel {
         self.mode
     }
 
+    /// The divisor: the count register as last written, as a binary count
+    /// (a written 0 is the modulus, 65536, or 10000 when counting in BCD:
+    /// 8254 datasheet, "Counter Loading"). 65536 before any count.
+    pub fn reload(&self) -> u32 {
+        self.cr_value()
+    }
+
+    /// BCD counting (control word bit 0).
+    pub fn bcd(&self) -> bool {
+        self.bcd
+    }
+
     /// Rising edges of OUT seen since reset.
     pub fn rising_edges(&self) -> u64 {
         self.rising_edges

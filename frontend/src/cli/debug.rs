@@ -11,8 +11,11 @@ use std::process::ExitCode;
 use clap::Args;
 
 use crate::app::error::report;
+use crate::app::error::Error;
 use crate::app::options::{DosOpts, MachineOpts};
-use crate::debug::{gdb, protocol, terminal, Start};
+use crate::debug::{gdb, protocol, terminal, ui, Start};
+use crate::golden::profile::Chosen;
+use crate::golden::symbols::{segments, Symbols};
 
 /// Arguments of `tandem debug`.
 #[derive(Args, Debug)]
@@ -30,9 +33,32 @@ pub struct DebugArgs {
     #[arg(long, value_name = "stdio|PORT")]
     protocol: Option<String>,
 
-    /// Also write the `--protocol PORT` token to this file (mode 0600).
-    #[arg(long, value_name = "FILE", requires = "protocol")]
+    /// Also write the token of `--protocol PORT` or `--ui` to this file
+    /// (mode 0600).
+    #[arg(long, value_name = "FILE")]
     token_file: Option<PathBuf>,
+
+    /// Open the visual debugger: a page on 127.0.0.1 (the address, with
+    /// its token, is printed on stderr and opened in `$BROWSER` or the
+    /// desktop's browser) with the screen, code, registers, stack,
+    /// memory, devices, timeline and golden-master views.
+    #[arg(long, conflicts_with_all = ["protocol", "gdb", "script"])]
+    ui: bool,
+
+    /// The window's local port (0: any free port).
+    #[arg(long, value_name = "PORT", default_value_t = 0, requires = "ui")]
+    ui_port: u16,
+
+    /// Do not start a browser on the window's page (print its address).
+    #[arg(long, requires = "ui")]
+    no_browser: bool,
+
+    /// Name routines and tables after a golden-master profile (replica,
+    /// replica-demo, game-retail, game-demo, or a TOML file) in the
+    /// window's views: labels in the code, `params` as a memory address,
+    /// return addresses as `routine+offset`.
+    #[arg(long, value_name = "NAME", requires = "ui")]
+    profile: Option<String>,
 
     /// Serve a GDB remote stub on this local TCP port (0: any free port;
     /// the port is printed on stderr). Connect with `target remote :PORT`.
@@ -81,6 +107,27 @@ pub fn run(args: &DebugArgs) -> ExitCode {
         Ok(s) => s,
         Err(e) => return report("debug", &e),
     };
+    if args.ui {
+        let symbols = match &args.profile {
+            Some(p) => match symbols_of(p, &args.program, &s) {
+                Ok(sy) => Some(sy),
+                Err(e) => return report("debug", &e),
+            },
+            None => None,
+        };
+        let how = ui::Serve {
+            port: args.ui_port,
+            token_file: args.token_file.as_deref(),
+            open_browser: !args.no_browser,
+        };
+        return ui::serve(s, symbols, None, &how);
+    }
+    if args.token_file.is_some() && args.protocol.is_none() {
+        return crate::app::error::input_error(
+            "debug",
+            "--token-file is for --protocol PORT or --ui",
+        );
+    }
     if let Some(p) = &args.protocol {
         return protocol::serve(s, p, args.token_file.as_deref());
     }
@@ -92,4 +139,17 @@ pub fn run(args: &DebugArgs) -> ExitCode {
     }
     let _ = s.set_trace(None);
     ExitCode::SUCCESS
+}
+
+/// The symbols of the profile `name` in the program just loaded in `d`
+/// (at its entry).
+fn symbols_of(
+    name: &str,
+    program: &std::path::Path,
+    d: &crate::debug::engine::Debugger,
+) -> Result<Symbols, Error> {
+    let chosen = Chosen::open(name)?;
+    let (image, prog) = crate::app::program::read(program)?;
+    let segs = segments(&chosen.profile, &image, &prog, &d.core)?;
+    Ok(Symbols::new(&chosen.profile, segs))
 }

@@ -43,7 +43,29 @@ pub fn run(args: &RunArgs) -> ExitCode {
             Err(e) => return report("run", &e),
         }
     };
-    finish(args, &mut run, outcome)
+    let status = finish(args, &mut run, outcome.clone());
+    if outcome == Outcome::Diverged && args.check.ui {
+        return open_ui(args, &run).unwrap_or(status);
+    }
+    status
+}
+
+/// `--check --ui`: the debugger window at the divergence, until it is
+/// closed; None when it could not open (said why) or closed normally.
+fn open_ui(args: &RunArgs, run: &Run) -> Option<ExitCode> {
+    let c = run.check.as_ref()?;
+    eprintln!("tandem run: check: opening the debugger window at the divergence");
+    let ui = match crate::debug::ui::divergence::at_divergence(c, run.player.log()) {
+        Ok(u) => u,
+        Err(e) => return Some(report("run", &e)),
+    };
+    let how = crate::debug::ui::Serve {
+        port: args.check.ui_port,
+        token_file: None,
+        open_browser: !args.check.no_browser,
+    };
+    let code = crate::debug::ui::serve_ui(ui, &how);
+    (code != ExitCode::SUCCESS).then_some(code)
 }
 
 /// Ends a run: the record's end, the screenshot, the state hash, the

@@ -22,6 +22,7 @@ pub mod stepping;
 pub mod terminal;
 pub mod text;
 pub mod trace;
+pub mod ui;
 pub mod writes;
 
 use std::path::{Path, PathBuf};

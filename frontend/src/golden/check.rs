@@ -17,14 +17,13 @@ use models::compare::Divergence;
 use models::model::Point;
 use models::profile::{Routine, Seg};
 use models::sweep::{self, Program};
-use models::{GuestMemory, Segments};
+use models::GuestMemory;
 
 use super::profile::{Chosen, Reference};
 use super::report::{disasm_at, Report, Subject};
 use super::tape::{self, Tape, TapeFrame, Taping};
 use super::watch::{at_frame_point, clear_log, Watch, Writers};
 use crate::app::error::Error;
-use crate::app::program::Loaded;
 use crate::input::player::{Player, Slice};
 use crate::input::record::Event;
 
@@ -87,7 +86,13 @@ pub struct Check {
     spots: Vec<(Routine, Vec<Point>)>,
     /// Instructions a report shows before the frame point.
     recent: usize,
+    /// The last [`FRAME_LOG`] frame points checked: their cycle and
+    /// whether they agreed (the debugger window's golden-master view).
+    pub frame_log: VecDeque<(u64, bool)>,
 }
+
+/// The frame points [`Check::frame_log`] keeps.
+pub const FRAME_LOG: usize = 4096;
 
 impl Check {
     /// A check by `watch` (whose models start fresh) against `setup`,
@@ -102,6 +107,7 @@ impl Check {
             report: None,
             spots: Vec::new(),
             recent: RECENT,
+            frame_log: VecDeque::new(),
         }
     }
 
@@ -181,10 +187,16 @@ impl Check {
         let reads = Taping::new(&s.m);
         let (ticks, r) = self.watch.check(&reads, &self.setup.reference.placed());
         self.tape.push(ticks.irqs, ticks.advance, reads.reads());
-        match r {
+        let cycle = p.session.m.cycles();
+        let report = match r {
             Err(d) => Some(self.lock_report(&p.session, &d, p.log())),
             Ok(()) => self.spot(&p.session, frame),
+        };
+        self.frame_log.push_back((cycle, report.is_none()));
+        if self.frame_log.len() > FRAME_LOG {
+            self.frame_log.pop_front();
         }
+        report
     }
 
     /// Whether a checkpoint is due now (just after a frame point).
@@ -363,6 +375,22 @@ pub struct CheckArgs {
     #[arg(long, requires = "profile", conflicts_with = "load_state")]
     pub check: bool,
 
+    /// At the first divergence, open the visual debugger there (as
+    /// `tandem debug --ui` does) instead of pausing: the machine stands
+    /// at the divergent frame point with the history since the last
+    /// checkpoint on the timeline, and the golden-master view holds the
+    /// report.
+    #[arg(long, requires = "check")]
+    pub ui: bool,
+
+    /// Do not start a browser on the `--ui` page (print its address).
+    #[arg(long, requires = "ui")]
+    pub no_browser: bool,
+
+    /// The `--ui` page's local port (0: any free port).
+    #[arg(long, value_name = "PORT", default_value_t = 0, requires = "ui")]
+    pub ui_port: u16,
+
     /// The profile of `--check`: replica, replica-demo, game-retail,
     /// game-demo, or a TOML file.
     #[arg(long, value_name = "NAME", requires = "check")]
@@ -408,19 +436,7 @@ impl Check {
             name,
             &config,
         )?;
-        // The profile finds the program in a fresh load of it; the run's
-        // own load (its PSP, environment) may sit elsewhere, so the
-        // segments move with its load segment and stack.
-        let probe = Loaded::start(image, name, None, &config, b"")?;
-        let found = probe.locate(&chosen.profile, name)?;
-        let load_seg = s.dos.current_psp().wrapping_add(0x10);
-        let ss = s.m.cpu.regs.sreg(SegReg::SS);
-        let l = &probe.layout;
-        let segs = Segments {
-            code: load_seg.wrapping_add(found.code.wrapping_sub(l.load_seg)),
-            data: ss.wrapping_add(found.data.wrapping_sub(l.entry_ss)),
-            stack: ss.wrapping_add(found.stack.wrapping_sub(l.entry_ss)),
-        };
+        let segs = super::symbols::segments(&chosen.profile, image, name, s)?;
         let baseline = baseline(&chosen, &reference);
         let watch = Watch::new(chosen.profile.clone(), segs, baseline)?;
         let setup = Setup {

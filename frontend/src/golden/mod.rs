@@ -16,5 +16,6 @@ pub mod compare;
 pub mod profile;
 pub mod report;
 pub mod sweep;
+pub mod symbols;
 pub mod tape;
 pub mod watch;

@@ -114,6 +114,7 @@ pub fn prepare(args: &RunArgs, headless: bool, stdin: Stdin) -> Result<Run, Erro
         check,
         bundle_out: args.check.bundle_out.clone(),
         bundle_written: None,
+        ui_on_divergence: args.check.ui,
         _temp: temp,
     })
 }

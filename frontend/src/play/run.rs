@@ -40,6 +40,9 @@ pub struct Run {
     pub bundle_out: Option<PathBuf>,
     /// Where the bundle went, once written.
     pub bundle_written: Option<PathBuf>,
+    /// `--check --ui`: a divergence ends the run (the window closes) and
+    /// the debugger window opens there.
+    pub ui_on_divergence: bool,
     /// Drive C: when it is a temporary folder.
     pub(super) _temp: Option<TempDir>,
 }

@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 pub mod wav;
+pub mod webdriver;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

@@ -187,6 +187,18 @@ impl Playback {
         self.left = self.mode.block;
     }
 
+    /// Frames per second as a fraction (numerator, denominator): the
+    /// programmed rate, halved for an old command's stereo with a time
+    /// constant.
+    pub fn frame_rate(&self) -> (u64, u64) {
+        (self.num, self.den)
+    }
+
+    /// Whether this is 80h's silence (nothing fetched).
+    pub fn is_silence(&self) -> bool {
+        self.silence
+    }
+
     /// Samples left in the block.
     pub fn left(&self) -> u32 {
         self.left

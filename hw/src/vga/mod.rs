@@ -17,6 +17,7 @@ pub mod crtc;
 pub mod dac;
 pub mod font;
 pub mod graphics;
+pub mod probe;
 pub mod render;
 pub mod sequencer;
 

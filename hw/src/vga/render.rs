@@ -60,6 +60,37 @@ pub fn render(vga: &Vga) -> Frame {
     f
 }
 
+/// The size (width, height) in pixels of the frame [`render`] makes of
+/// `vga` now, worked out without rendering it.
+pub fn size(vga: &Vga) -> (usize, usize) {
+    let c = &vga.crtc;
+    let cols = c.h_display() as usize;
+    if !vga.gc.graphics() {
+        let cw = if vga.seq.dot8() { 8 } else { 9 };
+        let dbl = if c.double_scan() { 2 } else { 1 };
+        return (cols * cw, (c.v_display() as usize / dbl).max(1));
+    }
+    let (_, rows) = graphics_rows(vga);
+    let ppc = if vga.gc.shift256() { 4 } else { 8 };
+    (cols * ppc, rows)
+}
+
+/// A graphics mode's scan-line repeat (double scan, and the character
+/// height unless CR17 interleaves CGA lines) and the frame's rows.
+fn graphics_rows(vga: &Vga) -> (usize, usize) {
+    let c = &vga.crtc;
+    let ch = c.char_height() as usize;
+    let scan_rep = if c.double_scan() { 2 } else { 1 } * if cga_lines(vga) { 1 } else { ch };
+    (scan_rep, (c.v_display() as usize).div_ceil(scan_rep).max(1))
+}
+
+/// CR17 bits 0/1 clear (CGA/Hercules compatibility): row scan counter
+/// bits 0/1 replace address bits 13/14, so each scan line of a character
+/// row shows its own memory (the CGA's interleaved lines).
+fn cga_lines(vga: &Vga) -> bool {
+    vga.crtc.regs[0x17] & 0x03 != 0x03
+}
+
 /// The DAC's colour of each pixel value, the PEL mask applied: looked up
 /// once per frame instead of once per pixel.
 fn dac_colours(vga: &Vga) -> [[u8; 3]; 256] {
@@ -80,17 +111,13 @@ pub fn render_into(vga: &Vga, f: &mut Frame) {
     if !graphics {
         return render_text(vga, f);
     }
-    // CR17 bits 0/1 clear (CGA/Hercules compatibility): row scan counter
-    // bits 0/1 replace address bits 13/14, so each scan line of a
-    // character row shows its own memory (the CGA's interleaved lines).
-    let cga_lines = c.regs[0x17] & 0x03 != 0x03;
+    let cga_lines = cga_lines(vga);
     let ch = c.char_height() as usize;
-    let scan_rep = if c.double_scan() { 2 } else { 1 } * if cga_lines { 1 } else { ch };
-    let rows = (c.v_display() as usize).div_ceil(scan_rep).max(1);
+    let (scan_rep, rows) = graphics_rows(vga);
     let shift256 = vga.gc.shift256();
     // Pixels per character clock.
     let ppc = if shift256 { 4 } else { 8 };
-    let width = cols * ppc;
+    let (width, _) = size(vga);
     f.reset(width, rows);
     if vga.seq.screen_off() || !vga.attr.video_enabled() {
         return;
@@ -170,7 +197,8 @@ fn render_text(vga: &Vga, f: &mut Frame) {
     let ch = c.char_height() as usize;
     let dbl = if c.double_scan() { 2 } else { 1 };
     let lines = c.v_display() as usize / dbl;
-    f.reset(cols * cw, lines.max(1));
+    let (width, height) = size(vga);
+    f.reset(width, height);
     if vga.seq.screen_off() || !vga.attr.video_enabled() {
         return;
     }

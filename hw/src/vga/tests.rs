@@ -471,3 +471,50 @@ fn multi_byte_writes_match_byte_writes() {
         }
     }
 }
+
+/// Fills the planes with a pattern no two neighbours share.
+fn scramble(v: &mut Vga) {
+    let mut x: u32 = 0x1234_5678;
+    for b in v.planes.iter_mut() {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        *b = x as u8;
+    }
+}
+
+#[test]
+fn a_probe_agrees_with_the_picture_and_the_cpu_reads_its_byte() {
+    for mode in [0x13u8, 0x12, 0x0D, 0x04, 0x03, 0xFF] {
+        let mut v = if mode == 0xFF {
+            mode_x()
+        } else {
+            let mut v = Vga::new(4_772_727);
+            v.set_mode(mode, 0);
+            v
+        };
+        scramble(&mut v);
+        // Keep text cells from blinking (attribute bit 7) out of the test.
+        v.attr.regs[0x10] &= !0x08;
+        let f = v.render();
+        let mut checked = 0;
+        for y in (0..f.height).step_by(7) {
+            for x in (0..f.width).step_by(5) {
+                let p = v.probe(x, y).expect("inside the frame");
+                assert_eq!(p.rgb, f.pixel(x, y), "mode {mode:02X} at ({x},{y})");
+                assert_eq!(p.rgb, v.dac.rgb(p.dac_index));
+                let byte = v.planes[p.plane as usize * PLANE_SIZE + p.offset as usize];
+                if let Some(a) = p.cpu_address {
+                    gc(&mut v, 4, p.plane);
+                    assert_eq!(v.mem_read(a), byte, "mode {mode:02X} at ({x},{y}): {a:05X}");
+                    checked += 1;
+                }
+            }
+        }
+        assert!(
+            checked > 100,
+            "mode {mode:02X}: {checked} addresses checked"
+        );
+        assert_eq!(v.probe(f.width, 0), None);
+    }
+}

@@ -20,8 +20,8 @@ use std::time::Duration;
 
 use serde_json::{json, Map, Value};
 
-mod reply;
-mod request;
+pub(crate) mod reply;
+pub(crate) mod request;
 
 use super::command::Reply;
 use super::console;
@@ -93,7 +93,7 @@ pub fn serve(mut s: Debugger, how: &str, token_file: Option<&Path>) -> ExitCode 
 
 /// 128 random bits from the host as 32 hex digits. The token guards the
 /// port and is no part of the emulation, so host randomness is right here.
-fn new_token() -> std::io::Result<String> {
+pub(crate) fn new_token() -> std::io::Result<String> {
     let mut b = [0u8; TOKEN_BYTES];
     match std::fs::File::open("/dev/urandom").and_then(|mut f| f.read_exact(&mut b)) {
         Ok(()) => {}
@@ -115,7 +115,7 @@ fn new_token() -> std::io::Result<String> {
 }
 
 /// Writes the token (one line) readable by the owner only.
-fn write_token_file(path: &Path, token: &str) -> std::io::Result<()> {
+pub(crate) fn write_token_file(path: &Path, token: &str) -> std::io::Result<()> {
     let mut o = std::fs::OpenOptions::new();
     o.write(true).create(true).truncate(true);
     #[cfg(unix)]
@@ -129,7 +129,7 @@ fn write_token_file(path: &Path, token: &str) -> std::io::Result<()> {
 
 /// True when `a` and `b` are equal, in a time that does not depend on
 /// where they differ.
-fn same_token(a: &[u8], b: &[u8]) -> bool {
+pub(crate) fn same_token(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |d, (x, y)| d | (x ^ y)) == 0
 }
 

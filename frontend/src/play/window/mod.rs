@@ -180,6 +180,9 @@ impl Window<'_> {
             s.frame(&mut run.player.session.m);
         }
         match step {
+            Some(Outcome::Diverged) if run.ui_on_divergence => {
+                return Ok(Some(Outcome::Diverged));
+            }
             Some(Outcome::Diverged) => {
                 self.diverged(run)?;
                 if let Some(s) = self.sound.as_mut() {
