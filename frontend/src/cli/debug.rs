@@ -14,6 +14,7 @@ use crate::app::error::report;
 use crate::app::error::Error;
 use crate::app::options::{DosOpts, MachineOpts};
 use crate::debug::{gdb, protocol, terminal, ui, Start};
+use crate::golden::live::Live;
 use crate::golden::profile::Chosen;
 use crate::golden::symbols::{segments, Symbols};
 
@@ -109,7 +110,7 @@ pub fn run(args: &DebugArgs) -> ExitCode {
     };
     if args.ui {
         let symbols = match &args.profile {
-            Some(p) => match symbols_of(p, &args.program, &s) {
+            Some(p) => match symbols_of(p, &args.program, &mut s) {
                 Ok(sy) => Some(sy),
                 Err(e) => return report("debug", &e),
             },
@@ -142,14 +143,21 @@ pub fn run(args: &DebugArgs) -> ExitCode {
 }
 
 /// The symbols of the profile `name` in the program just loaded in `d`
-/// (at its entry).
+/// (at its entry), and the lock-step check of the program by the
+/// profile's models set as the debugger's observer (when the profile has
+/// a frame point; else said why).
 fn symbols_of(
     name: &str,
     program: &std::path::Path,
-    d: &crate::debug::engine::Debugger,
+    d: &mut crate::debug::engine::Debugger,
 ) -> Result<Symbols, Error> {
     let chosen = Chosen::open(name)?;
     let (image, prog) = crate::app::program::read(program)?;
     let segs = segments(&chosen.profile, &image, &prog, &d.core)?;
-    Ok(Symbols::new(&chosen.profile, segs))
+    let symbols = Symbols::new(&chosen.profile, segs);
+    match Live::new(chosen, &image, &prog, &mut d.core) {
+        Ok(live) => d.observer = Some(Box::new(live)),
+        Err(e) => eprintln!("tandem debug: --profile {name}: no lock-step check: {e}"),
+    }
+    Ok(symbols)
 }

@@ -230,6 +230,13 @@ pub enum ViewCmd {
     Pic,
     /// The VGA's registers.
     Vga,
+    /// The VGA DAC's colours from `first` (6-bit R, G, B as programmed).
+    Dac {
+        /// The first entry.
+        first: u32,
+        /// How many (up to entry FFh).
+        count: u32,
+    },
 }
 
 /// Commands that read or write files.
@@ -408,6 +415,8 @@ pub enum Reply {
     Pic(Vec<Pic>),
     /// The VGA.
     Vga(Vga),
+    /// DAC entries: index and 6-bit R, G, B.
+    Dac(Vec<(u8, [u8; 3])>),
     /// Tracing is on to this file, or off.
     Trace(Option<PathBuf>),
     /// A save state was written.

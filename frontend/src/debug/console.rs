@@ -32,7 +32,7 @@ breaks:    b|break ADDR [if COND]      watch [r|w|rw] ADDR [LEN] [if COND]
            port [r|w|rw] PORT[-PORT]   int VEC [ah=XX] [al=XX]
            bl (list)   bd N|all (delete)   bsave FILE   bload FILE
 show:      r|regs   r NAME=VALUE   x ADDR [LEN]   e ADDR BYTE...   u [ADDR] [N]
-           ivt [FIRST [N]]   bt (call stack)   pit   pic   vga
+           ivt [FIRST [N]]   bt (call stack)   pit   pic   vga   dac [FIRST [N]]
 back:      rs|reverse-step [N]   rn|reverse-next   rc|reverse-continue
            rf|reverse-finish   goto CYCLE (decimal, 0x hex)
            history ADDR [LEN]   history port PORT   history (what is kept)
@@ -349,6 +349,10 @@ pub fn parse(line: &str) -> Result<Line> {
         "pit" => Command::View(ViewCmd::Pit),
         "pic" => Command::View(ViewCmd::Pic),
         "vga" => Command::View(ViewCmd::Vga),
+        "dac" => Command::View(ViewCmd::Dac {
+            first: num_or(first, 0)?.min(0xFF),
+            count: num_or(args.get(1), 0x100)?,
+        }),
         "trace" if rest == "off" => Command::File(FileCmd::Trace(None)),
         "trace" => Command::File(FileCmd::Trace(Some(path(rest, "trace FILE | trace off")?))),
         "save" => Command::File(FileCmd::SaveState(path(rest, "save FILE")?)),

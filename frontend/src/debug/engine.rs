@@ -18,6 +18,7 @@ use super::command::{Insn, Regs, Which};
 use super::error::{Error, Result};
 use super::history::checkpoint::Checkpoint;
 use super::history::History;
+use super::observer::Observer;
 use super::parse::{parse_num, Addr, Cond};
 pub use super::position::{End, Frame};
 use super::regs::RegName;
@@ -40,6 +41,9 @@ pub enum Stop {
     Limit,
     /// Running backwards reached the start of the history.
     HistoryStart,
+    /// The observer (the golden master's lock-step check) found the
+    /// program diverging from its models: what differs.
+    Diverged(String),
 }
 
 /// A run of bytes that changed between two stops.
@@ -92,6 +96,14 @@ pub struct Debugger {
     pub output: Vec<u8>,
     /// The history for running backwards, when kept.
     pub history: Option<History>,
+    /// The watcher of the program's first run (a lock-step check).
+    pub observer: Option<Box<dyn Observer>>,
+    /// The index of the observer's first hook (after the breakpoints').
+    pub(super) observer_first: usize,
+    /// The cycle up to which the observer has seen the program.
+    pub(super) observed_to: Option<u64>,
+    /// The cycle of the observer's last stop it has seen.
+    pub(super) observed_stop: Option<u64>,
 }
 
 impl Debugger {
@@ -109,6 +121,10 @@ impl Debugger {
             ended: None,
             output: Vec::new(),
             history: None,
+            observer: None,
+            observer_first: usize::MAX,
+            observed_to: None,
+            observed_stop: None,
         };
         s.prev_mem = s.mem_snapshot();
         s
@@ -190,6 +206,11 @@ impl Debugger {
             return Ok(());
         }
         h.fork(now);
+        if self.observed_to.is_some_and(|c| now < c) {
+            if let Some(o) = self.observer.as_mut() {
+                o.forked(now);
+            }
+        }
         self.checkpoint(true)
     }
 

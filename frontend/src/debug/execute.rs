@@ -233,6 +233,14 @@ impl Debugger {
             ViewCmd::Pit => Reply::Pit(self.pit()),
             ViewCmd::Pic => Reply::Pic(self.pics()),
             ViewCmd::Vga => Reply::Vga(self.vga()),
+            ViewCmd::Dac { first, count } => {
+                let dac = &self.core.m.bus.dev.vga.dac;
+                Reply::Dac(
+                    (first..first.saturating_add(count).min(0x100))
+                        .map(|i| (i as u8, dac.entry6(i as u8)))
+                        .collect(),
+                )
+            }
         })
     }
 

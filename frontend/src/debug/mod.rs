@@ -14,6 +14,7 @@ pub mod error;
 pub mod execute;
 pub mod gdb;
 pub mod history;
+pub mod observer;
 pub mod parse;
 pub mod position;
 pub mod protocol;

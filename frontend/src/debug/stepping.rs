@@ -32,7 +32,18 @@ impl Debugger {
                 self.hook_bp.push(n);
             }
         }
-        if self.hook_bp.is_empty() && resume.is_none() {
+        self.observer_first = self.hook_bp.len();
+        if let Some(o) = self.observer.as_ref() {
+            o.hooks(self.core.m.cpu.hooks_mut());
+        }
+        let none = self
+            .core
+            .m
+            .cpu
+            .hooks
+            .as_ref()
+            .is_none_or(|h| h.list.is_empty());
+        if none && resume.is_none() {
             // No hooks: the CPU runs its hook-free step.
             self.core.m.cpu.hooks = None;
         }
@@ -123,7 +134,10 @@ impl Debugger {
             kind: StepKind::of(&ins),
         };
         self.trace_line(&ins, (cs, ip));
-        let stop = self.run_one();
+        let mut stop = self.run_one();
+        if stop.is_none() {
+            stop = self.observe(false);
+        }
         let ran = match &stop {
             None => true,
             Some(Stop::Breakpoint(_, r)) => !matches!(r.event, HookEvent::Exec { .. }),
@@ -173,6 +187,11 @@ impl Debugger {
                     let rec = self.core.m.cpu.hooks.as_ref().and_then(|h| h.stopped)?;
                     if let Some(n) = self.breakpoint_hit(&rec) {
                         return Some(Stop::Breakpoint(n, rec));
+                    }
+                    if rec.hook >= self.observer_first {
+                        if let Some(stop) = self.observe(true) {
+                            return Some(stop);
+                        }
                     }
                     if !matches!(rec.event, HookEvent::Exec { .. }) {
                         return None;

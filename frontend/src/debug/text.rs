@@ -139,6 +139,9 @@ pub fn stop_text(s: &mut Debugger, stop: &Stop) -> String {
         Stop::Limit => {
             let _ = writeln!(t, "stopped: the command's time limit passed");
         }
+        Stop::Diverged(what) => {
+            let _ = writeln!(t, "the program diverged from the models: {what}");
+        }
         Stop::HistoryStart => {
             let _ = writeln!(t, "stopped: the start of the history");
         }
@@ -361,6 +364,16 @@ fn view_text(r: &Reply) -> String {
             let _ = writeln!(t, "CRTC       {}", hex(&v.crtc).join(" "));
             let _ = writeln!(t, "graphics   {}", hex(&v.gc).join(" "));
             let _ = writeln!(t, "attribute  {}", hex(&v.attr).join(" "));
+        }
+        Reply::Dac(list) => {
+            // Four entries a line: `II: RR GG BB`, 6-bit values in hex.
+            for row in list.chunks(4) {
+                let cells: Vec<String> = row
+                    .iter()
+                    .map(|(i, c)| format!("{i:02X}: {:02X} {:02X} {:02X}", c[0], c[1], c[2]))
+                    .collect();
+                let _ = writeln!(t, "{}", cells.join("   "));
+            }
         }
         _ => t = file_text(r),
     }

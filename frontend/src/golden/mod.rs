@@ -13,6 +13,7 @@ pub mod bundle;
 pub mod call;
 pub mod check;
 pub mod compare;
+pub mod live;
 pub mod profile;
 pub mod report;
 pub mod sweep;

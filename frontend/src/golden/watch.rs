@@ -145,7 +145,8 @@ impl Watch {
         }
     }
 
-    fn add_hooks(&self, h: &mut Hooks) {
+    /// Adds the watch's hooks to `h` (after any others).
+    pub fn add_hooks(&self, h: &mut Hooks) {
         h.add(
             HookKind::Exec(ExecAt::Linear(self.frame_point)),
             HookAction::Stop,
@@ -187,13 +188,20 @@ impl Watch {
     /// `video_frame` is the video frame the slice's writes belong to.
     /// Returns whether the slice reached the frame point.
     pub fn digest(&mut self, s: &mut Session, video_frame: u64) -> bool {
+        let log =
+            s.m.cpu
+                .hooks
+                .as_mut()
+                .map(|h| std::mem::take(&mut h.log))
+                .unwrap_or_default();
+        self.digest_log(&log, s, video_frame)
+    }
+
+    /// As [`Watch::digest`] for records taken from the hook log already
+    /// (the debugger's, whose log holds its breakpoints' records too):
+    /// each is one of the watch's hooks, in order.
+    pub fn digest_log(&mut self, log: &[HookRecord], s: &mut Session, video_frame: u64) -> bool {
         let m = &mut s.m;
-        let log = m
-            .cpu
-            .hooks
-            .as_mut()
-            .map(|h| std::mem::take(&mut h.log))
-            .unwrap_or_default();
         let services = s
             .watch
             .as_mut()
@@ -201,7 +209,7 @@ impl Watch {
             .unwrap_or_default();
         let mut services = services.into_iter().peekable();
         let mut frame_point = false;
-        for r in &log {
+        for r in log {
             // The services' writes in order with the instructions'.
             while let Some(w) = services.next_if(|w| w.cycle <= r.cycle) {
                 self.service_wrote(&w, video_frame);

@@ -91,17 +91,22 @@ impl Dac {
         self.entry_rgb(pixel & self.pel_mask)
     }
 
-    /// Entry `index` as 8-bit RGB, the PEL mask not applied (what a
-    /// palette view shows): each 6-bit component scaled to 0-255 by
-    /// repeating its top bits, as [`Dac::rgb`] converts it (black for an
-    /// entry a damaged save state lacks).
+    /// Entry `index` as programmed: 6-bit R, G, B (black for an entry a
+    /// damaged save state lacks).
     #[inline]
-    pub fn entry_rgb(&self, index: u8) -> [u8; 3] {
-        let e = self
-            .entries
+    pub fn entry6(&self, index: u8) -> [u8; 3] {
+        self.entries
             .get(index as usize)
             .copied()
-            .unwrap_or_default();
+            .unwrap_or_default()
+    }
+
+    /// Entry `index` as 8-bit RGB, the PEL mask not applied (what a
+    /// palette view shows): each 6-bit component scaled to 0-255 by
+    /// repeating its top bits, as [`Dac::rgb`] converts it.
+    #[inline]
+    pub fn entry_rgb(&self, index: u8) -> [u8; 3] {
+        let e = self.entry6(index);
         let x = |c: u8| (c << 2) | (c >> 4);
         [x(e[0]), x(e[1]), x(e[2])]
     }

@@ -142,6 +142,10 @@ impl GdbTarget {
                     tid: None,
                     pos: ReplayLogPosition::Begin,
                 },
+                Stop::Diverged(what) => {
+                    eprintln!("tandem debug: the program diverged from the models: {what}");
+                    SingleThreadStopReason::Signal(Signal::SIGTRAP)
+                }
                 Stop::Stopped(why) => {
                     eprintln!("tandem debug: {why}");
                     SingleThreadStopReason::Terminated(Signal::SIGSTOP)

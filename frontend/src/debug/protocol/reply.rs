@@ -62,6 +62,10 @@ fn stop_json(s: &Debugger, stop: Stop, output: &[u8]) -> Map<String, Value> {
         Stop::HistoryStart => {
             m.insert("stop".into(), json!("history_start"));
         }
+        Stop::Diverged(what) => {
+            m.insert("stop".into(), json!("divergence"));
+            m.insert("message".into(), json!(what));
+        }
         Stop::Exited(c) => {
             m.insert("stop".into(), json!("exited"));
             m.insert("code".into(), json!(c));
@@ -143,6 +147,10 @@ fn device_json(r: Reply) -> Value {
         Reply::Pic(pics) => json!({"pics": pics
             .iter()
             .map(|p| json!({"name": p.name, "vector_base": p.vector_base, "irr": p.irr, "isr": p.isr, "imr": p.imr, "lines": p.lines}))
+            .collect::<Vec<_>>()}),
+        Reply::Dac(list) => json!({"dac": list
+            .iter()
+            .map(|(i, c)| json!({"index": i, "r": c[0], "g": c[1], "b": c[2]}))
             .collect::<Vec<_>>()}),
         Reply::Vga(v) => json!({
             "bios_mode": v.bios_mode, "misc": v.misc, "sequencer": hex(&v.seq),

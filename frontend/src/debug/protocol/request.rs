@@ -251,6 +251,10 @@ pub fn parse(req: &Value) -> Result<Request> {
         "pit" => Command::View(ViewCmd::Pit),
         "pic" => Command::View(ViewCmd::Pic),
         "vga" => Command::View(ViewCmd::Vga),
+        "dac" => Command::View(ViewCmd::Dac {
+            first: num_max(req, "first", 0xFF)?.unwrap_or(0) as u32,
+            count: num_max(req, "count", 0x100)?.unwrap_or(0x100) as u32,
+        }),
         "reverse_step" => Command::Back(BackCmd::Step(num(req, "count")?.unwrap_or(1).max(1))),
         "reverse_next" => Command::Back(BackCmd::Next),
         "reverse_continue" => Command::Back(BackCmd::Continue),

@@ -101,7 +101,7 @@ fn run_to(d: &mut Debugger, cycle: u64) -> Result<(), Error> {
 }
 
 /// CS:IP at the start of a disassembly line (`013A:DB4F  ...`).
-fn seg_off(line: &str) -> Option<(u16, u16)> {
+pub fn seg_off(line: &str) -> Option<(u16, u16)> {
     let (s, rest) = line.trim().split_once(':')?;
     let o = rest.get(..4)?;
     Some((

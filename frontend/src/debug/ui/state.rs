@@ -100,6 +100,14 @@ impl Ui {
         if let Some(Value::String(o)) = stop.get("output") {
             self.add_output(o);
         }
+        if stop.get("stop").and_then(Value::as_str) == Some("divergence") {
+            let what = stop.get("message").and_then(Value::as_str).unwrap_or("");
+            self.mark(Marker {
+                cycle: self.d.core.m.cycles(),
+                kind: "divergence",
+                text: what.to_string(),
+            });
+        }
         if stop.get("stop").and_then(Value::as_str) == Some("hook") {
             let text = stop
                 .get("by")

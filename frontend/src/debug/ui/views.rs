@@ -6,7 +6,7 @@
 use emu::SegReg;
 use serde_json::{json, Value};
 
-use super::state::Ui;
+use super::state::{Golden, Ui};
 use crate::debug::breakpoints::BpKind;
 use crate::debug::error::{Error, Result};
 use crate::debug::parse::{parse_addr, parse_num, Addr};
@@ -337,7 +337,22 @@ impl Ui {
     }
 
     fn golden_view(&self) -> Value {
-        let Some(g) = &self.golden else {
+        let live = self
+            .d
+            .observer
+            .as_ref()
+            .and_then(|o| o.as_any().downcast_ref::<crate::golden::live::Live>())
+            .map(|l| Golden {
+                status: Some(l.status()),
+                frames: l.frames.iter().copied().collect(),
+                report: l.report.clone(),
+                writer: l
+                    .report
+                    .as_ref()
+                    .and_then(|r| r.written_by.as_ref())
+                    .and_then(|w| super::divergence::seg_off(&w.instruction)),
+            });
+        let Some(g) = live.as_ref().or(self.golden.as_ref()) else {
             return Value::Null;
         };
         let report = g.report.as_ref().map(|r| {
