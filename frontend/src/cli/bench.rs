@@ -46,10 +46,90 @@ pub struct BenchArgs {
     #[arg(long)]
     time_travel: bool,
 
+    /// Measure what the debugger window costs instead: PROGRAM (a DOS
+    /// program; by default the built-in replica on a 386, with the replica
+    /// profile's lock-step check) runs in the debugger for --seconds
+    /// (default here 20) alone and serving the window to a client that
+    /// refreshes it as the page does, three times each, alternating.
+    #[arg(long, conflicts_with = "time_travel")]
+    ui: bool,
+
     /// The history's memory budget for --time-travel, in MiB.
     #[arg(long, value_name = "MIB", default_value_t = crate::debug::history::DEFAULT_MIB,
           requires = "time_travel")]
     history_mib: u64,
+}
+
+/// The program of a debugger benchmark: PROGRAM, or the built-in
+/// replica written to `temp`.
+fn debugger_program(args: &BenchArgs, temp: &TempDir) -> Result<PathBuf, Error> {
+    match &args.program {
+        Some(p) => Ok(p.clone()),
+        None => {
+            let p = temp.path().join("REPLICA.EXE");
+            std::fs::write(&p, builtin::REPLICA).map_err(|e| Error::File {
+                path: p.clone(),
+                source: e,
+            })?;
+            Ok(p)
+        }
+    }
+}
+
+/// Runs `tandem bench --ui`.
+fn window(args: &BenchArgs) -> ExitCode {
+    let temp = match TempDir::new("bench") {
+        Ok(t) => t,
+        Err(e) => return report("bench", &Error::Input(format!("a temporary folder: {e}"))),
+    };
+    let program = match debugger_program(args, &temp) {
+        Ok(p) => p,
+        Err(e) => return report("bench", &e),
+    };
+    let mut machine = args.machine.clone();
+    machine.cpu = machine.cpu.or(Some(emu::CpuModel::I386));
+    let seconds = if args.seconds == 120 {
+        20
+    } else {
+        args.seconds
+    };
+    let profile = args.program.is_none().then_some("replica");
+    let r = match crate::debug::ui::bench::measure(
+        &program,
+        &machine,
+        temp.path(),
+        seconds,
+        3,
+        profile,
+    ) {
+        Ok(r) => r,
+        Err(e) => return report("bench", &e),
+    };
+    if args.json {
+        let v = serde_json::json!({
+            "program": program.display().to_string(),
+            "emulated_seconds": r.seconds,
+            "seconds_alone": r.alone.as_secs_f64(),
+            "seconds_with_window": r.window.as_secs_f64(),
+            "slowdown_percent": r.slowdown_percent(),
+            "refreshes": r.refreshes,
+        });
+        println!("{v}");
+    } else {
+        println!(
+            "program: {} for {} emulated seconds in the debugger",
+            program.display(),
+            r.seconds
+        );
+        println!(
+            "alone: {:.2} s; serving the window: {:.2} s ({:+.1}%, {} refreshes of every view and the screen)",
+            r.alone.as_secs_f64(),
+            r.window.as_secs_f64(),
+            r.slowdown_percent(),
+            r.refreshes
+        );
+    }
+    ExitCode::SUCCESS
 }
 
 /// Runs `tandem bench --time-travel`.
@@ -58,15 +138,9 @@ fn time_travel(args: &BenchArgs) -> ExitCode {
         Ok(t) => t,
         Err(e) => return report("bench", &Error::Input(format!("a temporary folder: {e}"))),
     };
-    let program = match &args.program {
-        Some(p) => p.clone(),
-        None => {
-            let p = temp.path().join("REPLICA.EXE");
-            if let Err(e) = std::fs::write(&p, builtin::REPLICA) {
-                return report("bench", &Error::File { path: p, source: e });
-            }
-            p
-        }
+    let program = match debugger_program(args, &temp) {
+        Ok(p) => p,
+        Err(e) => return report("bench", &e),
     };
     let mut machine = args.machine.clone();
     machine.cpu = machine.cpu.or(Some(emu::CpuModel::I386));
@@ -127,6 +201,9 @@ fn time_travel(args: &BenchArgs) -> ExitCode {
 pub fn run(args: &BenchArgs) -> ExitCode {
     if args.time_travel {
         return time_travel(args);
+    }
+    if args.ui {
+        return window(args);
     }
     let (image, name) = match &args.program {
         None => (builtin::BENCH.to_vec(), "built-in bench.com".to_string()),

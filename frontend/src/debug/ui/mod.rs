@@ -14,6 +14,7 @@
 //! person uses it. The token the protocol uses guards it.
 
 pub mod api;
+pub mod bench;
 pub mod devices;
 pub mod divergence;
 pub mod http;

@@ -68,6 +68,8 @@ pub struct Ui {
     before: Seen,
     /// CPU clocks per running slice (adapts to about 30 ms of host time).
     pub slice: u64,
+    /// A run stops at this cycle (the window's benchmark).
+    pub stop_at: Option<u64>,
 }
 
 impl Ui {
@@ -90,6 +92,7 @@ impl Ui {
             now,
             before,
             slice,
+            stop_at: None,
             d,
         }
     }
@@ -188,7 +191,16 @@ impl Ui {
     /// Runs one slice of a run; a stop other than the slice's end ends it.
     pub fn run_slice(&mut self) {
         let t = std::time::Instant::now();
-        let stop = self.d.cont(self.slice);
+        let now = self.d.core.m.cycles();
+        let slice = match self.stop_at {
+            Some(end) if end <= now => {
+                self.pause();
+                return;
+            }
+            Some(end) => self.slice.min(end - now),
+            None => self.slice,
+        };
+        let stop = self.d.cont(slice);
         let ms = t.elapsed().as_secs_f64() * 1000.0;
         // About 30 ms a slice: requests are answered that often.
         if ms > 0.5 {

@@ -4,15 +4,16 @@
 // `window.tandemView`, the last refresh, so tests can compare the two.
 "use strict";
 
-const token = new URLSearchParams(location.search).get("token") || "";
+const params = new URLSearchParams(location.search);
+const token = params.get("token") || "";
 const $ = (id) => document.getElementById(id);
 const hex = (v, n) => (v >>> 0).toString(16).toUpperCase().padStart(n, "0");
 const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c]));
 
 const ui = {
-  codeAddr: null,      // the code view's first line (null: CS:IP)
-  follow: true,        // move the code view to CS:IP at the next stop
-  memAddr: "ds:0",
+  codeAddr: params.get("code"), // the code view's first line (null: CS:IP)
+  follow: !params.get("code"),  // move the code view to CS:IP at the next stop
+  memAddr: params.get("mem") || "ds:0",
   memLen: 256,
   sel: null,           // selected bytes {a, b} (indexes in the memory view)
   tab: "vga",
