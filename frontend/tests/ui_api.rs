@@ -360,3 +360,50 @@ fn a_check_opens_the_window_at_its_divergence() {
     assert_eq!(w.quit(), Some(1), "the run's status: a divergence");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn run_to_a_line_a_watch_on_a_selection_and_an_edit_in_place() {
+    let w = debug_ui(&replica());
+    // Run to a line: stops there, and leaves no breakpoint behind.
+    w.api(json!({"cmd": "run_to", "addr": "fountain+5"}));
+    let end = Instant::now() + Duration::from_secs(120);
+    let v = loop {
+        let v = w.view(json!({}));
+        if v["running"] == json!(false) {
+            break v;
+        }
+        assert!(Instant::now() < end, "run to did not stop");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert_eq!(v["regs"]["list"][8]["name"], json!("cs"));
+    let cs = v["regs"]["list"][8]["value"].as_u64().expect("cs");
+    let current = v["code"]["lines"]
+        .as_array()
+        .and_then(|l| l.iter().find(|x| x["current"] == json!(true)))
+        .cloned()
+        .expect("a current line");
+    assert_eq!(current["ip"], json!(0xDB1F), "{current}");
+    assert_eq!(v["breakpoints"], json!([]), "the run-to breakpoint is gone");
+    // A watch on the clock word (two bytes selected in the memory view):
+    // the next write stops the run, after the instruction that made it.
+    let clock = (cs << 4) + 0x0BF8;
+    let r = w.api(json!({"cmd": "watch", "linear": clock, "len": 2, "access": "w"}));
+    assert!(r["added"].is_u64(), "{r}");
+    let v = w.run_to_stop(120);
+    assert_eq!(v["stop"]["stop"], json!("hook"), "{}", v["stop"]);
+    assert_eq!(v["stop"]["event"]["kind"], json!("write"));
+    let m = w.view(json!({"mem": "cs:0bf8", "mem_len": 16}))["memory"].clone();
+    assert_eq!(m["watched"], json!([0, 1]), "{m}");
+    assert!(
+        m["changed"].as_array().is_some_and(|c| !c.is_empty()),
+        "the clock changed since the last stop: {m}"
+    );
+    // An edit in place: the byte is written and shows as changed.
+    w.api(json!({"cmd": "write", "addr": clock + 4, "hex": "5a"}));
+    let m = w.view(json!({"mem": "cs:0bf8", "mem_len": 16}))["memory"].clone();
+    assert_eq!(&m["hex"].as_str().expect("hex")[8..10], "5A", "{m}");
+    assert!(m["changed"]
+        .as_array()
+        .is_some_and(|c| c.contains(&json!(4))));
+    assert_eq!(w.quit(), Some(0));
+}

@@ -123,16 +123,21 @@ impl Symbols {
             .find(|s| s.section == Seg::Code && s.seg == seg && s.off == off)
     }
 
-    /// `seg:off` as `symbol+delta` after the nearest code symbol of the
-    /// same segment at or below it (within 400h bytes).
-    pub fn describe(&self, seg: u16, off: u16) -> Option<String> {
-        let s = self
-            .list
+    /// The nearest code symbol of segment `seg` at or below `off` (within
+    /// 400h bytes).
+    pub fn nearest(&self, seg: u16, off: u16) -> Option<&Symbol> {
+        self.list
             .iter()
             .filter(|s| {
                 s.section == Seg::Code && s.seg == seg && s.off <= off && off - s.off < NEAR
             })
-            .max_by_key(|s| (s.off, s.routine))?;
+            .max_by_key(|s| (s.off, s.routine))
+    }
+
+    /// `seg:off` as `symbol+delta` after the nearest code symbol of the
+    /// same segment at or below it (within 400h bytes).
+    pub fn describe(&self, seg: u16, off: u16) -> Option<String> {
+        let s = self.nearest(seg, off)?;
         Some(if s.off == off {
             s.name.clone()
         } else {

@@ -152,21 +152,36 @@ impl Ui {
 
     fn code_view(&self, q: &Query, (cs, ip): (u16, u16)) -> Result<Value> {
         let d = &self.d;
-        let anchor = match &q.code {
-            Some(t) => d.seg_off(&self.resolve(t)?)?,
-            None => (cs, ip),
-        };
-        let mut lines = self.disasm(anchor, q.code_lines);
-        let on_view = |l: &[Value]| {
+        let at = |l: &[Value]| {
             l.iter()
-                .any(|x| x["cs"] == json!(cs) && x["ip"] == json!(ip))
+                .position(|x| x["cs"] == json!(cs) && x["ip"] == json!(ip))
         };
-        let mut anchor = anchor;
-        if q.follow && q.code.is_some() && !on_view(&lines) {
-            anchor = (cs, ip);
-            lines = self.disasm(anchor, q.code_lines);
+        let (mut anchor, mut lines) = match &q.code {
+            Some(t) => {
+                let a = d.seg_off(&self.resolve(t)?)?;
+                (a, self.disasm(a, q.code_lines))
+            }
+            None => self.around(cs, ip, q.code_lines),
+        };
+        if q.follow && q.code.is_some() && at(&lines).is_none() {
+            (anchor, lines) = self.around(cs, ip, q.code_lines);
         }
         Ok(json!({"anchor": format!("{:04X}:{:04X}", anchor.0, anchor.1), "lines": lines}))
+    }
+
+    /// The code view around CS:IP: from the routine's symbol when CS:IP
+    /// then shows with a few lines after it, else from CS:IP.
+    fn around(&self, cs: u16, ip: u16, n: usize) -> ((u16, u16), Vec<Value>) {
+        if let Some(sym) = self.symbols.as_ref().and_then(|s| s.nearest(cs, ip)) {
+            let lines = self.disasm((cs, sym.off), n);
+            let pos = lines
+                .iter()
+                .position(|x| x["cs"] == json!(cs) && x["ip"] == json!(ip));
+            if pos.is_some_and(|p| p + 6 < n) {
+                return ((cs, sym.off), lines);
+            }
+        }
+        ((cs, ip), self.disasm((cs, ip), n))
     }
 
     fn disasm(&self, (seg, mut off): (u16, u16), n: usize) -> Vec<Value> {
