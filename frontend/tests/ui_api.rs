@@ -219,6 +219,12 @@ fn the_page_needs_the_token_and_never_touches_host_files() {
     assert_eq!(r["ok"], json!(false));
     let big = vec![b' '; 5 << 20];
     assert_eq!(w.post_as(Some(&w.token), &big).0, 413);
+    // A bad address in one view is that view's error, not the others'.
+    let v = w.view(json!({"mem": "nosuchsymbol", "code": "zz:zz"}));
+    assert!(v["memory"]["error"].is_string(), "{}", v["memory"]);
+    assert!(v["code"]["error"].is_string(), "{}", v["code"]);
+    assert!(v["code"]["lines"].as_array().is_some_and(|l| !l.is_empty()));
+    assert!(v["regs"]["list"].is_array());
     // Still serving: a step moves the machine.
     let c0 = w.view(json!({}))["cycle"].as_u64().expect("cycle");
     assert_eq!(w.api(json!({"cmd": "step"}))["stop"], json!("step"));

@@ -58,7 +58,12 @@ pub struct DebugArgs {
     /// replica-demo, game-retail, game-demo, or a TOML file) in the
     /// window's views: labels in the code, `params` as a memory address,
     /// return addresses as `routine+offset`.
-    #[arg(long, value_name = "NAME", requires = "ui")]
+    #[arg(
+        long,
+        value_name = "NAME",
+        requires = "ui",
+        conflicts_with = "load_state"
+    )]
     profile: Option<String>,
 
     /// Serve a GDB remote stub on this local TCP port (0: any free port;

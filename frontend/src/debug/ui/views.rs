@@ -101,9 +101,14 @@ impl Ui {
             "cpu": m.cpu.model.name(),
             "ended": d.ended.as_ref().map(|e| e.to_string()),
             "regs": self.regs_view(),
-            "code": self.code_view(q, (cs, ip))?,
+            "code": self.code_view(q, (cs, ip)).unwrap_or_else(|e| {
+                let (anchor, lines) = self.around(cs, ip, q.code_lines);
+                json!({"anchor": format!("{:04X}:{:04X}", anchor.0, anchor.1),
+                    "lines": lines, "error": e.to_string()})
+            }),
             "stack": self.stack_view(),
-            "memory": self.mem_view(q)?,
+            "memory": self.mem_view(q).unwrap_or_else(|e| json!({"error": e.to_string(),
+                "text": q.mem.clone().unwrap_or_default()})),
             "devices": super::devices::devices(d),
             "timeline": self.timeline(),
             "breakpoints": self.breakpoints(),

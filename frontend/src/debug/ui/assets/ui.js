@@ -162,6 +162,7 @@ $("screen").addEventListener("mousemove", async (e) => {
 });
 
 function renderCode(v) {
+  if (v.code.error) showError("code view: " + v.code.error);
   const rows = [];
   for (const l of v.code.lines) {
     const addr = hex(l.cs, 4) + ":" + hex(l.ip, 4);
@@ -224,6 +225,11 @@ function renderStack(v) {
 
 function renderMem(v) {
   const m = v.memory;
+  if (m.error) {
+    showError("memory view: " + m.error);
+    $("mem").textContent = "";
+    return;
+  }
   const bytes = [];
   for (let i = 0; i < m.hex.length; i += 2) bytes.push(parseInt(m.hex.substr(i, 2), 16));
   const changed = new Set(m.changed);
