@@ -501,6 +501,13 @@ $("btn-over").addEventListener("click", () => act({ cmd: "next" }));
 $("btn-out").addEventListener("click", () => act({ cmd: "finish" }));
 $("btn-rstep").addEventListener("click", () => act({ cmd: "reverse_step" }));
 $("btn-rcont").addEventListener("click", () => act({ cmd: "reverse_continue" }));
+$("keys").addEventListener("keydown", (e) => {
+  if (e.key !== "Enter") return;
+  const text = e.target.value.replace(/\\n/g, "\n").replace(/\\e/g, "\x1b");
+  if (!text) return;
+  e.target.value = "";
+  act({ cmd: "key", text }, { follow: false });
+});
 $("btn-quit").addEventListener("click", async () => {
   try { await api({ cmd: "quit" }); } catch (e) { /* the server has gone */ }
   document.body.innerHTML = "<p style='padding:2em'>The debugger has ended.</p>";
