@@ -99,7 +99,25 @@ fn a_check_of_the_replica_finds_no_divergence() {
         .and_then(|n| n.parse().ok())
         .unwrap_or_else(|| panic!("{line}"));
     assert!(n >= 250, "{line}");
-    assert!(line.ends_with("0 divergences"), "{line}");
+    assert!(line.contains(", 0 divergences; "), "{line}");
+    // The drawing interpreter, call by call: every event within tolerance.
+    let draw = line
+        .split("; draw: ")
+        .nth(1)
+        .unwrap_or_else(|| panic!("{line}"));
+    let nums: Vec<u64> = draw
+        .split(|c: char| !c.is_ascii_digit())
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    let [events, calls, exact, within] = nums[..] else {
+        panic!("{line}");
+    };
+    assert!(calls >= 2500 && events > 5 * calls, "{line}");
+    assert_eq!(within, events, "{line}");
+    assert!(
+        exact > 0 && exact < events,
+        "the gates' vertices are within one: {line}"
+    );
     // No divergence, no bundle.
     let left: Vec<_> = std::fs::read_dir(&dir).expect("dir").collect();
     assert!(left.is_empty(), "{left:?}");

@@ -369,7 +369,7 @@ fn time_travel_requests_answer_with_stops_and_writes() {
         r#"{"id":11,"cmd":"history","addr":"cs:0BF8","len":2}"#.into(),
         r#"{"id":12,"cmd":"reverse_finish"}"#.into(),
         r#"{"id":13,"cmd":"reverse_next"}"#.into(),
-        r#"{"id":14,"cmd":"goto","cycle":902878}"#.into(),
+        r#"{"id":14,"cmd":"goto","cycle":902860}"#.into(),
         r#"{"id":15,"cmd":"history"}"#.into(),
         r#"{"id":16,"cmd":"history","port":67}"#.into(),
         r#"{"id":17,"cmd":"quit"}"#.into(),
@@ -396,7 +396,7 @@ fn time_travel_requests_answer_with_stops_and_writes() {
     assert_eq!(rc["stop"], "hook", "{out}");
     assert_eq!(rc["by"]["ip"], 0xB0D7);
     assert_eq!(rc["regs"]["ip"], 0xB0D7);
-    assert_eq!(rc["regs"]["cycles"], 902878);
+    assert_eq!(rc["regs"]["cycles"], 902860);
     assert_eq!(resp[9]["stop"], "step");
     assert_eq!(resp[9]["regs"]["ip"], 0xB0D2);
     // The history before here: the 0 and the 6, each with its writer.
@@ -412,9 +412,9 @@ fn time_travel_requests_answer_with_stops_and_writes() {
     assert_eq!(w[1]["by"]["kind"], "cpu");
     assert!(w[0]["cycle"].as_u64() < w[1]["cycle"].as_u64());
     // Back to the CALL of the routine, then over the routine before it.
-    assert_eq!(resp[11]["regs"]["ip"], 0x154, "{out}");
+    assert_eq!(resp[11]["regs"]["ip"], 0x157, "{out}");
     assert!(resp[11]["at"].as_str().is_some_and(|a| a.contains("call")));
-    assert_eq!(resp[12]["regs"]["ip"], 0x151, "{out}");
+    assert_eq!(resp[12]["regs"]["ip"], 0x154, "{out}");
     // Anywhere in the history: the same machine as the reverse-continue.
     assert_eq!(resp[13]["regs"], rc["regs"], "{out}");
     assert_eq!(resp[14]["start"], 0, "{out}");

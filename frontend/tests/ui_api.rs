@@ -283,7 +283,7 @@ fn the_live_check_stops_a_mutant_at_its_divergence() {
     assert_eq!(v["stop"]["stop"], json!("divergence"), "{}", v["stop"]);
     let g = &v["golden"];
     let status = g["status"].as_str().expect("status");
-    assert!(status.ends_with("1 divergence"), "{status}");
+    assert!(status.contains(", 1 divergence"), "{status}");
     assert_eq!(g["report"]["slot"], json!(11), "{g}");
     assert_eq!(g["writer"].as_str().map(|w| &w[4..]), Some(":DB64"), "{g}");
     let frames = g["frames"].as_array().expect("frames");
@@ -349,7 +349,7 @@ fn a_check_opens_the_window_at_its_divergence() {
     assert_eq!(g["report"]["cycle"].as_u64(), Some(at), "{g}");
     assert!(g["status"]
         .as_str()
-        .is_some_and(|s| s.ends_with("1 divergence")));
+        .is_some_and(|s| s.contains(", 1 divergence")));
     // The writer is in the history: going there shows its instruction.
     let wc = g["report"]["written_by"]["cycle"].as_u64().expect("writer");
     let t = &v["timeline"];

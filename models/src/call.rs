@@ -76,6 +76,26 @@ pub fn call_near<B: Bus>(
     sp: u16,
     max_steps: u64,
 ) -> Result<CallOutcome, CallError> {
+    call_near_watching(cpu, bus, cs, ip, ss, sp, max_steps, None)
+}
+
+/// What [`call_near_watching`] calls each time execution reaches an
+/// offset of the routine's segment: the offset, and the function.
+pub type Watcher<'a, B> = (u16, &'a mut dyn FnMut(&Cpu, &B));
+
+/// [`call_near`], calling `watch`'s function before each instruction at
+/// its offset in segment `cs` (an event point).
+#[allow(clippy::too_many_arguments)]
+pub fn call_near_watching<B: Bus>(
+    cpu: &mut Cpu,
+    bus: &mut B,
+    cs: u16,
+    ip: u16,
+    ss: u16,
+    sp: u16,
+    max_steps: u64,
+    mut watch: Option<Watcher<'_, B>>,
+) -> Result<CallOutcome, CallError> {
     cpu.regs.set_sreg(SegReg::CS, cs);
     cpu.regs.set_sreg(SegReg::SS, ss);
     let sp0 = sp;
@@ -92,6 +112,11 @@ pub fn call_near<B: Bus>(
     cpu.halted = false;
     let start = cpu.cycles;
     for steps in 1..=max_steps {
+        if let Some((at, f)) = watch.as_mut() {
+            if cpu.regs.ip == *at as u32 && cpu.regs.seg[1] == cs {
+                f(cpu, bus);
+            }
+        }
         // The plain path (no hooks, not cycle-exact) skips the per-step
         // checks; `call` with its recording hooks takes the full one.
         let event = if cpu.plain_path() {

@@ -58,6 +58,23 @@ pub enum Error {
     /// A routine of the original program did not return.
     #[error(transparent)]
     Call(#[from] CallError),
+    /// The routine's event point was never reached in a whole run where
+    /// the model expected events: the profile's address is wrong.
+    #[error(
+        "routine {routine}: its event point '{symbol}' ({seg:04X}:{off:04X}) was never reached, where the model expects {expected} events: check the profile's address"
+    )]
+    EventPointNeverHit {
+        /// The routine.
+        routine: String,
+        /// The event point's symbol.
+        symbol: &'static str,
+        /// Its segment in the program.
+        seg: u16,
+        /// Its offset.
+        off: u16,
+        /// Events the model expected over the run.
+        expected: u64,
+    },
 }
 
 /// The kind of a failure, for a binary to choose an exit status.
@@ -80,7 +97,8 @@ impl Error {
             Error::MissingSymbol { .. }
             | Error::UnknownRoutine { .. }
             | Error::NotCode { .. }
-            | Error::NoDomain { .. } => ErrorKind::MissingSymbol,
+            | Error::NoDomain { .. }
+            | Error::EventPointNeverHit { .. } => ErrorKind::MissingSymbol,
             Error::Call(_) => ErrorKind::Routine,
         }
     }

@@ -75,6 +75,7 @@ static INTERFACE: Interface = Interface {
         default: 0,
         max: (PARAM_SLOTS - FOUNTAIN_SLOTS) as u16,
     }],
+    events: None,
 };
 
 impl Fountain {

@@ -63,6 +63,7 @@ static INTERFACE: Interface = Interface {
         default: 0,
         max: 255,
     }],
+    events: None,
 };
 
 /// The steps swept: every small one, and both sides of the largest that

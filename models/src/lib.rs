@@ -12,7 +12,9 @@
 
 pub mod call;
 pub mod compare;
+pub mod draw;
 pub mod error;
+pub mod events;
 pub mod fountain;
 pub mod landing;
 pub mod lookup;
@@ -23,6 +25,7 @@ pub mod pit;
 pub mod profile;
 pub mod registry;
 pub mod state;
+pub mod stream;
 pub mod sweep;
 
 pub use error::{Error, ErrorKind};

@@ -25,6 +25,7 @@ static INTERFACE: Interface = Interface {
         words: 256,
     }],
     values: &[],
+    events: None,
 };
 
 impl Model for ParamLookup {

@@ -183,6 +183,70 @@ pub struct Interface {
     pub fills: &'static [Fill],
     /// Numbers the routine section may give.
     pub values: &'static [Value],
+    /// The stream of events the routine emits, when it is checked event
+    /// by event ([`crate::events`]).
+    pub events: Option<&'static Events>,
+}
+
+/// Where a captured value comes from at an event point.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Capture {
+    /// A register.
+    Reg(Reg),
+    /// A memory word.
+    Word(Place),
+}
+
+/// One value captured at each event.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Field {
+    /// Its name in reports (`x`, `y`, `command`).
+    pub name: &'static str,
+    /// Where it is read.
+    pub capture: Capture,
+    /// Read as i16 (else u16).
+    pub signed: bool,
+    /// The routine value (a [`Value`] of the interface) that gives its
+    /// tolerance, as a plus-or-minus; None: always exact.
+    pub tolerance: Option<&'static str>,
+}
+
+/// A routine's event stream: an execution address it reaches once per
+/// event (a profile code symbol), and what is read there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Events {
+    /// The code symbol of the event point.
+    pub point: &'static str,
+    /// The values captured at each hit, in order.
+    pub fields: &'static [Field],
+    /// The field that names the command that produced an event (in
+    /// reports), if one does.
+    pub command: Option<usize>,
+}
+
+/// Most fields an event captures.
+pub const MAX_FIELDS: usize = 8;
+
+/// One event, as the model expects it or as the program emitted it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Event {
+    /// The fields' values, in declaration order.
+    pub values: [i64; MAX_FIELDS],
+    /// The model says this event must be exact whatever the tolerances (a
+    /// static vertex, say).
+    pub exact: bool,
+}
+
+impl Event {
+    /// An event from its values.
+    pub fn new(values: &[i64], exact: bool) -> Event {
+        let mut e = Event {
+            exact,
+            ..Event::default()
+        };
+        e.values[..values.len()].copy_from_slice(values);
+        e
+    }
 }
 
 impl Interface {
@@ -199,6 +263,13 @@ impl Interface {
             Output::Words { place, .. } => Some(place.symbol),
         }));
         v.extend(self.tables.iter().copied());
+        if let Some(e) = self.events {
+            v.push(e.point);
+            v.extend(e.fields.iter().filter_map(|f| match f.capture {
+                Capture::Word(p) => Some(p.symbol),
+                Capture::Reg(_) => None,
+            }));
+        }
         v.extend(self.fills.iter().map(|f| f.place.symbol));
         let mut seen = Vec::new();
         v.retain(|s| {
@@ -350,6 +421,12 @@ pub trait Model: Sync {
             k -= o.len();
         }
         format!("output {k}")
+    }
+
+    /// The event stream the routine emits for `point` (an
+    /// [`Interface::events`] model), in order.
+    fn events(&self, _ctx: &Ctx, _point: &Point) -> Vec<Event> {
+        Vec::new()
     }
 
     /// Whether the model takes part in lock-step frames ([`Model::frame`]);

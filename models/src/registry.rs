@@ -10,6 +10,7 @@ pub static MODELS: &[&dyn Model] = &[
     &crate::landing::Landing,
     &crate::state::StateSelection,
     &crate::lookup::ParamLookup,
+    &crate::draw::Draw,
 ];
 
 /// The model named `name`.

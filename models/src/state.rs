@@ -56,6 +56,7 @@ static INTERFACE: Interface = Interface {
     tables: &["banks"],
     fills: &[],
     values: &[],
+    events: None,
 };
 
 /// The banks swept.

@@ -19,10 +19,11 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use emu::{Bus, Cpu, FlatBus, SegReg};
 use rayon::prelude::*;
 
-use crate::call::call_near;
+use crate::call::{call_near, call_near_watching};
 use crate::error::Error;
+use crate::events::{self, EventCounts, Hit};
 use crate::memory::{GuestMemory, Placed, Segments};
-use crate::model::{fill_word, Ctx, Input, Output, Point, MAX_OUTPUTS};
+use crate::model::{fill_word, Capture, Ctx, Input, Output, Point, MAX_FIELDS, MAX_OUTPUTS};
 use crate::profile::Routine;
 
 /// The first disagreement of a sweep.
@@ -47,6 +48,12 @@ pub struct SweepReport {
     pub total: u64,
     /// The first disagreement, if any.
     pub first: Option<Mismatch>,
+    /// An event-stream model's events: compared, exact, within tolerance.
+    pub events: EventCounts,
+    /// Events the program emitted.
+    pub events_emitted: u64,
+    /// Events the model expected.
+    pub events_expected: u64,
 }
 
 /// Instructions allowed per call before a routine counts as stuck.
@@ -208,11 +215,36 @@ where
         let p = p?;
         report.equal += p.equal;
         report.total += p.total;
+        report.events.add(p.events);
+        report.events_emitted += p.events_emitted;
+        report.events_expected += p.events_expected;
         if report.first.is_none() {
             report.first = p.first;
         }
     }
+    never_hit(routine, program.segs, &report)?;
     Ok(report)
+}
+
+/// An error when the routine's event point was never reached although
+/// the model expected events: the profile names the wrong address.
+pub fn never_hit(routine: &Routine, segs: Segments, r: &SweepReport) -> Result<(), Error> {
+    let Some(ev) = routine.model.interface().events else {
+        return Ok(());
+    };
+    if r.events_emitted > 0 || r.events_expected == 0 {
+        return Ok(());
+    }
+    let (seg, off) = routine
+        .symbol(ev.point)
+        .unwrap_or((crate::profile::Seg::Code, 0));
+    Err(Error::EventPointNeverHit {
+        routine: routine.name.clone(),
+        symbol: ev.point,
+        seg: segs.get(seg),
+        off,
+        expected: r.events_expected,
+    })
 }
 
 /// A memory with a model's fills ([`crate::model::Interface::fills`])
@@ -298,10 +330,30 @@ impl Runner<'_> {
         let regs = self.program.cpu.regs.clone();
         let mut r = SweepReport::default();
         let (mut got, mut want) = ([0i64; MAX_OUTPUTS], [0i64; MAX_OUTPUTS]);
+        let events = model.interface().events;
+        let tolerance = events.map(|e| events::tolerances(e, self.routine));
+        let mut hits = Vec::new();
         for (i, p) in points.iter().enumerate() {
             self.cpu.regs = regs.clone();
-            self.run(p, &mut got)?;
+            hits.clear();
+            self.run(p, &mut got, &mut hits)?;
             model.expect(&ctx, p, &mut want[..n]);
+            if let (Some(ev), Some(tol)) = (events, tolerance.as_ref()) {
+                let expected = model.events(&ctx, p);
+                let (counts, m) = events::compare(ev, tol, &expected, &hits);
+                r.events.add(counts);
+                r.events_emitted += hits.len() as u64;
+                r.events_expected += expected.len() as u64;
+                if let (Some(m), None) = (m, &r.first) {
+                    let (expected, actual) = m.values();
+                    r.first = Some(Mismatch {
+                        input: model.describe(&ctx, p),
+                        output: m.what(),
+                        expected,
+                        actual,
+                    });
+                }
+            }
             for k in 0..n {
                 r.total += 1;
                 if got[k] == want[k] {
@@ -322,8 +374,14 @@ impl Runner<'_> {
         Ok(r)
     }
 
-    /// Sets the point's inputs, calls the routine and reads its outputs.
-    fn run(&mut self, p: &Point, got: &mut [i64; MAX_OUTPUTS]) -> Result<(), Error> {
+    /// Sets the point's inputs, calls the routine and reads its outputs;
+    /// an event-stream routine's events go to `hits`.
+    fn run(
+        &mut self,
+        p: &Point,
+        got: &mut [i64; MAX_OUTPUTS],
+        hits: &mut Vec<Hit>,
+    ) -> Result<(), Error> {
         let iface = self.routine.model.interface();
         let segs = self.program.segs;
         self.cpu.regs.flags = self.cpu.normalize_flags(0); // alone: no interrupts
@@ -349,15 +407,36 @@ impl Runner<'_> {
                 _ => {}
             }
         }
-        call_near(
-            self.cpu,
-            self.bus,
-            segs.code,
-            self.routine.entry,
-            segs.stack,
-            SWEEP_SP,
-            MAX_STEPS,
-        )?;
+        match iface.events {
+            None => {
+                call_near(
+                    self.cpu,
+                    self.bus,
+                    segs.code,
+                    self.routine.entry,
+                    segs.stack,
+                    SWEEP_SP,
+                    MAX_STEPS,
+                )?;
+            }
+            Some(ev) => {
+                let capture = Capturer::new(self.routine, segs, ev);
+                let mut on_hit = |cpu: &Cpu, bus: &FlatBus| hits.push(capture.hit(cpu, bus));
+                let watch = capture
+                    .point
+                    .map(|at| (at, &mut on_hit as &mut dyn FnMut(&Cpu, &FlatBus)));
+                call_near_watching(
+                    self.cpu,
+                    self.bus,
+                    segs.code,
+                    self.routine.entry,
+                    segs.stack,
+                    SWEEP_SP,
+                    MAX_STEPS,
+                    watch,
+                )?;
+            }
+        }
         let mut k = 0;
         for (o, a) in iface.outputs.iter().zip(&self.wiring.outputs) {
             match (o, a) {
@@ -376,6 +455,57 @@ impl Runner<'_> {
             }
         }
         Ok(())
+    }
+}
+
+/// What an event point captures, resolved in one program.
+#[derive(Clone, Debug)]
+pub struct Capturer {
+    /// The event point's offset in the code segment (None: the profile
+    /// puts it elsewhere, and it is never reached by a near call).
+    pub point: Option<u16>,
+    fields: Vec<(Capture, bool, Option<u32>)>,
+}
+
+impl Capturer {
+    /// The capture of `events` for `routine` in a program at `segs`.
+    pub fn new(routine: &Routine, segs: Segments, events: &crate::model::Events) -> Capturer {
+        let point = match routine.symbol(events.point) {
+            Some((crate::profile::Seg::Code, off)) => Some(off),
+            _ => None,
+        };
+        let fields = events
+            .fields
+            .iter()
+            .take(MAX_FIELDS)
+            .map(|f| {
+                let addr = match f.capture {
+                    Capture::Word(place) => Some(place_addr(routine, segs, &place)),
+                    Capture::Reg(_) => None,
+                };
+                (f.capture, f.signed, addr)
+            })
+            .collect();
+        Capturer { point, fields }
+    }
+
+    /// The event the CPU stands at (at the event point, before its first
+    /// instruction): the fields, and the return address the call left
+    /// at SS:SP (the instruction after the one that emitted it).
+    pub fn hit<M: GuestMemory + ?Sized>(&self, cpu: &Cpu, mem: &M) -> Hit {
+        let mut h = Hit::default();
+        for (k, (c, signed, addr)) in self.fields.iter().enumerate() {
+            let v = match (c, addr) {
+                (Capture::Reg(r), _) => r.get(&cpu.regs),
+                (Capture::Word(_), Some(a)) => mem.read16(*a),
+                _ => 0,
+            };
+            h.values[k] = if *signed { v as i16 as i64 } else { v as i64 };
+        }
+        let sp = cpu.linear(cpu.regs.sreg(SegReg::SS), cpu.regs.get16(4));
+        h.cs = cpu.regs.sreg(SegReg::CS);
+        h.ip = mem.read16(sp);
+        h
     }
 }
 

@@ -44,6 +44,9 @@
 %define SINE            0x7906          ; (facts)
 %define PARAMS          0x6288          ; slot 5 is SS:6292 (facts)
 %define FIRST_SLOT      5               ; (facts) slots 5-10
+%define INTERP          0x2400
+%define EMIT            0x2700
+%define PROJ            0x2740
 %define CODE_SIZE       0x8200
 %else
 %define TIMER_SETUP     0x0321          ; (facts)
@@ -62,6 +65,9 @@
 %define SINE            0x944A          ; (facts)
 %define PARAMS          0x7935          ; (facts) SS:7935
 %define FIRST_SLOT      9               ; (facts) slots 9-14
+%define INTERP          0x4000
+%define EMIT            0x4300
+%define PROJ            0x4340
 %define CODE_SIZE       0xDC00
 %endif
 ; The data image: everything up to the end of the parameter table.
@@ -82,6 +88,9 @@
 %define CAP             0xE800                  ; (facts) landing cap
 
 %define BANKS           0x1000                  ; DATA: bank table
+%define DEFS            0x2000                  ; DATA: drawing definitions
+%define NDEFS           5
+%define VERTS           0x3000                  ; DATA: emitted vertices
 %define STACK_TOP       0xFFFE
 
 ; Places the next byte at code offset %1 (zero fill); an error if the code
@@ -151,6 +160,7 @@ reloc_data:
         sti
         mov ax, 0x0013                          ; mode 13h
         int 0x10
+        call cpu_check
         call LANDING_START
 .frame:
         call wait_retrace
@@ -160,6 +170,10 @@ reloc_data:
         call FOUNTAIN
         call draw_fountain
         call draw_gate
+        cmp byte [is386], 0                     ; the interpreter is 386 code
+        je .keys
+        call draw_models
+.keys:
         mov ah, 0x01                            ; key waiting?
         int 0x16
         jz .frame
@@ -188,6 +202,49 @@ reloc_data:
         int 0x10
         mov ax, 0x4C00
         int 0x21
+
+; Sets is386 when the CPU is a 386 or later (FLAGS bits 12-15 are always
+; set on an 8086 and always clear in real mode on a 286): the drawing
+; interpreter, as the game's, is 386 code.
+cpu_check:
+        pushf                                   ; restored at the end
+        pushf
+        pop ax
+        and ax, 0x0FFF
+        push ax
+        popf
+        pushf
+        pop ax
+        and ax, 0xF000
+        cmp ax, 0xF000
+        je .no                                  ; 8086/8088
+        or ax, 0x7000
+        push ax
+        popf
+        pushf
+        pop ax
+        test ax, 0x7000
+        jz .no                                  ; 286
+        mov byte [is386], 1
+.no:    popf
+        ret
+
+; Runs the drawing interpreter over every definition in both projections
+; with cell state 0 (the parameter table as the frame left it); the
+; vertices land in VERTS (nothing is drawn: the screen stays the bars').
+draw_models:
+        xor bp, bp                              ; definition
+.def:   xor di, di                              ; projection
+.proj:  mov bx, bp
+        mov ax, di                              ; AL = projection, AH = cell 0
+        call INTERP
+        inc di
+        cmp di, 2
+        jb .proj
+        inc bp
+        cmp bp, NDEFS
+        jb .def
+        ret
 
 ; Waits for the start of the next vertical retrace (3DAh bit 3).
 wait_retrace:
@@ -488,6 +545,207 @@ fountain:
         db 118, 154, 136, 112, 85, 60, 118      ; (facts)
 %endmacro
 
+
+; The drawing interpreter (FCxx commands). Ours, built from the facts:
+; command 35 sets the anchor to the current point and 38 emits a NEW vertex
+; anchor + (current - anchor) * factor with factor = (uint16(param) >> 1) /
+; 32768 (facts), in the native form: each axis (current - anchor) * (param
+; >> 1) as a 32-bit product, shifted right 15 (floor), added to the anchor;
+; 3B replaces the vertical axis's projected contribution with the signed
+; parameter C times the vertical coefficient, as the height Y = -C (facts:
+; negative C is above the origin); parameters are read as
+; table[((cell_state & 31) + index) & 255] (facts). Ours: 31 sets the
+; current point and emits it, 32 sets it without emitting, 33 emits it, FF
+; ends; the projection is identity-axis (screen x from model X or Z, screen
+; y from model Y, upwards), each contribution rounded on its own as
+; (value * coefficient + 2000h) >> 14 (Q14 coefficients).
+;
+; In: BX = definition number, AL = projection (0, 1), AH = cell state,
+; DS = the data group. Each vertex goes through EMIT with AX = screen x,
+; BX = screen y, CX = its number, DL = the command. Out: CX = vertices.
+%macro INTERP_BODY 0
+draw:
+        push si
+        push di
+        push bp
+        mov [cs:d_cell], ah
+        xor ah, ah
+        imul di, ax, 10
+        add di, PROJ
+        mov [cs:d_proj], di
+        shl bx, 1
+        mov si, [DEFS + bx]
+        mov word [cs:d_count], 0
+        mov word [cs:d_xc], 0
+        mov word [cs:d_yc], 0
+.next:  lodsw
+        cmp al, 0xFC
+        jne .end
+        cmp ah, 0x31
+        je .vertex
+        cmp ah, 0x32
+        je .move
+        cmp ah, 0x33
+        je .emit
+        cmp ah, 0x35
+        je .anchor
+        cmp ah, 0x38
+        je .gate
+        cmp ah, 0x3B
+        je .height
+.end:   mov cx, [cs:d_count]
+        pop bp
+        pop di
+        pop si
+        ret
+.vertex:
+        call .point
+        mov dl, 0x31
+        jmp .out
+.move:  call .point
+        jmp .next
+.emit:  mov dl, 0x33
+.out:   mov ax, [cs:d_xc]
+        mov bx, [cs:d_yc]
+        call .screen
+        jmp .next
+.anchor:
+        mov eax, [cs:d_cur]
+        mov [cs:d_anch], eax
+        mov ax, [cs:d_cur + 4]
+        mov [cs:d_anch + 4], ax
+        jmp .next
+.gate:  lodsb
+        call .param
+        shr ax, 1                               ; (facts) uint16(param) >> 1
+        movzx ebp, ax
+        xor bx, bx
+.axis:  movsx eax, word [cs:d_cur + bx]
+        movsx edx, word [cs:d_anch + bx]
+        sub eax, edx
+        imul eax, ebp
+        sar eax, 15
+        add ax, dx
+        mov [cs:d_gate + bx], ax
+        add bx, 2
+        cmp bx, 6
+        jb .axis
+        mov di, [cs:d_proj]
+        mov bx, [cs:di]                         ; the axis screen x comes from
+        mov ax, [cs:d_gate + bx]
+        mov cx, [cs:di + 2]
+        call .contrib
+        push ax
+        mov ax, [cs:d_gate + 2]
+        mov cx, [cs:di + 4]
+        call .contrib
+        mov bx, ax
+        pop ax
+        mov dl, 0x38
+        call .screen
+        jmp .next
+.height:
+        lodsb
+        call .param
+        mov di, [cs:d_proj]
+        mov cx, [cs:di + 4]
+        movsx eax, ax
+        neg eax                                 ; (facts) Y = -C: negative is up
+        call .contrib32
+        mov [cs:d_yc], ax                       ; (facts) replaces, not scales
+        jmp .next
+
+; Reads X, Y, Z into the current point and projects it (d_xc, d_yc).
+.point: lodsw
+        mov [cs:d_cur], ax
+        lodsw
+        mov [cs:d_cur + 2], ax
+        lodsw
+        mov [cs:d_cur + 4], ax
+        mov di, [cs:d_proj]
+        mov bx, [cs:di]
+        mov ax, [cs:d_cur + bx]
+        mov cx, [cs:di + 2]
+        call .contrib
+        mov [cs:d_xc], ax
+        mov ax, [cs:d_cur + 2]
+        mov cx, [cs:di + 4]
+        call .contrib
+        mov [cs:d_yc], ax
+        ret
+
+; AX = round(AX * CX / 4000h), half up (the native rounding).
+.contrib:
+        movsx eax, ax
+.contrib32:
+        movsx ecx, cx
+        imul eax, ecx
+        add eax, 0x2000
+        sar eax, 14
+        ret
+
+; AX = the parameter of index AL: table[((cell & 31) + AL) & 255].
+.param: mov ah, [cs:d_cell]
+        and ah, 31
+        add al, ah
+        xor ah, ah
+        mov bx, ax
+        shl bx, 1
+        mov ax, [PARAMS + bx]
+        ret
+
+; Emits contributions AX (x), BX (y) with command DL at the projection's
+; centre: screen x = cx + AX, screen y = cy - BX.
+.screen:
+        mov di, [cs:d_proj]
+        add ax, [cs:di + 6]
+        neg bx
+        add bx, [cs:di + 8]
+        mov cx, [cs:d_count]
+        call EMIT
+        inc word [cs:d_count]
+        ret
+
+d_cell:  db 0
+d_proj:  dw 0
+d_count: dw 0
+d_xc:    dw 0
+d_yc:    dw 0
+d_cur:   dw 0, 0, 0
+d_anch:  dw 0, 0, 0
+d_gate:  dw 0, 0, 0
+%endmacro
+
+; The event point: stores vertex CX (AX = x, BX = y, DL = the command) in
+; VERTS (8 bytes each, the last 256 kept).
+%macro EMIT_BODY 0
+emit:   push di
+        mov di, cx
+        and di, 255
+        shl di, 3
+        mov [VERTS + di], ax
+        mov [VERTS + di + 2], bx
+        mov [VERTS + di + 4], dl
+        pop di
+        ret
+%endmacro
+
+; Two identity-axis projections (ours): axis offset of screen x in the
+; point (0 = X, 4 = Z), x and y coefficients (Q14), centre x and y.
+%macro PROJ_BODY 0
+        dw 0, 0x4000, 0x4000, 160, 100          ; front, 1:1
+        dw 4, 0x3000, 0x3000, 160, 120          ; side, 3:4
+%endmacro
+
+%macro INTERP_LAYOUT 0
+        AT INTERP
+        INTERP_BODY
+        AT EMIT
+        EMIT_BODY
+        AT PROJ
+        PROJ_BODY
+%endmacro
+
 ; ---------------------------------------------------------------------------
 ; The layouts.
 ; ---------------------------------------------------------------------------
@@ -510,6 +768,7 @@ fountain:
         LOOKUP_BODY
         AT STATE_SELECT
         SELECT_BODY
+        INTERP_LAYOUT
         AT FOUNTAIN
         FOUNTAIN_BODY
         AT SINE
@@ -529,6 +788,7 @@ fountain:
         SELECT_BODY
         AT PARAM_LOOKUP
         LOOKUP_BODY
+        INTERP_LAYOUT
         AT SINE
         SINE_BODY
         AT FRAME_UPDATE
@@ -547,6 +807,7 @@ fountain:
         section data follows=code vstart=0 align=16
 psp:    dw 0
 old08:  dd 0
+is386:  db 0
 
 ; City-model definitions: a header of two signed links relative to the
 ; header (+0 the next damage definition, +2 the alternate definition) and a
@@ -656,6 +917,108 @@ bank32: db 7
         CITY c32e, 160, 3
         CITY c32f, 168, 3
         CITY c32g, 176, 3
+
+
+; Drawing definitions (ours): commands FCxx as bytes FC, xx.
+%macro VTX 3
+        db 0xFC, 0x31
+        dw %1, %2, %3
+%endmacro
+%macro MOVETO 3
+        db 0xFC, 0x32
+        dw %1, %2, %3
+%endmacro
+%macro EMITPT 0
+        db 0xFC, 0x33
+%endmacro
+%macro ANCHOR 0
+        db 0xFC, 0x35
+%endmacro
+%macro GATEV 1
+        db 0xFC, 0x38, %1
+%endmacro
+%macro HEIGHT 1
+        db 0xFC, 0x3B, %1
+%endmacro
+%macro ENDDEF 0
+        db 0xFC, 0xFF
+%endmacro
+
+        times DEFS - ($ - $$) db 0
+defs:   dw def_box, def_pyramid, def_gate, def_gates, def_fountain
+; A box (static).
+def_box:
+        VTX -31, -21, -13
+        VTX  31, -21, -13
+        VTX  31,  21, -13
+        VTX -31,  21, -13
+        VTX -31, -21,  13
+        VTX  31, -21,  13
+        VTX  31,  21,  13
+        VTX -31,  21,  13
+        ENDDEF
+; A pyramid (static).
+def_pyramid:
+        VTX -45, -30, -45
+        VTX  45, -30, -45
+        VTX  45, -30,  45
+        VTX -45, -30,  45
+        VTX   1,  57,   3
+        ENDDEF
+; A gate (animated by slot 20, the landing's): the frame, then two doors
+; opening from their hinges, each edge a vertex between hinge and centre.
+def_gate:
+        VTX -41,   0,  5
+        VTX  41,   0,  5
+        VTX  41,  63,  5
+        VTX -41,  63,  5
+        MOVETO -41,  0, 5
+        ANCHOR
+        MOVETO   0,  0, 5
+        GATEV 20
+        MOVETO -41, 63, 5
+        ANCHOR
+        MOVETO   0, 63, 5
+        GATEV 20
+        MOVETO  41,  0, 5
+        ANCHOR
+        MOVETO   0,  0, 5
+        GATEV 20
+        MOVETO  41, 63, 5
+        ANCHOR
+        MOVETO   0, 63, 5
+        GATEV 20
+        ENDDEF
+; Two linked gates (slots 20 and 21), the second behind the first.
+def_gates:
+        VTX -25,  0, -7
+        MOVETO -25,  0, -7
+        ANCHOR
+        MOVETO  25, 37, -7
+        GATEV 20
+        VTX  25, 37, -7
+        MOVETO -25, 37, 23
+        ANCHOR
+        MOVETO  25, -3, 53
+        GATEV 21
+        MOVETO  25, -3, 53
+        GATEV 21
+        ENDDEF
+; The fountain: six bars, a base vertex and a top whose height is the
+; parameter (slots 9-14 at cell state 0) through 3B.
+def_fountain:
+%assign bar 0
+%rep 6
+        MOVETO (-51 + 21 * bar), 0, (7 * bar - 17)
+        EMITPT
+        HEIGHT (FIRST_SLOT + bar)
+        EMITPT
+%assign bar bar + 1
+%endrep
+        ENDDEF
+
+        times VERTS - ($ - $$) db 0
+verts:  times 256 * 4 dw 0
 
         times PARAMS - ($ - $$) db 0
 params: times 256 dw 0

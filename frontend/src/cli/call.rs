@@ -11,7 +11,7 @@ use clap::Args;
 
 use crate::app::error::{report, Error};
 use crate::app::options::MachineOpts;
-use crate::golden::call::{self, Access, Called, Request};
+use crate::golden::call::{self, Access, Called, CalledEvents, Request};
 use crate::golden::profile::RoutineArgs;
 
 /// Arguments of `tandem call`.
@@ -85,8 +85,66 @@ pub fn run(args: &CallArgs) -> ExitCode {
         print_json(&called);
     } else {
         print_text(&called, &name, args.io);
+        if let Some(e) = &called.events {
+            print_events(e);
+        }
+    }
+    // An event stream that disagrees with its model is a finding.
+    if called.events.as_ref().is_some_and(|e| e.mismatch.is_some()) {
+        return ExitCode::from(crate::app::exit::CHECK_FAILED);
     }
     ExitCode::SUCCESS
+}
+
+/// The events of an event-stream routine, and how they compare.
+fn print_events(e: &CalledEvents) {
+    println!("events:");
+    for (i, h) in e.hits.iter().enumerate() {
+        let fields: Vec<String> = e
+            .fields
+            .iter()
+            .zip(h.values)
+            .map(|(n, v)| format!("{n}={v}"))
+            .collect();
+        println!(
+            "  {i:4}  {}  (from {:04X}:{:04X})",
+            fields.join(" "),
+            h.cs,
+            h.ip
+        );
+    }
+    let c = e.counts;
+    println!(
+        "{} events emitted, {} expected by the model: {} compared, {} exact, {} within tolerance",
+        e.hits.len(),
+        e.expected,
+        c.compared,
+        c.exact,
+        c.within
+    );
+    if let Some(m) = &e.mismatch {
+        println!("first difference: {m}");
+    }
+}
+
+fn events_json(e: &CalledEvents) -> serde_json::Value {
+    let hits: Vec<_> = e
+        .hits
+        .iter()
+        .map(|h| {
+            let mut m = serde_json::Map::new();
+            for (n, v) in e.fields.iter().zip(h.values) {
+                m.insert((*n).into(), v.into());
+            }
+            m.insert("from".into(), format!("{:04X}:{:04X}", h.cs, h.ip).into());
+            serde_json::Value::Object(m)
+        })
+        .collect();
+    serde_json::json!({
+        "emitted": hits, "expected": e.expected, "compared": e.counts.compared,
+        "exact": e.counts.exact, "within_tolerance": e.counts.within,
+        "first_mismatch": e.mismatch,
+    })
 }
 
 fn hex(size: u8, v: u32) -> String {
@@ -114,7 +172,8 @@ fn print_json(c: &Called) {
     let (cs, ip) = c.entry;
     println!(
         "{}",
-        serde_json::json!({"routine": format!("{cs:04X}:{ip:04X}"), "instructions": c.steps, "clocks": c.cycles, "memory_writes": w, "ports": p})
+        serde_json::json!({"routine": format!("{cs:04X}:{ip:04X}"), "instructions": c.steps, "clocks": c.cycles, "memory_writes": w, "ports": p,
+            "events": c.events.as_ref().map(events_json)})
     );
 }
 

@@ -92,7 +92,7 @@ pub fn run(args: &SweepArgs) -> ExitCode {
     };
     print_report(args, &g, &w, start.elapsed().as_secs_f64());
     let r = &w.report;
-    if r.equal == r.total && r.total > 0 {
+    if r.first.is_none() && r.equal == r.total && r.total > 0 {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(exit::CHECK_FAILED)
@@ -112,6 +112,11 @@ fn print_report(args: &SweepArgs, g: &GoldenSetup, w: &Swept, secs: f64) {
                 "code_segment": format!("{:04X}", w.segs.code), "data_segment": format!("{:04X}", w.segs.data),
                 "equal": r.equal, "total": r.total, "first_mismatch": first, "seconds": secs,
                 "loop_seconds": w.loop_secs, "threads": w.threads,
+                "events": (r.events_expected + r.events_emitted > 0).then(|| serde_json::json!({
+                    "compared": r.events.compared, "exact": r.events.exact,
+                    "within_tolerance": r.events.within, "expected": r.events_expected,
+                    "emitted": r.events_emitted,
+                })),
             })
         );
         return;
@@ -130,6 +135,12 @@ fn print_report(args: &SweepArgs, g: &GoldenSetup, w: &Swept, secs: f64) {
         println!(
             "first difference: {} {}: expected {} ({:04X}h), got {} ({:04X}h)",
             m.input, m.output, m.expected, m.expected as u16, m.actual, m.actual as u16
+        );
+    }
+    if r.events_expected + r.events_emitted > 0 {
+        println!(
+            "events: {} compared, {} exact, {} within tolerance ({} expected, {} emitted)",
+            r.events.compared, r.events.exact, r.events.within, r.events_expected, r.events_emitted
         );
     }
     println!("{} of {} equal", r.equal, r.total);

@@ -16,7 +16,9 @@ use crate::app::exit;
 use crate::app::options::MachineOpts;
 use crate::app::program::Loaded;
 use crate::debug::trace;
+use crate::golden::profile::Chosen;
 use crate::golden::profile::{RoutineArgs, GM_CPU};
+use models::stream::StreamWatch;
 
 /// Arguments of `tandem trace`.
 #[derive(Args, Debug)]
@@ -93,11 +95,71 @@ pub fn run(args: &TraceArgs) -> ExitCode {
             return ExitCode::from(exit::RUN_ENDED_FIRST);
         }
     }
-    match trace::write(&mut s.session, args.count, &mut out) {
+    let mut stream = match events_of(args, &s, &name) {
+        Ok(w) => w,
+        Err(e) => return report("trace", &e),
+    };
+    let mut note = |s: &dos::Session| stream.as_mut().and_then(|w| note_event(w, s));
+    match trace::write_noting(&mut s.session, args.count, &mut out, &mut note) {
         Ok(n) => {
             println!("traced {n} instructions");
             ExitCode::SUCCESS
         }
         Err(e) => report("trace", &e),
     }
+}
+
+/// The event stream of `--routine` when its model emits events.
+fn events_of(args: &TraceArgs, s: &Loaded, name: &str) -> Result<Option<StreamWatch>, Error> {
+    let (Some(p), Some(r)) = (&args.located.profile, &args.located.routine) else {
+        return Ok(None);
+    };
+    let Some(found) = args.located.locate(s, name)? else {
+        return Ok(None);
+    };
+    Ok(StreamWatch::new(Chosen::open(p)?.routine(r)?, found.segs))
+}
+
+/// A trace comment at the routine's entry (the stream the model expects)
+/// and at its event point (the event, and whether it agrees).
+fn note_event(w: &mut StreamWatch, s: &dos::Session) -> Option<String> {
+    let m = &s.m;
+    let (cs, ip) = s.cs_ip();
+    let at = m.cpu.linear(cs, ip);
+    let fields: Vec<&str> = w
+        .routine
+        .model
+        .interface()
+        .events?
+        .fields
+        .iter()
+        .map(|f| f.name)
+        .collect();
+    if at == w.entry {
+        let short = w.entered(&m.cpu, m);
+        let mut t = format!(
+            "{}: the model expects {} events",
+            w.routine.name,
+            w.expected()
+        );
+        if let Some(x) = short {
+            t.push_str(&format!("; the call before differs: {}", x.what()));
+        }
+        return Some(t);
+    }
+    if at != w.point {
+        return None;
+    }
+    let h = w.capture(&m.cpu, m);
+    let index = w.position();
+    let values: Vec<String> = fields
+        .iter()
+        .zip(h.values)
+        .map(|(n, v)| format!("{n}={v}"))
+        .collect();
+    let verdict = match w.hit(&m.cpu, m) {
+        None => "agrees with the model".to_string(),
+        Some(x) => format!("differs: {}", x.mismatch.what()),
+    };
+    Some(format!("event {index}: {} ({verdict})", values.join(" ")))
 }

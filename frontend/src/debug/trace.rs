@@ -59,9 +59,23 @@ pub fn run_to(s: &mut Session, (seg, off): (u16, u16), limit: u64) -> Result<(),
 /// line when the program ends or the run stops first. Returns the
 /// instructions traced.
 pub fn write(s: &mut Session, count: u64, out: &mut dyn Write) -> Result<u64, Error> {
+    write_noting(s, count, out, &mut |_| None)
+}
+
+/// [`write`], with `note`'s comment (when it has one for the instruction
+/// about to run) on a line of its own before it.
+pub fn write_noting(
+    s: &mut Session,
+    count: u64,
+    out: &mut dyn Write,
+    note: &mut dyn FnMut(&Session) -> Option<String>,
+) -> Result<u64, Error> {
     let cannot = |_| Error::Input("cannot write the trace".into());
     let mut n = 0;
     while n < count {
+        if let Some(c) = note(s) {
+            writeln!(out, "; {c}").map_err(cannot)?;
+        }
         let text = line(&s.m);
         let before = s.m.cycles();
         let r = s.run_for(1);

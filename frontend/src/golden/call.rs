@@ -10,9 +10,12 @@
 use std::path::Path;
 
 use emu::{HookAction, HookEvent, HookKind, HookRecord, SegReg};
-use models::call::call_near;
+use models::call::call_near_watching;
+use models::events::Hit;
+use models::stream::StreamWatch;
+use models::sweep::Capturer;
 
-use super::profile::{Found, RoutineArgs, GM_CPU};
+use super::profile::{Chosen, Found, RoutineArgs, GM_CPU};
 use crate::app::address;
 use crate::app::error::Error;
 use crate::app::options::MachineOpts;
@@ -66,6 +69,22 @@ pub struct Called {
     pub writes: Vec<Access>,
     /// Port accesses, in order.
     pub ports: Vec<Access>,
+    /// An event-stream routine's events against its model's.
+    pub events: Option<CalledEvents>,
+}
+
+/// The events of an event-stream routine called with `--routine`.
+pub struct CalledEvents {
+    /// The fields' names.
+    pub fields: Vec<&'static str>,
+    /// What the program emitted, in order.
+    pub hits: Vec<Hit>,
+    /// Events the model expects for the call's inputs.
+    pub expected: usize,
+    /// Events compared, exact, within tolerance.
+    pub counts: models::events::EventCounts,
+    /// The first disagreement.
+    pub mismatch: Option<String>,
 }
 
 /// Loads `program` and calls the routine `req` names.
@@ -80,20 +99,67 @@ pub fn call(program: &Path, req: &Request) -> Result<Called, Error> {
     };
     prepare(&mut s, found, req)?;
     let sp = s.session.m.cpu.regs.get16(4);
+    // An event-stream routine: the model's stream for these inputs.
+    let mut stream = match (found, &req.located.routine, &req.located.profile) {
+        (Some(f), Some(r), Some(p)) => {
+            let routine = Chosen::open(p)?.routine(r)?;
+            StreamWatch::new(routine, f.segs)
+        }
+        _ => None,
+    };
+    let mut mismatch = stream
+        .as_mut()
+        .and_then(|w| w.entered(&s.session.m.cpu, &s.session.m));
     set_hooks(&mut s, req.io);
     let ss = s.layout.entry_ss;
     let m = &mut s.session.m;
+    let mut hits = Vec::new();
+    let capture = stream.as_ref().and_then(|w| {
+        let ev = w.routine.model.interface().events?;
+        Some(Capturer::new(&w.routine, w.segs(), ev))
+    });
+    // Each hit: kept, and compared at once (memory as it is then).
+    let mut on_hit = |cpu: &emu::Cpu, bus: &hw::machine::PcBus| {
+        if let (Some(c), Some(w)) = (&capture, stream.as_mut()) {
+            hits.push(c.hit(cpu, bus));
+            let found = w.hit(cpu, bus);
+            mismatch = mismatch.take().or(found);
+        }
+    };
+    let watch = capture.as_ref().and_then(|c| c.point).map(|at| {
+        (
+            at,
+            &mut on_hit as &mut dyn FnMut(&emu::Cpu, &hw::machine::PcBus),
+        )
+    });
     // The far return frame the call pushes is not the routine's doing.
-    let outcome = call_near(&mut m.cpu, &mut m.bus, cs, ip, ss, sp, req.max);
+    let outcome = call_near_watching(&mut m.cpu, &mut m.bus, cs, ip, ss, sp, req.max, watch);
     let log = m.cpu.hooks.take().map(|h| h.log).unwrap_or_default();
     let outcome = outcome?;
     let (writes, ports) = accesses(&log);
+    let events = stream.map(|mut w| {
+        let expected = w.expected();
+        mismatch = mismatch.take().or(w.close());
+        CalledEvents {
+            fields: w
+                .routine
+                .model
+                .interface()
+                .events
+                .map_or(Vec::new(), |e| e.fields.iter().map(|f| f.name).collect()),
+            expected,
+            counts: w.counts,
+            mismatch: mismatch.map(|m| m.what()),
+            hits,
+        }
+    });
     Ok(Called {
         entry: (cs, ip),
         steps: outcome.steps,
         cycles: outcome.cycles,
         writes,
         ports,
+        events,
     })
 }
 

@@ -180,6 +180,10 @@ impl Check {
             _ => s.frames,
         };
         let frame_point = self.watch.digest(s, video_frame);
+        if let Some(d) = self.watch.take_stream_divergence() {
+            // Mid-frame: no replay to a frame point for recent lines.
+            return Some(Report::stream(&self.subject(&p.session), &d));
+        }
         if !(frame_point && *slice == Slice::Exit(Exit::HookStop)) {
             return None;
         }
@@ -355,12 +359,15 @@ impl Check {
         Ok(Player::new(s))
     }
 
-    /// The status line: frames checked and divergences.
+    /// The status line: frames checked and divergences (and the event
+    /// streams' counts).
     pub fn status(&self) -> String {
         let n = self.frames();
         let d = u8::from(self.report.is_some());
         let s = |k: u64| if k == 1 { "" } else { "s" };
-        format!("{n} frame{} checked, {d} divergence{}", s(n), s(d as u64))
+        let mut t = format!("{n} frame{} checked, {d} divergence{}", s(n), s(d as u64));
+        t.push_str(&super::watch::stream_status(self.watch.streams()));
+        t
     }
 }
 

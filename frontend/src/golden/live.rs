@@ -67,6 +67,7 @@ impl Live {
             s(n),
             s(d as u64)
         );
+        t.push_str(&super::watch::stream_status(self.watch.streams()));
         if let Some(why) = &self.off {
             t.push_str(&format!("; not checking: {why}"));
         }
@@ -113,6 +114,18 @@ impl Observer for Live {
         }
         let video_frame = core.m.bus.dev.vga.frames();
         let frame_point = self.watch.digest_log(&log, core, video_frame);
+        if let Some(d) = self.watch.take_stream_divergence() {
+            let subject = Subject {
+                program: &self.program,
+                profile: &self.chosen.profile.name,
+                session: core,
+            };
+            let mut report = Report::stream(&subject, &d);
+            report.video_frame = video_frame;
+            let first = report.lines().first().cloned().unwrap_or_default();
+            self.report = Some(report);
+            return Some(first);
+        }
         if !(at_stop && frame_point) {
             return None;
         }

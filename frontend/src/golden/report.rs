@@ -68,6 +68,10 @@ pub struct Report {
     pub written_by: Option<WrittenBy>,
     /// The instructions before the frame point, oldest first.
     pub recent: Vec<String>,
+    /// An event stream's call disagreed (the machine stands at the
+    /// routine's event point or entry, not at a frame point).
+    #[serde(default)]
+    pub stream: bool,
 }
 
 /// Where and when a divergence was found: the program, the profile and
@@ -150,6 +154,16 @@ impl Report {
             at: f.session.at(),
             written_by: None,
             recent: Vec::new(),
+            stream: false,
+        }
+    }
+
+    /// The report of an event stream's disagreement `d` (mid-frame, at the
+    /// event point or the routine's entry).
+    pub fn stream(f: &Subject, d: &Divergence) -> Report {
+        Report {
+            stream: true,
+            ..Report::lock(f, d, None, Vec::new())
         }
     }
 
@@ -158,6 +172,7 @@ impl Report {
         let what = match (&self.spot, self.slot) {
             (Some(s), _) => format!("routine {}", s.routine),
             (None, Some(slot)) => format!("slot {slot}"),
+            (None, None) if self.stream => "an event stream".to_string(),
             (None, None) => "clock".to_string(),
         };
         let values = format!(
@@ -172,8 +187,13 @@ impl Report {
             Some(s) => format!("  at {}: {}: {values}", s.input, s.output),
             None => format!("  {}: {values}", self.what),
         });
+        let point = if self.stream {
+            "the event"
+        } else {
+            "the frame point"
+        };
         l.push(format!(
-            "  at {} (the frame point), cycle {}, video frame {}",
+            "  at {} ({point}), cycle {}, video frame {}",
             self.at, self.cycle, self.video_frame
         ));
         match &self.written_by {
