@@ -76,22 +76,32 @@ fn debugger_program(args: &BenchArgs, temp: &TempDir) -> Result<PathBuf, Error> 
     }
 }
 
-/// Runs `tandem bench --ui`.
-fn window(args: &BenchArgs) -> ExitCode {
-    let temp = match TempDir::new("bench") {
-        Ok(t) => t,
-        Err(e) => return report("bench", &Error::Input(format!("a temporary folder: {e}"))),
-    };
-    let program = match debugger_program(args, &temp) {
-        Ok(p) => p,
-        Err(e) => return report("bench", &e),
-    };
+/// What a debugger benchmark runs: a temporary folder (drive C:), the
+/// program in it, the machine (a 386 unless `--cpu`) and the emulated
+/// seconds (`default` unless `--seconds` moved them from the speed
+/// benchmark's own default of 120).
+fn debugger_setup(
+    args: &BenchArgs,
+    default: u64,
+) -> Result<(TempDir, PathBuf, MachineOpts, u64), Error> {
+    let temp =
+        TempDir::new("bench").map_err(|e| Error::Input(format!("a temporary folder: {e}")))?;
+    let program = debugger_program(args, &temp)?;
     let mut machine = args.machine.clone();
     machine.cpu = machine.cpu.or(Some(emu::CpuModel::I386));
     let seconds = if args.seconds == 120 {
-        20
+        default
     } else {
         args.seconds
+    };
+    Ok((temp, program, machine, seconds))
+}
+
+/// Runs `tandem bench --ui`.
+fn window(args: &BenchArgs) -> ExitCode {
+    let (temp, program, machine, seconds) = match debugger_setup(args, 20) {
+        Ok(x) => x,
+        Err(e) => return report("bench", &e),
     };
     let profile = args.program.is_none().then_some("replica");
     let r = match crate::debug::ui::bench::measure(
@@ -134,21 +144,9 @@ fn window(args: &BenchArgs) -> ExitCode {
 
 /// Runs `tandem bench --time-travel`.
 fn time_travel(args: &BenchArgs) -> ExitCode {
-    let temp = match TempDir::new("bench") {
-        Ok(t) => t,
-        Err(e) => return report("bench", &Error::Input(format!("a temporary folder: {e}"))),
-    };
-    let program = match debugger_program(args, &temp) {
-        Ok(p) => p,
+    let (temp, program, machine, seconds) = match debugger_setup(args, 60) {
+        Ok(x) => x,
         Err(e) => return report("bench", &e),
-    };
-    let mut machine = args.machine.clone();
-    machine.cpu = machine.cpu.or(Some(emu::CpuModel::I386));
-    // --seconds' own default (120) is the speed benchmark's.
-    let seconds = if args.seconds == 120 {
-        60
-    } else {
-        args.seconds
     };
     let r = match measure(&program, &machine, temp.path(), seconds, args.history_mib) {
         Ok(r) => r,
