@@ -17,6 +17,7 @@ Window keys (never passed to the program):
   F12          save a screenshot (tandem-FRAME.png in the current folder)
   Alt+Enter    toggle fullscreen
   Ctrl+F10     release the mouse (a click in the window captures it)
+  Ctrl+F9      the mouse as joystick 1 (position, left/right buttons) and back
   closing the window quits
 
 ", crate::app::exit::exit_help!(), "
