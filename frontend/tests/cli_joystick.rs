@@ -142,7 +142,10 @@ fn scripted_positions_and_buttons_show_at_their_times_both_ways() {
     let mut checked = std::collections::BTreeSet::new();
     for smp in &samples {
         // The sample was taken in the tick before its line or in its own.
-        let (from, to) = ((smp.ticks as f64 - 1.0) * TICK, (smp.ticks as f64 + 1.0) * TICK);
+        let (from, to) = (
+            (smp.ticks as f64 - 1.0) * TICK,
+            (smp.ticks as f64 + 1.0) * TICK,
+        );
         let p = positions(from);
         if p == positions(to) {
             let l = smp.looped.expect("loop values");
@@ -210,7 +213,11 @@ fn a_record_replays_to_the_same_output_and_state() {
     let (code, out, err) = joytest(&a);
     assert_eq!(code, Some(0), "{err}");
     let record = std::fs::read_to_string(&rec).expect("the record");
-    assert!(record.lines().next().expect("header").contains("\"joystick\":true"));
+    assert!(record
+        .lines()
+        .next()
+        .expect("header")
+        .contains("\"joystick\":true"));
     assert_eq!(record.matches("\"joy\":").count(), MOVES.len(), "{record}");
     assert_eq!(record.matches("\"joybutton\":").count(), 2 * PRESSES.len());
     let (code2, out2, err2) = joytest(&["--replay", s(&rec)]);

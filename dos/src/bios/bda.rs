@@ -65,7 +65,11 @@ pub fn init(m: &mut Machine) {
 /// parallel port exists).
 pub fn equipment(m: &mut Machine) -> u16 {
     let e = crate::bios::int1a::cmos_read(m, 0x14);
-    let game = if m.bus.dev.gameport.fitted() { 0x1000 } else { 0 };
+    let game = if m.bus.dev.gameport.fitted() {
+        0x1000
+    } else {
+        0
+    };
     (e & 0xC3) as u16 | 0x0020 | game
 }
 

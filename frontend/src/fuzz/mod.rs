@@ -87,6 +87,7 @@ fn a_record() -> Vec<u8> {
         adlib: true,
         sb16: Some(hw::Sb16Config::default()),
         mpu401: Some(Default::default()),
+        joystick: true,
     };
     let out = std::fs::File::create(&file).expect("a record file");
     let mut r = Recorder::new(Box::new(out), &header).expect("a recorder");
@@ -110,6 +111,16 @@ fn a_record() -> Vec<u8> {
             dx: -3,
             dy: 7,
             buttons: 1,
+        },
+        Input::Joy {
+            stick: 1,
+            x: Some(-32767),
+            y: None,
+        },
+        Input::JoyButton {
+            stick: 2,
+            button: 1,
+            down: true,
         },
         Input::End { frames: 120 },
     ];

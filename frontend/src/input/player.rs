@@ -41,7 +41,10 @@ pub fn apply(e: &Event, m: &mut hw::Machine, dos: &mut dos::Dos) {
             button,
             down,
         } => {
-            log::debug!("cycle {}: joystick {stick} button {button} down={down}", e.cycle);
+            log::debug!(
+                "cycle {}: joystick {stick} button {button} down={down}",
+                e.cycle
+            );
             if (1..=2).contains(&stick) && (1..=2).contains(&button) {
                 m.joystick_button(((stick - 1) * 2 + button - 1) as usize, down);
             }

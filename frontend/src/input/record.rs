@@ -241,7 +241,9 @@ pub enum LineError {
         previous: u64,
     },
     /// A joystick event names a stick or button the game port lacks.
-    #[error("joystick {stick} button {button}: the game port has sticks 1 and 2 with buttons 1 and 2")]
+    #[error(
+        "joystick {stick} button {button}: the game port has sticks 1 and 2 with buttons 1 and 2"
+    )]
     Joystick {
         /// The stick named.
         stick: u8,

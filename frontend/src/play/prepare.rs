@@ -20,9 +20,9 @@ use crate::app::tempdir::TempDir;
 use crate::golden::check::Check;
 use crate::golden::profile::GM_CPU;
 use crate::input::player::Player;
-use crate::input::{joy, press};
 use crate::input::record::{self, Event, Header, Input, Recorder};
 use crate::input::stdin_keys::StdinKeys;
+use crate::input::{joy, press};
 
 /// Emulated seconds a headless run lasts at most when nothing else bounds it.
 pub const HEADLESS_DEFAULT_SECONDS: f64 = 60.0;

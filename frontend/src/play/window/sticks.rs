@@ -130,7 +130,8 @@ impl Sticks {
                 self.add_joystick(which);
                 true
             }
-            Event::ControllerDeviceRemoved { which, .. } | Event::JoyDeviceRemoved { which, .. } => {
+            Event::ControllerDeviceRemoved { which, .. }
+            | Event::JoyDeviceRemoved { which, .. } => {
                 self.remove(which);
                 true
             }
@@ -245,11 +246,7 @@ impl Sticks {
             log::info!("two sticks are in use: device {id} is not");
             return;
         };
-        self.pads.push(Pad {
-            id,
-            slot,
-            device: device,
-        });
+        self.pads.push(Pad { id, slot, device });
     }
 
     /// Closes an unplugged device: what it drove is centred and released.
