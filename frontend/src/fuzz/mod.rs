@@ -142,7 +142,7 @@ fn a_record() -> Vec<u8> {
 fn fuzz_record() {
     let seed = a_record();
     let (_, events) = record::read(&seed[..]).expect("the seed record reads");
-    assert_eq!(events.len(), 5);
+    assert_eq!(events.len(), 7);
     static DICT: &[&[u8]] = &[
         b"\n",
         b"\"cycle\":",
