@@ -519,11 +519,28 @@ fn int15_block_move_config_and_memory() {
         "8259 x2, RTC, 4Fh intercept, no EBDA"
     );
     assert_eq!(rd8(&mut r.s.m, 0xFFFFE), 0xFC);
-    // No EBDA, no PS/2 mouse, no joystick: CF and AH = 86h.
-    for ax in [0xC100, 0xC200, 0x8400] {
+    // No EBDA, no PS/2 mouse: CF and AH = 86h.
+    for ax in [0xC100, 0xC200] {
         let o = r.int(0x15, ax, 0, 0, 0);
         assert!(o.cf && o.ax >> 8 == 0x86, "AX={ax:04X}");
     }
+    // 84h: the game port's buttons (none held), then the positions as the
+    // AT BIOS's PIT count: centred, one end, the other.
+    let o = r.int(0x15, 0x8400, 0, 0, 0);
+    assert!(!o.cf && o.ax & 0xFF == 0xF0, "{o:?}");
+    r.s.m.joystick_button(3, true);
+    assert_eq!(r.int(0x15, 0x8400, 0, 0, 0).ax & 0xFF, 0x70);
+    r.s.m.joystick_axis(1, i16::MIN);
+    r.s.m.joystick_axis(2, i16::MAX);
+    let o = r.int(0x15, 0x8400, 0, 0, 1);
+    assert!(!o.cf);
+    // 24.2 us + 0.011 us/Ohm, 2 counts per PIT clock, / 16.
+    let count = |us: f64| (us * 1.193182 * 2.0 / 16.0) as i32;
+    for (got, us) in [(o.ax, 574.2), (o.bx, 24.2), (o.cx, 1124.2), (o.dx, 574.2)] {
+        assert!((got as i32 - count(us)).abs() <= 1, "{o:?}");
+    }
+    let o = r.int(0x15, 0x8400, 0, 0, 2);
+    assert!(o.cf && o.ax >> 8 == 0x86, "DX=2: {o:?}");
     // E820h: conventional, ROM, extended memory.
     let mut ebx = 0u32;
     let mut map = Vec::new();
@@ -610,8 +627,8 @@ fn int11_int12_and_the_bios_data_area() {
     let e = r.int(0x11, 0, 0, 0, 0).ax;
     assert_eq!(e, rd16(&mut r.s.m, 0x410));
     // The CMOS has a 1.44 MB drive A: and no coprocessor; 80x25 colour;
-    // no serial, parallel or game ports.
-    assert_eq!(e, 0x0021);
+    // a game port (bit 12); no serial or parallel ports.
+    assert_eq!(e, 0x1021);
     for p in 0..8 {
         assert_eq!(rd16(&mut r.s.m, 0x400 + 2 * p), 0, "port address {p}");
     }

@@ -84,7 +84,7 @@ fn records_and_save_states_keep_the_fpu() {
     let header = std::fs::read_to_string(&rec).expect("record");
     let header: serde_json::Value =
         serde_json::from_str(header.lines().next().unwrap_or("")).expect("json");
-    assert_eq!(header["version"], 2);
+    assert_eq!(header["version"], 3);
     assert_eq!(header["fpu"], "387");
     // The replay rebuilds the 387 without being told.
     let o = headless(&["--replay", s(&rec), s(&prog)]);

@@ -43,6 +43,13 @@ pub struct MachineConfig {
     /// OPL3, which then also answers at 388h-38Bh.
     #[serde(default)]
     pub sb16: Option<Sb16Config>,
+    /// A game port ([`crate::gameport`], 201h) with two joysticks. On by
+    /// default: nearly every PC of the 1990s had one (on its sound card or
+    /// multi-I/O card), and scripted and recorded joystick input needs the
+    /// same port whatever the host has plugged in. A configuration saved
+    /// before the field existed had none.
+    #[serde(default)]
+    pub joystick: bool,
 }
 
 /// Which x87 the machine has.
@@ -113,6 +120,7 @@ impl Default for MachineConfig {
             mpu401: None,
             fpu: Fpu::None,
             sb16: None,
+            joystick: true,
         }
     }
 }

@@ -401,6 +401,19 @@ impl Machine {
             .set(Event::Keyboard, self.bus.dev.kbc.next_event());
     }
 
+    /// Moves joystick axis `axis` of the game port (0-3: stick A's X and
+    /// Y, stick B's X and Y) to `pos` (-32768..32767, 0 the centre) now.
+    /// Ignored without a game port or for another axis.
+    pub fn joystick_axis(&mut self, axis: usize, pos: i16) {
+        self.bus.dev.gameport.set_axis(axis, pos);
+    }
+
+    /// Presses or releases game-port button `button` (0-3: stick A's 1
+    /// and 2, stick B's 1 and 2) now. Ignored for another button.
+    pub fn joystick_button(&mut self, button: usize, down: bool) {
+        self.bus.dev.gameport.set_button(button, down);
+    }
+
     /// Renders the display.
     pub fn render(&self) -> Frame {
         self.bus.dev.vga.render()

@@ -60,11 +60,17 @@ pub fn init(m: &mut Machine) {
 /// equipment byte (register 14h: diskette drives and their count, the
 /// math coprocessor): bit 0 diskettes installed, bit 1 coprocessor, bits
 /// 4-5 initial video mode (10b: 80x25 colour), bits 6-7 drives - 1, bits
-/// 9-11 serial ports, bit 12 game port, bits 14-15 parallel ports (none of
-/// those ports exist).
+/// 9-11 serial ports, bit 12 game port (set when the machine has one, as
+/// POST finds by reading 201h), bits 14-15 parallel ports (no serial or
+/// parallel port exists).
 pub fn equipment(m: &mut Machine) -> u16 {
     let e = crate::bios::int1a::cmos_read(m, 0x14);
-    (e & 0xC3) as u16 | 0x0020
+    let game = if m.bus.dev.gameport.fitted() {
+        0x1000
+    } else {
+        0
+    };
+    (e & 0xC3) as u16 | 0x0020 | game
 }
 
 /// One IRQ0 tick: 40:6Ch counts up, wrapping at midnight with 40:70h set.

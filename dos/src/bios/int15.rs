@@ -8,7 +8,7 @@
 //! What the AT BIOS does not have is answered as it answers an unknown
 //! function: CF set, AH = 86h. That includes C1h (tandem has no extended
 //! BIOS data area), C2h (no PS/2 pointing device: the AT has none) and
-//! 84h (no game port). On the 8086 machine (a PC XT) the AT's 286
+//! 84h on a machine without a game port. On the 8086 machine (a PC XT) the AT's 286
 //! functions (87h-89h, 24h, E8xxh) are absent too.
 
 use crate::bios::int70;
@@ -61,6 +61,7 @@ pub fn service(
         // own answer is "done".
         0x80..=0x82 | 0x85 | 0x90 | 0x91 => ok(m),
         0x83 => event_wait(m),
+        0x84 => joystick(m),
         0x86 => return wait(wait_until, m),
         0x87 if at => block_move(m),
         // With an XMS driver loaded the extended memory belongs to it,
@@ -119,6 +120,51 @@ fn event_wait(m: &mut Machine) {
         }
         0x01 => {
             int70::cancel_wait(m);
+            mem::set_cf(m, false);
+        }
+        _ => unsupported(m),
+    }
+}
+
+/// 84h: the game port (IBM AT BIOS, `JOY_STICK`). DX = 0: the buttons,
+/// bits 4-7 of 201h (0 while pressed), in AL; DX = 1: the positions of
+/// stick A's X and Y and stick B's X and Y in AX, BX, CX and DX. CF set
+/// (AH = 86h) without a game port or for another DX.
+///
+/// The AT BIOS times each axis with PIT channel 0: it latches the count,
+/// fires the one-shots, reads 201h until the axis's bit drops, latches
+/// again and keeps the difference `AND 1FF0h`, shifted right by 4. In
+/// mode 3, the BIOS's own for channel 0, the counter steps by 2 per PIT
+/// clock, so a position is about 4 at one end, 86 at the centre and 168 at
+/// the other whatever the CPU's speed (a program's own counting loop
+/// reads values that grow with it). Here the same values come from the
+/// one-shots' lengths; the 4-5 ms the BIOS spends waiting are not spent.
+fn joystick(m: &mut Machine) {
+    if !m.bus.dev.gameport.fitted() {
+        unsupported(m);
+        return;
+    }
+    match m.dx() {
+        0 => {
+            let v = m.in8(hw::gameport::PORT) & 0xF0;
+            m.set_al(v);
+            mem::set_cf(m, false);
+        }
+        1 => {
+            let step = match m.bus.dev.pit.channels[0].mode() {
+                3 | 7 => 2,
+                _ => 1,
+            };
+            let (cpu_hz, pit_hz) = (m.config().cpu_hz.max(1), m.config().pit_hz);
+            let g = &m.bus.dev.gameport;
+            let v: [u16; 4] = std::array::from_fn(|axis| {
+                let ticks = g.pulse_cycles(axis) as u128 * pit_hz as u128 / cpu_hz as u128;
+                ((ticks as u64 * step) & 0x1FF0) as u16 >> 4
+            });
+            m.set_ax(v[0]);
+            m.set_bx(v[1]);
+            m.set_cx(v[2]);
+            m.set_dx(v[3]);
             mem::set_cf(m, false);
         }
         _ => unsupported(m),

@@ -54,6 +54,12 @@ pub struct MachineOpts {
     /// Same as listing `adlib` in `--sound` (which has it by default).
     #[arg(long, hide = true)]
     pub adlib: bool,
+
+    /// No game port: port 201h floats at FFh, INT 15h AH=84h answers CF
+    /// set and the equipment word says none [default: a game port with two
+    /// joysticks, centred].
+    #[arg(long)]
+    pub no_joystick: bool,
 }
 
 /// The cards of `--sound`.
@@ -218,6 +224,7 @@ impl MachineOpts {
             base: blaster.mpu_base.unwrap_or(0x330),
             ..Default::default()
         });
+        config.joystick = !self.no_joystick;
         config
     }
 

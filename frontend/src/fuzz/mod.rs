@@ -87,6 +87,7 @@ fn a_record() -> Vec<u8> {
         adlib: true,
         sb16: Some(hw::Sb16Config::default()),
         mpu401: Some(Default::default()),
+        joystick: true,
     };
     let out = std::fs::File::create(&file).expect("a record file");
     let mut r = Recorder::new(Box::new(out), &header).expect("a recorder");
@@ -111,6 +112,16 @@ fn a_record() -> Vec<u8> {
             dy: 7,
             buttons: 1,
         },
+        Input::Joy {
+            stick: 1,
+            x: Some(-32767),
+            y: None,
+        },
+        Input::JoyButton {
+            stick: 2,
+            button: 1,
+            down: true,
+        },
         Input::End { frames: 120 },
     ];
     for (i, input) in inputs.into_iter().enumerate() {
@@ -131,7 +142,7 @@ fn a_record() -> Vec<u8> {
 fn fuzz_record() {
     let seed = a_record();
     let (_, events) = record::read(&seed[..]).expect("the seed record reads");
-    assert_eq!(events.len(), 5);
+    assert_eq!(events.len(), 7);
     static DICT: &[&[u8]] = &[
         b"\n",
         b"\"cycle\":",

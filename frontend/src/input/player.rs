@@ -13,6 +13,46 @@ use hw::kbc::Key;
 
 use super::record::{Event, Input, Recorder};
 
+/// Hands `e` to the machine (keys, the game port) or to DOS (the mouse
+/// driver), now; an end mark does nothing. A stick or button the game port
+/// lacks is ignored (records are checked when read).
+pub fn apply(e: &Event, m: &mut hw::Machine, dos: &mut dos::Dos) {
+    match e.input {
+        Input::Key { code, ext, down } => {
+            let key = if ext { Key::ext(code) } else { Key::new(code) };
+            log::debug!("cycle {}: key {key:?} down={down}", e.cycle);
+            m.key(e.cycle, key, down);
+        }
+        Input::Mouse { dx, dy, buttons } => {
+            log::trace!("cycle {}: mouse {dx},{dy} buttons {buttons}", e.cycle);
+            dos.mouse_input(dx, dy, buttons);
+        }
+        Input::Joy { stick, x, y } => {
+            log::debug!("cycle {}: joystick {stick} x={x:?} y={y:?}", e.cycle);
+            let base = (stick as usize).wrapping_sub(1).saturating_mul(2);
+            for (axis, pos) in [(base, x), (base.saturating_add(1), y)] {
+                if let Some(p) = pos.filter(|_| stick == 1 || stick == 2) {
+                    m.joystick_axis(axis, p);
+                }
+            }
+        }
+        Input::JoyButton {
+            stick,
+            button,
+            down,
+        } => {
+            log::debug!(
+                "cycle {}: joystick {stick} button {button} down={down}",
+                e.cycle
+            );
+            if (1..=2).contains(&stick) && (1..=2).contains(&button) {
+                m.joystick_button(((stick - 1) * 2 + button - 1) as usize, down);
+            }
+        }
+        Input::End { .. } => {}
+    }
+}
+
 /// How a slice of a played run ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Slice {
@@ -79,18 +119,7 @@ impl Player {
     }
 
     fn deliver(&mut self, e: Event) {
-        match e.input {
-            Input::Key { code, ext, down } => {
-                let key = if ext { Key::ext(code) } else { Key::new(code) };
-                log::debug!("cycle {}: key {key:?} down={down}", e.cycle);
-                self.session.m.key(e.cycle, key, down);
-            }
-            Input::Mouse { dx, dy, buttons } => {
-                log::trace!("cycle {}: mouse {dx},{dy} buttons {buttons}", e.cycle);
-                self.session.dos.mouse_input(dx, dy, buttons);
-            }
-            Input::End { .. } => {}
-        }
+        apply(&e, &mut self.session.m, &mut self.session.dos);
         if matches!(e.input, Input::End { .. }) {
             return;
         }

@@ -7,7 +7,10 @@
 //! INT 9 handler reads them from port 60h like any key). Names are the keys
 //! of the 101-key keyboard in scan code set 1 (IBM PS/2 Technical
 //! Reference, keyboard scan codes); `0xNN` gives a set 1 make code, and
-//! `0xE0NN` an E0h-prefixed one.
+//! `0xE0NN` an E0h-prefixed one. The game port's four buttons are
+//! `joy1-button1`, `joy1-button2`, `joy2-button1` and `joy2-button2`;
+//! `joy1-button3` and `joy1-button4` name stick 2's two, which four-button
+//! sticks (the CH Flightstick Pro, the Gravis GamePad) wire to.
 
 use super::record::{Event, Input};
 use hw::kbc::Key;
@@ -131,6 +134,16 @@ pub const NAMES: &[(&str, Key)] = &[
     ("pause", Key::PAUSE),
 ];
 
+/// The game port's button names, each with its stick and button (1-2).
+pub const JOY_BUTTONS: &[(&str, u8, u8)] = &[
+    ("joy1-button1", 1, 1),
+    ("joy1-button2", 1, 2),
+    ("joy2-button1", 2, 1),
+    ("joy2-button2", 2, 2),
+    ("joy1-button3", 2, 1),
+    ("joy1-button4", 2, 2),
+];
+
 /// The `--help` text of `--press` (a test checks it names every key).
 pub const LONG_HELP: &str = "\
 Press KEY at emulated second SECONDS (decimals allowed; counted from the
@@ -147,25 +160,55 @@ KEY (case does not matter):
   up, down, left, right, home, end, pgup (pageup), pgdn (pagedown),
   insert (ins), delete (del), pause,
   kp0-kp9, kpperiod, kpplus, kpminus, kpstar, kpslash, kpenter;
-  or 0xNN (a scan code set 1 make code), 0xE0NN (an E0h-prefixed one).";
+  or 0xNN (a scan code set 1 make code), 0xE0NN (an E0h-prefixed one).
+The game port's buttons (bits 4-7 of port 201h, held 50 ms likewise):
+  joy1-button1, joy1-button2, joy2-button1, joy2-button2;
+  joy1-button3 and joy1-button4 are joy2's two (a four-button stick).";
+
+/// What a scripted press presses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// A key of the keyboard.
+    Key(Key),
+    /// A joystick button: the stick and its button (1-2 each).
+    JoyButton(u8, u8),
+}
+
+impl Target {
+    /// The input that presses (`down`) or releases it.
+    pub fn input(self, down: bool) -> Input {
+        match self {
+            Target::Key(key) => Input::Key {
+                code: key.code,
+                ext: key.extended,
+                down,
+            },
+            Target::JoyButton(stick, button) => Input::JoyButton {
+                stick,
+                button,
+                down,
+            },
+        }
+    }
+}
 
 /// A scripted key press.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Press {
     /// Emulated seconds from the start of the run.
     pub seconds: f64,
-    /// The key.
-    pub key: Key,
+    /// The key or button.
+    pub what: Target,
 }
 
 impl Press {
-    /// The make and break of this press as (cycle, key, down) on a CPU of
+    /// The make and break of this press as (cycle, what, down) on a CPU of
     /// `hz`, counted from cycle `origin`.
-    pub fn events(&self, hz: u64, origin: u64) -> [(u64, Key, bool); 2] {
+    pub fn events(&self, hz: u64, origin: u64) -> [(u64, Target, bool); 2] {
         let at = |s: f64| origin.saturating_add((s * hz as f64).round() as u64);
         [
-            (at(self.seconds), self.key, true),
-            (at(self.seconds + HOLD_SECONDS), self.key, false),
+            (at(self.seconds), self.what, true),
+            (at(self.seconds + HOLD_SECONDS), self.what, false),
         ]
     }
 }
@@ -176,13 +219,9 @@ pub fn events(presses: &[Press], hz: u64, origin: u64) -> Vec<Event> {
     presses
         .iter()
         .flat_map(|p| p.events(hz, origin))
-        .map(|(cycle, key, down)| Event {
+        .map(|(cycle, what, down)| Event {
             cycle,
-            input: Input::Key {
-                code: key.code,
-                ext: key.extended,
-                down,
-            },
+            input: what.input(down),
         })
         .collect()
 }
@@ -199,6 +238,15 @@ pub fn key(name: &str) -> Option<Key> {
         };
     }
     NAMES.iter().find(|(n, _)| *n == lower).map(|&(_, k)| k)
+}
+
+/// The key or joystick button called `name`.
+pub fn target(name: &str) -> Option<Target> {
+    let lower = name.to_ascii_lowercase();
+    if let Some(&(_, stick, button)) = JOY_BUTTONS.iter().find(|(n, ..)| *n == lower) {
+        return Some(Target::JoyButton(stick, button));
+    }
+    key(name).map(Target::Key)
 }
 
 /// Why a `--press` cannot be used; the message is one line naming the
@@ -246,11 +294,11 @@ pub fn parse(s: &str) -> Result<Press, PressError> {
             spec: s.into(),
             time: t.into(),
         })?;
-    let key = key(k.trim()).ok_or_else(|| PressError::Key {
+    let what = target(k.trim()).ok_or_else(|| PressError::Key {
         spec: s.into(),
         key: k.into(),
     })?;
-    Ok(Press { seconds, key })
+    Ok(Press { seconds, what })
 }
 
 /// Parses every `--press`; the first error.
@@ -302,14 +350,26 @@ mod tests {
     #[test]
     fn parse_times_and_errors() {
         let p = parse("2.5:space").expect("parses");
-        assert_eq!(p.key, Key::SPACE);
+        let space = Target::Key(Key::SPACE);
+        assert_eq!(p.what, space);
         assert_eq!(
             p.events(1_000_000, 10),
-            [
-                (2_500_010, Key::SPACE, true),
-                (2_550_010, Key::SPACE, false)
-            ]
+            [(2_500_010, space, true), (2_550_010, space, false)]
         );
+        let j = parse("1:Joy1-Button4").expect("a joystick button");
+        assert_eq!(j.what, Target::JoyButton(2, 2));
+        assert_eq!(
+            j.what.input(true),
+            Input::JoyButton {
+                stick: 2,
+                button: 2,
+                down: true
+            }
+        );
+        for (name, ..) in JOY_BUTTONS {
+            assert!(LONG_HELP.contains(name), "{name} is not in the help");
+        }
+        assert_eq!(target("joy3-button1"), None);
         for bad in ["2.5", "x:space", "-1:space", "1:nokey", "1:", "inf:a"] {
             let e = parse(bad).expect_err(bad).to_string();
             assert!(e.starts_with("--press '") && !e.contains('\n'), "{e}");

@@ -5,15 +5,20 @@
 //! other line is one event:
 //!
 //! ```text
-//! {"tandem":"record","version":2,"program":"replica (built-in)","cpu":"386","cpu_hz":33000000,"fpu":"387"}
+//! {"tandem":"record","version":3,"program":"replica (built-in)","cpu":"386","cpu_hz":33000000,"fpu":"387","joystick":true}
 //! {"cycle":41250000,"key":{"code":25,"ext":false,"down":true}}
 //! {"cycle":41580000,"mouse":{"dx":3,"dy":-1,"buttons":1}}
+//! {"cycle":50000000,"joy":{"stick":1,"x":-32767,"y":16384}}
+//! {"cycle":51000000,"joybutton":{"stick":2,"button":1,"down":true}}
 //! {"cycle":99000000,"end":{"frames":2100}}
 //! ```
 //!
 //! `key` is a scan code set 1 make code (`ext`: E0h-prefixed); `mouse` is
 //! a movement in mickeys and the button state (bit 0 left, 1 right, 2
-//! middle); `end` is where the recorded run stopped before the program
+//! middle); `joy` moves joystick 1 or 2 of the game port (an axis left
+//! out stays where it is; -32768..32767, 0 the centre, as SDL reports
+//! axes); `joybutton` presses or releases button 1 or 2 of stick 1 or 2;
+//! `end` is where the recorded run stopped before the program
 //! terminated (a run that terminated has none: its replay terminates at the
 //! same point by itself). Replaying delivers each event at its cycle, so
 //! the run reaches the same state.
@@ -26,6 +31,10 @@
 //! for an OPL3 at 388h, `sb16` and `mpu401` with their settings. Each is
 //! written only when fitted, so a record without them (all those from
 //! before the cards existed) replays on a machine without them.
+//!
+//! Version 3 adds the game port: `"joystick":true` in the header when the
+//! machine has one (a record without it, as every version 1 and 2 record,
+//! replays on a machine without), and the `joy` and `joybutton` events.
 
 use std::io::{BufRead, Write};
 
@@ -57,6 +66,9 @@ pub struct Header {
     /// The MPU-401's settings, when one was fitted.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mpu401: Option<hw::mpu401::Mpu401Config>,
+    /// The machine had a game port; written only when true (version 3).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub joystick: bool,
 }
 
 impl Header {
@@ -72,12 +84,13 @@ impl Header {
             adlib: config.adlib,
             sb16: config.sb16,
             mpu401: config.mpu401,
+            joystick: config.joystick,
         }
     }
 }
 
 /// The record format this build writes.
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
 
 /// One input event.
 #[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
@@ -100,6 +113,26 @@ pub enum Input {
         dy: i16,
         /// Buttons held: bit 0 left, 1 right, 2 middle.
         buttons: u16,
+    },
+    /// A joystick moved: its axes' new positions.
+    Joy {
+        /// The stick: 1 (the game port's A) or 2 (B).
+        stick: u8,
+        /// The X axis, -32768 (left) to 32767 (right); absent: unchanged.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        x: Option<i16>,
+        /// The Y axis, -32768 (up) to 32767 (down); absent: unchanged.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        y: Option<i16>,
+    },
+    /// A joystick button was pressed or released.
+    JoyButton {
+        /// The stick: 1 or 2.
+        stick: u8,
+        /// Its button: 1 or 2.
+        button: u8,
+        /// Pressed (true) or released.
+        down: bool,
     },
     /// The recorded run stopped here, after this many frames.
     End {
@@ -158,7 +191,7 @@ pub enum RecordError {
     #[error("empty record (no header line)")]
     Empty,
     /// The header names another format or version.
-    #[error("not a version 1 or {VERSION} tandem record (tandem={tandem:?}, version={version})")]
+    #[error("not a version 1 to {VERSION} tandem record (tandem={tandem:?}, version={version})")]
     NotARecord {
         /// The header's `tandem` field.
         tandem: String,
@@ -206,6 +239,16 @@ pub enum LineError {
         cycle: u64,
         /// The cycle of the event before.
         previous: u64,
+    },
+    /// A joystick event names a stick or button the game port lacks.
+    #[error(
+        "joystick {stick} button {button}: the game port has sticks 1 and 2 with buttons 1 and 2"
+    )]
+    Joystick {
+        /// The stick named.
+        stick: u8,
+        /// The button named (1 for an axis event).
+        button: u8,
     },
     /// An event lies past [`MAX_SECONDS`].
     #[error("cycle {0} is more than {MAX_SECONDS} emulated seconds from the start")]
@@ -284,6 +327,15 @@ pub fn read(mut r: impl BufRead) -> Result<(Header, Vec<Event>), RecordError> {
                 }));
             }
         }
+        if let Input::Joy { stick, .. } | Input::JoyButton { stick, .. } = e.input {
+            let button = match e.input {
+                Input::JoyButton { button, .. } => button,
+                _ => 1,
+            };
+            if !(1..=2).contains(&stick) || !(1..=2).contains(&button) {
+                return Err(at(n)(LineError::Joystick { stick, button }));
+            }
+        }
         if e.cycle > last_cycle {
             return Err(at(n)(LineError::TooLate(e.cycle)));
         }
@@ -311,6 +363,7 @@ mod tests {
             adlib: false,
             sb16: None,
             mpu401: None,
+            joystick: true,
         };
         let evs = [
             Event {
@@ -327,6 +380,22 @@ mod tests {
                     dx: -3,
                     dy: 2,
                     buttons: 1,
+                },
+            },
+            Event {
+                cycle: 11,
+                input: Input::Joy {
+                    stick: 2,
+                    x: None,
+                    y: Some(-32768),
+                },
+            },
+            Event {
+                cycle: 12,
+                input: Input::JoyButton {
+                    stick: 1,
+                    button: 2,
+                    down: true,
                 },
             },
             Event {
@@ -351,6 +420,7 @@ mod tests {
         }
         let text = String::from_utf8(buf.borrow().clone()).expect("utf8");
         assert!(text.lines().nth(1).expect("line").contains("\"key\""));
+        assert!(text.contains(r#"{"cycle":11,"joy":{"stick":2,"y":-32768}}"#));
         let (h, back) = read(text.as_bytes()).expect("read");
         assert_eq!(h, header);
         assert_eq!(back, evs);
@@ -392,6 +462,14 @@ mod tests {
             .expect_err("hz")
             .to_string()
             .contains("cpu_hz 0"));
+        // A third stick, a third button.
+        for bad in [
+            r#"{"cycle":1,"joy":{"stick":3,"x":0}}"#,
+            r#"{"cycle":1,"joybutton":{"stick":1,"button":0,"down":true}}"#,
+        ] {
+            let e = read(format!("{head}\n{bad}\n").as_bytes()).expect_err(bad);
+            assert!(e.to_string().contains("game port has sticks"), "{e}");
+        }
         // Too many events.
         let mut many = format!("{head}\n");
         for _ in 0..=MAX_EVENTS {

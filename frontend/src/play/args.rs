@@ -17,6 +17,7 @@ Window keys (never passed to the program):
   F12          save a screenshot (tandem-FRAME.png in the current folder)
   Alt+Enter    toggle fullscreen
   Ctrl+F10     release the mouse (a click in the window captures it)
+  Ctrl+F9      the mouse as joystick 1 (position, left/right buttons) and back
   closing the window quits
 
 ", crate::app::exit::exit_help!(), "
@@ -82,12 +83,19 @@ pub struct RunArgs {
     #[arg(long, value_name = "FILE")]
     pub load_state: Option<PathBuf>,
 
-    /// Press a key at an emulated time: SECONDS:KEY (e.g. 2.5:space,
-    /// 3:enter, 4:f10); repeatable. Recorded by --record like typed keys.
+    /// Press a key or joystick button at an emulated time: SECONDS:KEY
+    /// (e.g. 2.5:space, 3:enter, 4:joy1-button1); repeatable. Recorded by
+    /// --record like typed keys.
     #[arg(long = "press", value_name = "S:KEY", long_help = crate::input::press::LONG_HELP)]
     pub presses: Vec<String>,
 
-    /// Record the input (keys, mouse) with the emulated cycle of each event
+    /// Move a joystick at an emulated time: SECONDS:STICK:x=F,y=F (e.g.
+    /// 2:1:x=-1.0,y=0.5; positions -1.0 to 1.0); repeatable. Recorded by
+    /// --record.
+    #[arg(long = "joy", value_name = "S:STICK:AXES", long_help = crate::input::joy::LONG_HELP)]
+    pub joys: Vec<String>,
+
+    /// Record the input (keys, mouse, joysticks) with the emulated cycle of each event
     /// to FILE (JSON lines).
     #[arg(long, value_name = "FILE")]
     pub record: Option<PathBuf>,

@@ -20,9 +20,9 @@ use crate::app::tempdir::TempDir;
 use crate::golden::check::Check;
 use crate::golden::profile::GM_CPU;
 use crate::input::player::Player;
-use crate::input::press;
 use crate::input::record::{self, Event, Header, Input, Recorder};
 use crate::input::stdin_keys::StdinKeys;
+use crate::input::{joy, press};
 
 /// Emulated seconds a headless run lasts at most when nothing else bounds it.
 pub const HEADLESS_DEFAULT_SECONDS: f64 = 60.0;
@@ -34,6 +34,7 @@ type Replay = (Header, Vec<Event>);
 /// replay. The error says what cannot be used and why, in one line.
 pub fn prepare(args: &RunArgs, headless: bool, stdin: Stdin) -> Result<Run, Error> {
     let presses = press::parse_all(&args.presses)?;
+    let joys = joy::parse_all(&args.joys)?;
     for (what, p) in [
         ("--save-state", &args.save_state),
         ("--screenshot", &args.screenshot),
@@ -94,6 +95,7 @@ pub fn prepare(args: &RunArgs, headless: bool, stdin: Stdin) -> Result<Run, Erro
     // Scripted keys count from the start, like --seconds (from the saving
     // run's end for a resumed one).
     player.schedule(press::events(&presses, cpu_hz, origin));
+    player.schedule(joy::events(&joys, cpu_hz, origin));
     if let Some(p) = &args.record {
         let header = Header::of(player.session.m.config(), &name);
         player.set_recorder(recorder(p, &header)?);
@@ -171,6 +173,7 @@ fn machine_config(
         sound: args.machine.sound,
         blaster: args.machine.blaster,
         adlib: args.machine.adlib,
+        no_joystick: args.machine.no_joystick,
     };
     let mut config = opts.config(default_cpu);
     // A resumed state's machine is checked against the saved one (`start`).
@@ -203,6 +206,14 @@ fn machine_config(
             ));
         }
         (config.adlib, config.sb16, config.mpu401) = recorded_cards;
+        // A record names its game port (version 3); older ones had none.
+        if m.no_joystick && h.joystick {
+            return Err(Error::bad(
+                p.display(),
+                "recorded with a game port, but --no-joystick removes it",
+            ));
+        }
+        config.joystick = h.joystick;
         let fpu_differs = recorded != config.fpu;
         if h.cpu != config.cpu_model.name() || h.cpu_hz != config.cpu_hz || fpu_differs {
             return Err(Error::bad(
@@ -265,6 +276,7 @@ fn start(
             sound: None,
             blaster: None,
             adlib: saved.adlib,
+            no_joystick: !saved.joystick,
         };
         let asked_fpu = args
             .machine

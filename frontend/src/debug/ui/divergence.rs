@@ -34,18 +34,10 @@ pub fn at_divergence(check: &Check, events: &[Event]) -> Result<Ui, Error> {
         .map_err(|e| Error::Input(format!("--check --ui: the history: {e}")))?;
     for e in events {
         run_to(&mut d, e.cycle)?;
-        match e.input {
-            Input::Key { code, ext, down } => {
-                let key = if ext {
-                    hw::kbc::Key::ext(code)
-                } else {
-                    hw::kbc::Key::new(code)
-                };
-                d.core.m.key(e.cycle, key, down);
-            }
-            Input::Mouse { dx, dy, buttons } => d.core.dos.mouse_input(dx, dy, buttons),
-            Input::End { .. } => continue,
+        if let Input::End { .. } = e.input {
+            continue;
         }
+        crate::input::player::apply(e, &mut d.core.m, &mut d.core.dos);
         // The history keeps it as a change at this cycle.
         d.touched();
     }

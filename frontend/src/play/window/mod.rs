@@ -1,7 +1,8 @@
 //! The SDL2 window: the machine's frames scaled to 4:3 ([`screen`]),
 //! real-time pacing, the keyboard (scan code set 1) and mouse (INT 33h)
-//! as input and the host's own keys ([`ui`]), and the sound through SDL
-//! audio.
+//! as input and the host's own keys ([`ui`]), the host's game controllers
+//! and joysticks (or the mouse) as the game port's sticks ([`sticks`]), and
+//! the sound through SDL audio.
 //!
 //! The emulated clock decides what happens, the host clock only when: the
 //! loop runs one emulated frame, shows it, then sleeps until the host has
@@ -10,6 +11,7 @@
 //! is delivered, so a record of it replays to the same state.
 
 mod screen;
+mod sticks;
 mod ui;
 
 use std::path::PathBuf;
@@ -23,6 +25,7 @@ use super::screenshot;
 use super::sound::sdl_queue::SdlSound;
 use crate::app::error::Error;
 use screen::Screen;
+use sticks::Sticks;
 use ui::Ui;
 
 /// The window's logical size: 4:3, into which every frame is scaled.
@@ -45,6 +48,7 @@ struct Window<'a> {
     screen: Screen<'a>,
     sound: Option<SdlSound>,
     ui: Ui,
+    sticks: Sticks,
     title: String,
     /// The host instant and the emulated cycle pacing counts from.
     base: (Instant, u64),
@@ -71,6 +75,7 @@ pub fn run(run: &mut Run, fullscreen: bool, mute: bool) -> Result<Outcome, Error
         screen: Screen::new(&creator),
         sound,
         ui: Ui::default(),
+        sticks: Sticks::new(&context),
         title,
         base: (Instant::now(), run.player.session.m.cycles()),
     };
@@ -81,13 +86,21 @@ pub fn run(run: &mut Run, fullscreen: bool, mute: bool) -> Result<Outcome, Error
         // Host events.
         let was_paused = w.ui.paused;
         let is_fs = w.canvas.window().fullscreen_state() != FullscreenType::Off;
+        let size = w.canvas.window().size();
         for ev in pump.poll_iter() {
-            w.ui.event(ev, is_fs, &mut inputs);
+            if !w.sticks.event(&ev, size, w.ui.paused) {
+                w.ui.event(ev, is_fs, &mut inputs);
+            }
         }
         if w.ui.paused && w.ui.advance == 0 && !w.ui.quit && !w.ui.screenshot {
             if let Some(ev) = pump.wait_event_timeout(100) {
-                w.ui.event(ev, is_fs, &mut inputs);
+                if !w.sticks.event(&ev, size, w.ui.paused) {
+                    w.ui.event(ev, is_fs, &mut inputs);
+                }
             }
+        }
+        if w.sticks.mouse_stick && w.ui.captured {
+            w.ui.capture_change = Some(false);
         }
         w.screen.stale |= std::mem::take(&mut w.ui.redraw);
         for i in inputs.drain(..) {
@@ -171,6 +184,11 @@ impl Window<'_> {
         stdout: &mut std::io::Stdout,
     ) -> Result<Option<Outcome>, Error> {
         if let Some(i) = self.ui.mouse_input() {
+            run.player.input(i);
+        }
+        let mut sticks = Vec::new();
+        self.sticks.inputs(&mut sticks);
+        for i in sticks {
             run.player.input(i);
         }
         let step = run.frame();
