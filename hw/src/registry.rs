@@ -5,6 +5,7 @@
 //! format version in `dos::state`). Adding a device is one file with its
 //! [`Device`](crate::device::Device) impl and one line here.
 
+use crate::cdaudio::CdAudio;
 use crate::cmos::Cmos;
 use crate::device::register_devices;
 use crate::dma8237::Dma8237;
@@ -41,4 +42,6 @@ register_devices! {
     mpu: Mpu401,
     /// The Sound Blaster 16 (220h-28Fh: one of four bases; its OPL3 is `opl`).
     sb16: Sb16,
+    /// The CD-ROM drives' audio transport (no ports: MSCDEX drives it).
+    cdaudio: CdAudio,
 }

@@ -67,12 +67,13 @@ impl Kernel {
     pub(crate) fn int21_dirs(&mut self, m: &mut Machine, ah: u8) -> Flow {
         let r: Result<Option<u16>, u16> = match ah {
             0x0E => {
-                // Select drive: only C: exists; AL = number of drives.
-                m.set_al(5);
+                // Select drive (C: or a CD-ROM); AL = LASTDRIVE.
+                self.drive.select(m.dl());
+                m.set_al(crate::geometry::LASTDRIVE);
                 return Flow::Continue;
             }
             0x19 => {
-                m.set_al(2);
+                m.set_al(self.drive.current());
                 return Flow::Continue;
             }
             0x1A => {
@@ -139,14 +140,18 @@ impl Kernel {
                 r
             }
             0x47 => {
-                if !matches!(m.dl(), 0 | 3) {
-                    Err(0x0F)
-                } else {
-                    let s = crate::drive::dos_bytes(&self.drive.cwd_string());
+                let d = match m.dl() {
+                    0 => Some(self.drive.current()),
+                    n => n.checked_sub(1),
+                };
+                if let Some(cwd) = d.and_then(|d| self.drive.cwd_of(d)) {
+                    let s = crate::drive::dos_bytes(&cwd);
                     let (ds, si) = (m.ds(), m.si());
                     write_bytes(m, ds, si, &s);
                     wr8(m, lin(ds, si.wrapping_add(s.len() as u16)), 0);
                     Ok(Some(0x0100))
+                } else {
+                    Err(0x0F)
                 }
             }
             0x4E => self.find_first(m).map(|_| Some(0)),
