@@ -247,3 +247,53 @@ fn check(files: &[FileSpec]) -> Result<(), Why> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn folder() -> PathBuf {
+        let d = std::env::temp_dir().join(format!("tandem-cue-{}", std::process::id()));
+        std::fs::create_dir_all(d.join("sub")).unwrap();
+        std::fs::write(d.join("a.bin"), vec![0u8; 2352 * 300]).unwrap();
+        std::fs::write(d.join("outside.bin"), b"x").unwrap();
+        d
+    }
+
+    #[test]
+    fn tracks_indexes_and_gaps() {
+        let d = folder();
+        let cue = "REM x\nFILE \"a.bin\" BINARY\n TRACK 01 MODE1/2352\n  INDEX 01 00:00:00\n \
+                   TRACK 02 AUDIO\n  PREGAP 00:01:00\n  INDEX 00 00:02:00\n  INDEX 01 00:02:10\n  POSTGAP 00:00:05\n";
+        let f = parse(cue, &d).unwrap();
+        assert_eq!(f.len(), 1);
+        let t = &f[0].tracks;
+        assert_eq!((t[0].number, t[0].kind, t[0].index1), (1, TrackKind::Mode1Raw, 0));
+        assert_eq!((t[1].index0, t[1].index1, t[1].pregap, t[1].postgap), (Some(150), 160, 75, 5));
+        assert_eq!(msf("01:02:03"), Ok(4653));
+        assert!(msf("00:60:00").is_err());
+    }
+
+    #[test]
+    fn bad_sheets_name_their_line() {
+        let d = folder();
+        let sub = d.join("sub");
+        let bad = |cue: &str, dir: &Path| parse(cue, dir).unwrap_err();
+        assert_eq!(bad("FILE \"../outside.bin\" BINARY\n", &sub).0, 1);
+        assert!(bad("FILE \"../outside.bin\" BINARY\n", &sub).1 .0.contains("outside"));
+        assert!(bad("FILE \"/etc/passwd\" BINARY\n", &d).1 .0.contains("outside"));
+        assert!(bad("FILE \"a.bin\" WAVE\n", &d).1 .0.contains("not supported"));
+        assert!(bad("TRACK 01 AUDIO\n", &d).1 .0.contains("before any FILE"));
+        let gap = "FILE a.bin BINARY\nTRACK 02 AUDIO\nINDEX 01 00:00:00\n";
+        assert!(bad(gap, &d).1 .0.contains("track 2 follows"));
+        let no1 = "FILE a.bin BINARY\nTRACK 01 AUDIO\nINDEX 00 00:00:00\n";
+        assert!(bad(no1, &d).1 .0.contains("no INDEX 01"));
+        assert!(bad("BOGUS x\n", &d).1 .0.contains("unknown command"));
+        #[cfg(unix)]
+        {
+            let _ = std::fs::remove_file(sub.join("link.bin"));
+            std::os::unix::fs::symlink(d.join("outside.bin"), sub.join("link.bin")).unwrap();
+            assert!(bad("FILE link.bin BINARY\n", &sub).1 .0.contains("outside"));
+        }
+    }
+}

@@ -16,6 +16,8 @@
 use std::path::Path;
 
 use super::image::{Disc, COOKED};
+#[cfg(test)]
+use super::image::ReadError;
 use super::DiscError;
 
 /// Directory record flag: a directory.
@@ -243,4 +245,90 @@ pub fn dos_name(id: &[u8]) -> Option<String> {
     let up = crate::drive::dos_upper(name);
     crate::drive::split_83(&up)?;
     Some(up)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::image::Disc;
+    use super::super::mkiso::{build, IsoFile};
+    use super::*;
+
+    fn write(name: &str, bytes: &[u8]) -> std::path::PathBuf {
+        let d = std::env::temp_dir().join(format!("tandem-iso-{}", std::process::id()));
+        std::fs::create_dir_all(&d).unwrap();
+        let p = d.join(name);
+        std::fs::write(&p, bytes).unwrap();
+        p
+    }
+
+    #[test]
+    fn reads_the_volume_and_unpacks_it() {
+        let big: Vec<u8> = (0..5000u32).map(|i| i as u8).collect();
+        let img = build(
+            "VOL",
+            "COPY.TXT",
+            &[
+                IsoFile { path: "A.TXT", data: b"alpha" },
+                IsoFile { path: "SUB/DEEP/B.DAT", data: &big },
+            ],
+        );
+        let disc = Disc::open(&write("v.iso", &img)).unwrap();
+        let v = Volume::read(&disc).unwrap();
+        assert_eq!(v.name, "VOL");
+        assert_eq!(&v.files[0][..8], b"COPY.TXT");
+        let names: Vec<String> = v.entries.iter().map(|e| e.path.join("\\")).collect();
+        assert_eq!(names, ["SUB", "A.TXT", "SUB\\DEEP", "SUB\\DEEP\\B.DAT"]);
+        let out = std::env::temp_dir().join(format!("tandem-iso-out-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&out);
+        std::fs::create_dir_all(&out).unwrap();
+        v.unpack(&disc, &out).unwrap();
+        assert_eq!(std::fs::read(out.join("SUB/DEEP/B.DAT")).unwrap(), big);
+        assert!(std::fs::metadata(out.join("A.TXT")).unwrap().permissions().readonly());
+        let _ = std::fs::remove_dir_all(&out);
+    }
+
+    #[test]
+    fn malformed_images_are_errors() {
+        let e = Disc::open(&write("none.iso", &[])).unwrap_err();
+        assert!(e.why.contains("does not add up"), "{e}");
+        let e = Disc::open(&write("odd.iso", &[0; 2049])).unwrap_err();
+        assert!(e.why.contains("whole number"), "{e}");
+        let zeros = Disc::open(&write("zero.iso", &[0; 20 * 2048])).unwrap();
+        assert!(Volume::read(&zeros).unwrap_err().why.contains("not an ISO 9660"));
+        let mut img = build("V", "", &[IsoFile { path: "A.TXT", data: b"a" }]);
+        img[18 * 2048 + 34] = 20; // the root's second record is too short
+        let d = Disc::open(&write("cut.iso", &img)).unwrap();
+        assert!(Volume::read(&d).unwrap_err().why.contains("cut short"));
+        assert_eq!(dos_name(b"README.TXT;1").as_deref(), Some("README.TXT"));
+        assert_eq!(dos_name(b"NOEXT.;1").as_deref(), Some("NOEXT"));
+        assert_eq!(dos_name(b"LONGFILENAME.TXT;1"), None);
+    }
+
+    #[test]
+    fn a_cue_lays_files_and_gaps_out_on_lbas() {
+        let iso = build("V", "", &[IsoFile { path: "A.TXT", data: b"a" }]);
+        let n = (iso.len() / 2048) as u32;
+        let p = write("d.iso", &iso);
+        write("t.bin", &vec![1u8; 2352 * 100]);
+        let cue = write(
+            "d.cue",
+            b"FILE \"d.iso\" BINARY\nTRACK 01 MODE1/2048\nINDEX 01 00:00:00\nFILE \"t.bin\" BINARY\n\
+              TRACK 02 AUDIO\nPREGAP 00:02:00\nINDEX 01 00:00:00\n",
+        );
+        let _ = p;
+        let d = Disc::open(&cue).unwrap();
+        let t = d.tracks();
+        assert_eq!((t[0].start, t[0].length), (0, n));
+        assert_eq!((t[1].start, t[1].pregap, t[1].length), (n + 150, 150, 100));
+        assert_eq!(d.leadout(), n + 250);
+        let mut raw = [0u8; 2352];
+        use hw::cdaudio::AudioSectors;
+        assert!(d.read_audio(n + 150, &mut raw) && raw[0] == 1);
+        assert!(d.read_audio(n + 10, &mut raw) && raw[0] == 0, "pregap silence");
+        assert!(!d.read_audio(5, &mut raw), "a data sector is not audio");
+        assert!(d.read_raw(16, &mut raw).is_ok());
+        assert_eq!((&raw[..12], raw[15]), (&[0, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 0][..], 1));
+        let mut c = [0u8; 2048];
+        assert_eq!(d.read_cooked(n + 150, &mut c), Err(ReadError::NotFound));
+    }
 }
