@@ -258,7 +258,9 @@ impl Drive {
 
     /// The size in sectors of read-only drive `d` (0 = A:).
     pub fn blocks(&self, d: u8) -> u32 {
-        self.mounts.get(usize::from(d.wrapping_sub(3))).map_or(0, |m| m.blocks)
+        self.mounts
+            .get(usize::from(d.wrapping_sub(3)))
+            .map_or(0, |m| m.blocks)
     }
 
     /// The current drive (0 = A:).
@@ -285,7 +287,10 @@ impl Drive {
     pub fn cwd_of(&self, d: u8) -> Option<String> {
         match d {
             2 => Some(self.cwd_string()),
-            3.. => self.mounts.get(usize::from(d - 3)).map(|m| m.cwd.join("\\")),
+            3.. => self
+                .mounts
+                .get(usize::from(d - 3))
+                .map(|m| m.cwd.join("\\")),
             _ => None,
         }
     }
@@ -294,7 +299,10 @@ impl Drive {
     fn split_root<'a>(&'a self, comps: &'a [String]) -> Result<(&'a Path, &'a [String]), u16> {
         match comps.first().and_then(|c| marker_drive(c)) {
             Some(d) => {
-                let m = self.mounts.get(usize::from(d.wrapping_sub(3))).ok_or(ERR_PATH)?;
+                let m = self
+                    .mounts
+                    .get(usize::from(d.wrapping_sub(3)))
+                    .ok_or(ERR_PATH)?;
                 Ok((&m.root, &comps[1..]))
             }
             None => Ok((&self.root, comps)),

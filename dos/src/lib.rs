@@ -155,7 +155,11 @@ impl Dos {
     /// Attaches the CD-ROM drives of `sources` to a DOS from a save state
     /// (whose drives are not saved), keeping each drive's current
     /// directory; the machine's audio transport gets their discs.
-    pub fn attach_cdroms(&mut self, m: &mut Machine, sources: &[cdrom::Source]) -> Result<(), Error> {
+    pub fn attach_cdroms(
+        &mut self,
+        m: &mut Machine,
+        sources: &[cdrom::Source],
+    ) -> Result<(), Error> {
         let cds = cdrom::mount_all(sources)?;
         self.kernel.drive.reattach(&cds.roots);
         self.cdrom.drives = cds.drives;

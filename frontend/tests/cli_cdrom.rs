@@ -34,7 +34,8 @@ fn disc(name: &str) -> PathBuf {
     std::fs::write(d.join("data.iso"), iso).expect("iso");
     let mut pcm = Vec::new();
     for i in 0..TONE_SECTORS * 588 {
-        let v = (16_000.0 * (2.0 * std::f64::consts::PI * TONE_HZ * i as f64 / 44_100.0).sin()) as i16;
+        let v =
+            (16_000.0 * (2.0 * std::f64::consts::PI * TONE_HZ * i as f64 / 44_100.0).sin()) as i16;
         pcm.extend(v.to_le_bytes());
         pcm.extend(v.to_le_bytes());
     }
@@ -66,7 +67,13 @@ fn an_mscdex_client_reads_the_iso_and_plays_the_tone_from_its_request() {
     let (_, prog) = dir_with("cdrom-prog", &dos_rom("cdtest.com"));
     let wav = d.join("out.wav");
     let o = headless(&[
-        "--seconds", "6", "--cdrom", s(&d.join("disc.cue")), "--wav", s(&wav), s(&prog),
+        "--seconds",
+        "6",
+        "--cdrom",
+        s(&d.join("disc.cue")),
+        "--wav",
+        s(&wav),
+        s(&prog),
     ]);
     let out = text(&o.stdout);
     assert_eq!(o.status.code(), Some(0), "{out}{}", text(&o.stderr));
@@ -86,12 +93,20 @@ fn an_mscdex_client_reads_the_iso_and_plays_the_tone_from_its_request() {
     assert_eq!(value(&out, "start-secframe"), format!("{sec:02X}{fr:02X}"));
     assert_eq!(value(&out, "play-status"), "0300", "done and busy");
     assert_eq!(value(&out, "status"), "0300", "busy while playing");
-    assert_eq!(value(&out, "q-track-index"), "0102", "index 1, track 2 (BCD)");
+    assert_eq!(
+        value(&out, "q-track-index"),
+        "0102",
+        "index 1, track 2 (BCD)"
+    );
     // 27 ticks = 1.483 s into the track: 1 s and 36 frames.
     assert_eq!(value(&out, "q-rel-secframe"), "2401");
     assert_eq!(value(&out, "paused"), "0000");
     assert_eq!(value(&out, "after-status"), "0100", "done, no longer busy");
-    assert_eq!(value(&out, "resume-status"), "810C", "resume without a pause fails");
+    assert_eq!(
+        value(&out, "resume-status"),
+        "810C",
+        "resume without a pause fails"
+    );
 
     let (rate, left) = read_wav(&wav);
     let at = |t: f64| (t * f64::from(rate)) as usize;
@@ -107,15 +122,25 @@ fn an_mscdex_client_reads_the_iso_and_plays_the_tone_from_its_request() {
         onset >= 17.0 * tick && onset <= 19.5 * tick,
         "the tone starts at {onset:.4} s, not at the request"
     );
-    assert!(rms(&left[..at(onset) - 10]) < 1.0, "silence before the request");
+    assert!(
+        rms(&left[..at(onset) - 10]) < 1.0,
+        "silence before the request"
+    );
     let tone = &left[at(onset + 0.2)..at(onset + 1.2)];
     assert!(rms(tone) > 8000.0, "the tone at full volume");
     let p = power(tone, TONE_HZ, rate);
     assert!(p > 100.0 * power(tone, 1500.0, rate) && p > 100.0 * power(tone, 700.0, rate));
     // It lasts the 150 sectors asked for: 2 s.
-    let end = left.iter().rposition(|&v| v.unsigned_abs() > 2000).expect("tone") as f64
+    let end = left
+        .iter()
+        .rposition(|&v| v.unsigned_abs() > 2000)
+        .expect("tone") as f64
         / f64::from(rate);
-    assert!((end - onset - 2.0).abs() < 0.01, "the tone lasts {:.3} s", end - onset);
+    assert!(
+        (end - onset - 2.0).abs() < 0.01,
+        "the tone lasts {:.3} s",
+        end - onset
+    );
 }
 
 #[test]
@@ -149,10 +174,18 @@ fn bad_images_are_one_line_and_status_2_before_the_run() {
     refused(&d.join("nothere.iso"), "No such file");
     std::fs::write(d.join("junk.iso"), vec![0u8; 40 * 2048]).expect("junk");
     refused(&d.join("junk.iso"), "not an ISO 9660 disc");
-    std::fs::write(d.join("out.cue"), "FILE \"../outside.bin\" BINARY\n  TRACK 01 AUDIO\n    INDEX 01 00:00:00\n").expect("cue");
+    std::fs::write(
+        d.join("out.cue"),
+        "FILE \"../outside.bin\" BINARY\n  TRACK 01 AUDIO\n    INDEX 01 00:00:00\n",
+    )
+    .expect("cue");
     refused(&d.join("out.cue"), "outside the CUE sheet's folder");
     std::fs::write(d.join("short.bin"), vec![0u8; 2352 * 10 + 7]).expect("bin");
-    std::fs::write(d.join("short.cue"), "FILE \"short.bin\" BINARY\n  TRACK 01 AUDIO\n    INDEX 01 00:00:00\n").expect("cue");
+    std::fs::write(
+        d.join("short.cue"),
+        "FILE \"short.bin\" BINARY\n  TRACK 01 AUDIO\n    INDEX 01 00:00:00\n",
+    )
+    .expect("cue");
     refused(&d.join("short.cue"), "not a whole number");
     std::fs::write(d.join("gap.cue"), "FILE \"tone.bin\" BINARY\n  TRACK 01 AUDIO\n    INDEX 01 00:00:00\n  TRACK 03 AUDIO\n    INDEX 01 00:01:00\n").expect("cue");
     refused(&d.join("gap.cue"), "track 3 follows track 1");

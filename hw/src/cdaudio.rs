@@ -45,7 +45,9 @@ pub trait AudioSectors: Send + Sync {
 }
 
 /// A play in progress.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub struct Play {
     /// The cycle it started (or resumed).
     pub cycle: u64,
@@ -398,7 +400,7 @@ mod tests {
         let mut none = audio();
         none.drives.clear();
         let mut played = audio();
-        assert_eq!(s.hash_one(&none), s.hash_one(&audio()));
+        assert_eq!(s.hash_one(&none), s.hash_one(audio()));
         played.play(0, 0, 10, 0);
         assert_ne!(s.hash_one(&none), s.hash_one(&played));
     }

@@ -116,9 +116,12 @@ fn command(files: &mut Vec<FileSpec>, cmd: &str, rest: &str, folder: &Path) -> R
         }
         "TRACK" => {
             let f = files.last_mut().ok_or("TRACK before any FILE")?;
-            let (num, mode) = rest.split_once(char::is_whitespace).ok_or("TRACK needs a number and a mode")?;
+            let (num, mode) = rest
+                .split_once(char::is_whitespace)
+                .ok_or("TRACK needs a number and a mode")?;
             let number: u8 = num.parse().map_err(|_| format!("bad track number {num}"))?;
-            let kind = TrackKind::from_cue(mode.trim()).ok_or_else(|| format!("track mode {} is not supported", mode.trim()))?;
+            let kind = TrackKind::from_cue(mode.trim())
+                .ok_or_else(|| format!("track mode {} is not supported", mode.trim()))?;
             f.tracks.push(TrackSpec {
                 number,
                 kind,
@@ -152,7 +155,8 @@ fn command(files: &mut Vec<FileSpec>, cmd: &str, rest: &str, folder: &Path) -> R
                 t.postgap = frames;
             }
         }
-        "CATALOG" | "CDTEXTFILE" | "FLAGS" | "ISRC" | "PERFORMER" | "SONGWRITER" | "TITLE" | "REM" => {}
+        "CATALOG" | "CDTEXTFILE" | "FLAGS" | "ISRC" | "PERFORMER" | "SONGWRITER" | "TITLE"
+        | "REM" => {}
         _ => return Err(format!("unknown command {cmd}").into()),
     }
     Ok(())
@@ -172,7 +176,9 @@ fn file_args(rest: &str) -> Result<(String, String), Why> {
         let (name, after) = r.split_once('"').ok_or("FILE name has no closing quote")?;
         (name.to_string(), after.trim().to_string())
     } else {
-        let (name, kind) = rest.rsplit_once(char::is_whitespace).ok_or("FILE needs a name and a type")?;
+        let (name, kind) = rest
+            .rsplit_once(char::is_whitespace)
+            .ok_or("FILE needs a name and a type")?;
         (name.trim().to_string(), kind.to_string())
     };
     if name.is_empty() || kind.is_empty() {
@@ -268,8 +274,14 @@ mod tests {
         let f = parse(cue, &d).unwrap();
         assert_eq!(f.len(), 1);
         let t = &f[0].tracks;
-        assert_eq!((t[0].number, t[0].kind, t[0].index1), (1, TrackKind::Mode1Raw, 0));
-        assert_eq!((t[1].index0, t[1].index1, t[1].pregap, t[1].postgap), (Some(150), 160, 75, 5));
+        assert_eq!(
+            (t[0].number, t[0].kind, t[0].index1),
+            (1, TrackKind::Mode1Raw, 0)
+        );
+        assert_eq!(
+            (t[1].index0, t[1].index1, t[1].pregap, t[1].postgap),
+            (Some(150), 160, 75, 5)
+        );
         assert_eq!(msf("01:02:03"), Ok(4653));
         assert!(msf("00:60:00").is_err());
     }
@@ -280,9 +292,18 @@ mod tests {
         let sub = d.join("sub");
         let bad = |cue: &str, dir: &Path| parse(cue, dir).unwrap_err();
         assert_eq!(bad("FILE \"../outside.bin\" BINARY\n", &sub).0, 1);
-        assert!(bad("FILE \"../outside.bin\" BINARY\n", &sub).1 .0.contains("outside"));
-        assert!(bad("FILE \"/etc/passwd\" BINARY\n", &d).1 .0.contains("outside"));
-        assert!(bad("FILE \"a.bin\" WAVE\n", &d).1 .0.contains("not supported"));
+        assert!(bad("FILE \"../outside.bin\" BINARY\n", &sub)
+            .1
+             .0
+            .contains("outside"));
+        assert!(bad("FILE \"/etc/passwd\" BINARY\n", &d)
+            .1
+             .0
+            .contains("outside"));
+        assert!(bad("FILE \"a.bin\" WAVE\n", &d)
+            .1
+             .0
+            .contains("not supported"));
         assert!(bad("TRACK 01 AUDIO\n", &d).1 .0.contains("before any FILE"));
         let gap = "FILE a.bin BINARY\nTRACK 02 AUDIO\nINDEX 01 00:00:00\n";
         assert!(bad(gap, &d).1 .0.contains("track 2 follows"));

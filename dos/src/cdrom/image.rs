@@ -27,7 +27,9 @@ pub const COOKED: usize = 2048;
 /// Bytes in a raw sector.
 pub const RAW: usize = 2352;
 /// The sync pattern that begins a raw data sector.
-const SYNC: [u8; 12] = [0, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0];
+const SYNC: [u8; 12] = [
+    0, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0,
+];
 
 /// A track's mode (the CUE sheet's names).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -166,7 +168,8 @@ impl Disc {
         let mut tracks = Vec::new();
         let mut lba = 0u32;
         for (fi, spec) in specs.iter().enumerate() {
-            let f = File::open(&spec.path).map_err(|e| DiscError::new(&spec.path, e.to_string()))?;
+            let f =
+                File::open(&spec.path).map_err(|e| DiscError::new(&spec.path, e.to_string()))?;
             let len = f
                 .metadata()
                 .map_err(|e| DiscError::new(&spec.path, e.to_string()))?
@@ -292,12 +295,16 @@ fn lay_out_file(
         let size = t.kind.sector_size();
         // The first track of a file owns the file's first frames (its
         // INDEX 00 part, or frames before its INDEX 01).
-        let file_first = if i == 0 { 0 } else { t.index0.unwrap_or(t.index1) };
+        let file_first = if i == 0 {
+            0
+        } else {
+            t.index0.unwrap_or(t.index1)
+        };
         let in_file = match specs.get(i + 1) {
             Some(n) => u64::from(n.index0.unwrap_or(n.index1) - file_first),
             None => {
                 let rest = len.saturating_sub(offset);
-                if rest % size != 0 {
+                if !rest.is_multiple_of(size) {
                     return Err(bad(format!(
                         "track {}: its {rest} bytes are not a whole number of {size}-byte sectors",
                         t.number

@@ -15,9 +15,9 @@
 
 use std::path::Path;
 
-use super::image::{Disc, COOKED};
 #[cfg(test)]
 use super::image::ReadError;
+use super::image::{Disc, COOKED};
 use super::DiscError;
 
 /// Directory record flag: a directory.
@@ -113,8 +113,17 @@ impl Volume {
     }
 
     /// Reads the directory at `extent` (`size` bytes) into the entries.
-    fn walk(&mut self, disc: &Disc, at: &[String], extent: u32, size: u32, depth: usize) -> Result<(), DiscError> {
-        let bad = |why: String| DiscError::new(&disc.path, format!("malformed ISO 9660 directory: {why}"));
+    fn walk(
+        &mut self,
+        disc: &Disc,
+        at: &[String],
+        extent: u32,
+        size: u32,
+        depth: usize,
+    ) -> Result<(), DiscError> {
+        let bad = |why: String| {
+            DiscError::new(&disc.path, format!("malformed ISO 9660 directory: {why}"))
+        };
         if depth >= MAX_DEPTH {
             return Err(bad("directories nest deeper than 8 levels".into()));
         }
@@ -127,7 +136,10 @@ impl Volume {
             while o < COOKED && sec[o] != 0 {
                 let len = sec[o] as usize;
                 if len < 34 || o + len > COOKED || 33 + sec[o + 32] as usize > len {
-                    return Err(bad(format!("a record in sector {} is cut short", extent + s)));
+                    return Err(bad(format!(
+                        "a record in sector {} is cut short",
+                        extent + s
+                    )));
                 }
                 let r = &sec[o..o + len];
                 o += len;
@@ -185,7 +197,10 @@ impl Volume {
             let mut sec = [0u8; COOKED];
             for s in 0..e.size.div_ceil(COOKED as u32) {
                 disc.read_cooked(e.extent + s, &mut sec).map_err(|_| {
-                    DiscError::new(&disc.path, format!("file {} runs past the disc", e.path.join("\\")))
+                    DiscError::new(
+                        &disc.path,
+                        format!("file {} runs past the disc", e.path.join("\\")),
+                    )
                 })?;
                 data.extend_from_slice(&sec);
             }
@@ -268,8 +283,14 @@ mod tests {
             "VOL",
             "COPY.TXT",
             &[
-                IsoFile { path: "A.TXT", data: b"alpha" },
-                IsoFile { path: "SUB/DEEP/B.DAT", data: &big },
+                IsoFile {
+                    path: "A.TXT",
+                    data: b"alpha",
+                },
+                IsoFile {
+                    path: "SUB/DEEP/B.DAT",
+                    data: &big,
+                },
             ],
         );
         let disc = Disc::open(&write("v.iso", &img)).unwrap();
@@ -283,7 +304,10 @@ mod tests {
         std::fs::create_dir_all(&out).unwrap();
         v.unpack(&disc, &out).unwrap();
         assert_eq!(std::fs::read(out.join("SUB/DEEP/B.DAT")).unwrap(), big);
-        assert!(std::fs::metadata(out.join("A.TXT")).unwrap().permissions().readonly());
+        assert!(std::fs::metadata(out.join("A.TXT"))
+            .unwrap()
+            .permissions()
+            .readonly());
         let _ = std::fs::remove_dir_all(&out);
     }
 
@@ -294,8 +318,18 @@ mod tests {
         let e = Disc::open(&write("odd.iso", &[0; 2049])).unwrap_err();
         assert!(e.why.contains("whole number"), "{e}");
         let zeros = Disc::open(&write("zero.iso", &[0; 20 * 2048])).unwrap();
-        assert!(Volume::read(&zeros).unwrap_err().why.contains("not an ISO 9660"));
-        let mut img = build("V", "", &[IsoFile { path: "A.TXT", data: b"a" }]);
+        assert!(Volume::read(&zeros)
+            .unwrap_err()
+            .why
+            .contains("not an ISO 9660"));
+        let mut img = build(
+            "V",
+            "",
+            &[IsoFile {
+                path: "A.TXT",
+                data: b"a",
+            }],
+        );
         img[18 * 2048 + 34] = 20; // the root's second record is too short
         let d = Disc::open(&write("cut.iso", &img)).unwrap();
         assert!(Volume::read(&d).unwrap_err().why.contains("cut short"));
@@ -306,7 +340,14 @@ mod tests {
 
     #[test]
     fn a_cue_lays_files_and_gaps_out_on_lbas() {
-        let iso = build("V", "", &[IsoFile { path: "A.TXT", data: b"a" }]);
+        let iso = build(
+            "V",
+            "",
+            &[IsoFile {
+                path: "A.TXT",
+                data: b"a",
+            }],
+        );
         let n = (iso.len() / 2048) as u32;
         let p = write("d.iso", &iso);
         write("t.bin", &vec![1u8; 2352 * 100]);
@@ -324,10 +365,19 @@ mod tests {
         let mut raw = [0u8; 2352];
         use hw::cdaudio::AudioSectors;
         assert!(d.read_audio(n + 150, &mut raw) && raw[0] == 1);
-        assert!(d.read_audio(n + 10, &mut raw) && raw[0] == 0, "pregap silence");
+        assert!(
+            d.read_audio(n + 10, &mut raw) && raw[0] == 0,
+            "pregap silence"
+        );
         assert!(!d.read_audio(5, &mut raw), "a data sector is not audio");
         assert!(d.read_raw(16, &mut raw).is_ok());
-        assert_eq!((&raw[..12], raw[15]), (&[0, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 0][..], 1));
+        assert_eq!(
+            (&raw[..12], raw[15]),
+            (
+                &[0, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 0][..],
+                1
+            )
+        );
         let mut c = [0u8; 2048];
         assert_eq!(d.read_cooked(n + 150, &mut c), Err(ReadError::NotFound));
     }

@@ -42,8 +42,20 @@ pub fn build(volume: &str, copyright: &str, files: &[IsoFile]) -> Vec<u8> {
     dirs.insert(String::new());
     for f in files {
         let mut at = String::new();
-        for c in f.path.split('/').rev().skip(1).collect::<Vec<_>>().into_iter().rev() {
-            at = if at.is_empty() { c.to_string() } else { format!("{at}/{c}") };
+        for c in f
+            .path
+            .split('/')
+            .rev()
+            .skip(1)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+        {
+            at = if at.is_empty() {
+                c.to_string()
+            } else {
+                format!("{at}/{c}")
+            };
             dirs.insert(at.clone());
         }
     }
@@ -56,7 +68,10 @@ pub fn build(volume: &str, copyright: &str, files: &[IsoFile]) -> Vec<u8> {
         next += (f.data.len() as u32).div_ceil(SECTOR as u32).max(1);
     }
     let mut img = vec![0u8; next as usize * SECTOR];
-    let parent = |d: &str| d.rsplit_once('/').map_or(String::new(), |(p, _)| p.to_string());
+    let parent = |d: &str| {
+        d.rsplit_once('/')
+            .map_or(String::new(), |(p, _)| p.to_string())
+    };
     for d in &dirs {
         let mut body = record(&[0], dir_lba(d), SECTOR as u32, true);
         body.extend(record(&[1], dir_lba(&parent(d)), SECTOR as u32, true));

@@ -166,17 +166,23 @@ pub fn mount_all(sources: &[Source]) -> Result<Mounted, DiscError> {
                     None => None,
                 };
                 let n = SERIAL.fetch_add(1, Ordering::Relaxed);
-                let dir = std::env::temp_dir().join(format!("tandem-cd-{}-{n}", std::process::id()));
+                let dir =
+                    std::env::temp_dir().join(format!("tandem-cd-{}-{n}", std::process::id()));
                 let _ = std::fs::remove_dir_all(&dir);
                 std::fs::create_dir_all(&dir).map_err(|e| DiscError::new(&dir, e.to_string()))?;
                 let guard = Unpacked(dir.clone());
                 if let Some(v) = &volume {
                     v.unpack(&disc, &dir)?;
                 }
-                let root = dir.canonicalize().map_err(|e| DiscError::new(&dir, e.to_string()))?;
+                let root = dir
+                    .canonicalize()
+                    .map_err(|e| DiscError::new(&dir, e.to_string()))?;
                 out.roots.push((root, disc.leadout()));
                 out.unpacked.push(guard);
-                out.drives.push(mscdex::CdDrive { disc: Some(disc), volume });
+                out.drives.push(mscdex::CdDrive {
+                    disc: Some(disc),
+                    volume,
+                });
             }
         }
     }

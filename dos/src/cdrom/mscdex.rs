@@ -171,7 +171,11 @@ impl Mscdex {
     }
 
     /// Runs a function of drive CX that ends with CF and AX.
-    fn answer(&mut self, m: &mut Machine, f: impl FnOnce(&mut Self, &mut Machine, usize) -> Result<u16, u16>) {
+    fn answer(
+        &mut self,
+        m: &mut Machine,
+        f: impl FnOnce(&mut Self, &mut Machine, usize) -> Result<u16, u16>,
+    ) {
         let r = match self.unit(m.cx()) {
             Some(i) => f(self, m, i),
             None => Err(DOS_INVALID_DRIVE),
@@ -202,7 +206,10 @@ impl Mscdex {
         self.answer(m, |s, m, i| {
             let v = s.drives[i].volume.clone().ok_or(DOS_NOT_READY)?;
             let mut name = v.files[which].to_vec();
-            let end = name.iter().rposition(|&c| c != b' ' && c != 0).map_or(0, |p| p + 1);
+            let end = name
+                .iter()
+                .rposition(|&c| c != b' ' && c != 0)
+                .map_or(0, |p| p + 1);
             name.truncate(end);
             name.push(0);
             let (es, bx) = (m.es(), m.bx());
@@ -238,7 +245,8 @@ impl Mscdex {
             let (es, bx, n) = (m.es(), m.bx(), m.dx());
             let mut buf = [0u8; COOKED];
             for k in 0..u32::from(n) {
-                disc.read_cooked(start + k, &mut buf).map_err(|_| DOS_NOT_READY)?;
+                disc.read_cooked(start + k, &mut buf)
+                    .map_err(|_| DOS_NOT_READY)?;
                 let at = lin(es, bx) + k * COOKED as u32;
                 m.bus.mem.write_image(at, &buf);
             }
@@ -269,7 +277,10 @@ impl Mscdex {
             let v = s.drives[i].volume.clone().ok_or(DOS_NOT_READY)?;
             let path = crate::mem::read_asciiz(m, m.es(), m.bx(), 128);
             let up = crate::drive::dos_upper(&path);
-            let up = up.get(2..).filter(|_| up.as_bytes().get(1) == Some(&b':')).unwrap_or(&up);
+            let up = up
+                .get(2..)
+                .filter(|_| up.as_bytes().get(1) == Some(&b':'))
+                .unwrap_or(&up);
             let comps: Vec<String> = up
                 .split(['\\', '/'])
                 .filter(|c| !c.is_empty())
@@ -421,16 +432,28 @@ impl Mscdex {
             1 => {
                 let mode = rd8(m, cb + 1);
                 let head = m.bus.dev.cdaudio.head(i, now);
-                let v = if mode == 1 { Msf::from_lba(head).redbook() } else { head };
+                let v = if mode == 1 {
+                    Msf::from_lba(head).redbook()
+                } else {
+                    head
+                };
                 [vec![mode], v.to_le_bytes().to_vec()].concat()
             }
             4 => drive.channels.to_vec(),
             6 => device_status(&drive, disc.is_some()).to_le_bytes().to_vec(),
             7 => {
-                let size: u16 = if rd8(m, cb + 1) == 1 { RAW as u16 } else { COOKED as u16 };
+                let size: u16 = if rd8(m, cb + 1) == 1 {
+                    RAW as u16
+                } else {
+                    COOKED as u16
+                };
                 [vec![rd8(m, cb + 1)], size.to_le_bytes().to_vec()].concat()
             }
-            8 => disc.as_ref().map_or(0, |d| d.leadout()).to_le_bytes().to_vec(),
+            8 => disc
+                .as_ref()
+                .map_or(0, |d| d.leadout())
+                .to_le_bytes()
+                .to_vec(),
             9 => {
                 let v = if drive.changed { 0xFF } else { 1 };
                 if let Some(d) = m.bus.dev.cdaudio.drives.get_mut(i) {
@@ -440,13 +463,21 @@ impl Mscdex {
             }
             10 => disc_info(disc.as_deref().ok_or(E_NOT_READY)?),
             11 => track_info(disc.as_deref().ok_or(E_NOT_READY)?, rd8(m, cb + 1))?,
-            12 => q_channel(disc.as_deref().ok_or(E_NOT_READY)?, m.bus.dev.cdaudio.head(i, now)),
+            12 => q_channel(
+                disc.as_deref().ok_or(E_NOT_READY)?,
+                m.bus.dev.cdaudio.head(i, now),
+            ),
             14 => vec![2, 0, 0, 0, 0, 0, 0, 0, 0, 0],
             15 => {
                 let paused = drive.paused.is_some() as u16;
                 let (from, to) = drive.last;
                 let rb = |l: u32| Msf::from_lba(l).redbook().to_le_bytes();
-                [paused.to_le_bytes().to_vec(), rb(from).to_vec(), rb(to).to_vec()].concat()
+                [
+                    paused.to_le_bytes().to_vec(),
+                    rb(from).to_vec(),
+                    rb(to).to_vec(),
+                ]
+                .concat()
             }
             _ => return Err(E_COMMAND),
         };

@@ -290,7 +290,11 @@ impl DosOpts {
     /// The CD-ROM drives in letter order: the images, then the folders.
     pub fn cdroms(&self) -> Vec<dos::cdrom::Source> {
         let images = self.cdrom.iter().cloned().map(dos::cdrom::Source::Image);
-        let dirs = self.cdrom_dir.iter().cloned().map(dos::cdrom::Source::Folder);
+        let dirs = self
+            .cdrom_dir
+            .iter()
+            .cloned()
+            .map(dos::cdrom::Source::Folder);
         images.chain(dirs).collect()
     }
 }
