@@ -139,21 +139,7 @@ impl Kernel {
                 crate::dosdata::set_current_dir(m, &self.drive.cwd_string());
                 r
             }
-            0x47 => {
-                let d = match m.dl() {
-                    0 => Some(self.drive.current()),
-                    n => n.checked_sub(1),
-                };
-                if let Some(cwd) = d.and_then(|d| self.drive.cwd_of(d)) {
-                    let s = crate::drive::dos_bytes(&cwd);
-                    let (ds, si) = (m.ds(), m.si());
-                    write_bytes(m, ds, si, &s);
-                    wr8(m, lin(ds, si.wrapping_add(s.len() as u16)), 0);
-                    Ok(Some(0x0100))
-                } else {
-                    Err(0x0F)
-                }
-            }
+            0x47 => self.getcwd(m),
             0x4E => self.find_first(m).map(|_| Some(0)),
             0x4F => self.find_next(m).map(|_| Some(0)),
             _ => unreachable!("dispatched by int21"),
@@ -168,6 +154,24 @@ impl Kernel {
             Err(e) => self.fail(m, e),
         }
         Flow::Continue
+    }
+
+    /// 47h: the current directory of drive DL (0 the current one) at
+    /// DS:SI.
+    fn getcwd(&mut self, m: &mut Machine) -> Result<Option<u16>, u16> {
+        let d = match m.dl() {
+            0 => Some(self.drive.current()),
+            n => n.checked_sub(1),
+        };
+        if let Some(cwd) = d.and_then(|d| self.drive.cwd_of(d)) {
+            let s = crate::drive::dos_bytes(&cwd);
+            let (ds, si) = (m.ds(), m.si());
+            write_bytes(m, ds, si, &s);
+            wr8(m, lin(ds, si.wrapping_add(s.len() as u16)), 0);
+            Ok(Some(0x0100))
+        } else {
+            Err(0x0F)
+        }
     }
 
     fn find_first(&mut self, m: &mut Machine) -> Result<(), u16> {
