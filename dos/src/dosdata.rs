@@ -276,6 +276,19 @@ fn current_directories(m: &mut Machine) {
     wr16(m, lin(DOS_SEG, c + 0x47), DOS_SEG);
 }
 
+/// The device chain's last header (drive C:'s), whose next pointer a
+/// driver installed later (MSCDEX's) takes.
+pub const CHAIN_END: u16 = DISK_OFF;
+
+/// Marks the CDS entries of `n` CD-ROM drives from D: on as MSCDEX does:
+/// network (redirected) and physical, no DPB.
+pub fn cd_drives(m: &mut Machine, n: u8) {
+    for d in 3..(3 + u16::from(n)).min(geometry::LASTDRIVE as u16) {
+        let off = CDS_OFF + d * CDS_ENTRY;
+        wr16(m, lin(DOS_SEG, off + 0x43), 0xC080);
+    }
+}
+
 /// Writes drive C:'s free clusters into its DPB (INT 21h 1Fh/32h and the
 /// List of Lists show it).
 pub fn set_free_clusters(m: &mut Machine, free: u16) {

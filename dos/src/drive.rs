@@ -97,7 +97,26 @@ pub enum Resolved {
     },
 }
 
-/// Drive C: the mount root and the current directory.
+/// A read-only drive after C: (a CD-ROM's letter): its host folder and
+/// current directory.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct Mount {
+    /// Not saved (the resuming run's `--cdrom` options attach it again).
+    #[serde(skip)]
+    root: PathBuf,
+    /// Current directory as DOS components from the root (upper case).
+    cwd: Vec<String>,
+    /// The disc's size in 2048-byte sectors (INT 21h 36h).
+    blocks: u32,
+}
+
+/// Drive C: the mount root and the current directory; and the read-only
+/// drives D: and on (CD-ROMs), the current drive.
+///
+/// A path on drive D: or later resolves to components whose first is the
+/// drive's marker (`"D:"`, see [`Drive::read_only`]), so a resolved path
+/// carries its drive wherever it goes (the SFT, the searches, a save
+/// state's open files).
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Drive {
     /// Not saved: a save state holds no host path (the resuming run's
@@ -107,6 +126,22 @@ pub struct Drive {
     /// Current directory as DOS components from the root (upper case).
     cwd: Vec<String>,
     ems: bool,
+    /// Drives D: and on, read only.
+    #[serde(default)]
+    mounts: Vec<Mount>,
+    /// The current drive (0 = A:; 2 = C:).
+    #[serde(default = "drive_c")]
+    current: u8,
+}
+
+fn drive_c() -> u8 {
+    2
+}
+
+/// The drive number (0 = A:) of a marker component (`"D:"`).
+fn marker_drive(c: &str) -> Option<u8> {
+    let b = c.as_bytes();
+    (b.len() == 2 && b[1] == b':' && b[0].is_ascii_uppercase()).then(|| b[0] - b'A')
 }
 
 /// Characters DOS allows in a file name besides letters and digits.
@@ -181,7 +216,97 @@ impl Drive {
             root,
             cwd: Vec::new(),
             ems,
+            mounts: Vec::new(),
+            current: 2,
         })
+    }
+
+    /// Adds a read-only drive (the next letter after C: and the drives
+    /// already added) at host folder `root`; its drive number (3 = D:).
+    pub fn add_read_only(&mut self, root: &Path, blocks: u32) -> std::io::Result<u8> {
+        let root = root.canonicalize()?;
+        self.mounts.push(Mount {
+            root,
+            cwd: Vec::new(),
+            blocks,
+        });
+        Ok(2 + self.mounts.len() as u8)
+    }
+
+    /// Puts the read-only drives back on host folders, with their sizes
+    /// (a save state's drives keep their current directories).
+    pub fn reattach(&mut self, roots: &[(PathBuf, u32)]) {
+        let old = std::mem::take(&mut self.mounts);
+        self.mounts = roots
+            .iter()
+            .enumerate()
+            .map(|(i, (r, blocks))| Mount {
+                root: r.clone(),
+                cwd: old.get(i).map(|m| m.cwd.clone()).unwrap_or_default(),
+                blocks: *blocks,
+            })
+            .collect();
+        if !self.exists(self.current) {
+            self.current = 2;
+        }
+    }
+
+    /// Whether drive `d` (0 = A:) exists.
+    pub fn exists(&self, d: u8) -> bool {
+        d == 2 || (d >= 3 && usize::from(d - 3) < self.mounts.len())
+    }
+
+    /// The size in sectors of read-only drive `d` (0 = A:).
+    pub fn blocks(&self, d: u8) -> u32 {
+        self.mounts
+            .get(usize::from(d.wrapping_sub(3)))
+            .map_or(0, |m| m.blocks)
+    }
+
+    /// The current drive (0 = A:).
+    pub fn current(&self) -> u8 {
+        self.current
+    }
+
+    /// Makes `d` the current drive; false if it does not exist.
+    pub fn select(&mut self, d: u8) -> bool {
+        let ok = self.exists(d);
+        if ok {
+            self.current = d;
+        }
+        ok
+    }
+
+    /// Whether resolved components (or drive `d`'s) are on a read-only
+    /// drive: their first is a drive marker.
+    pub fn read_only(dos: &[String]) -> bool {
+        dos.first().is_some_and(|c| marker_drive(c).is_some())
+    }
+
+    /// The current directory of drive `d` (0 = A:), INT 21h 47h's form.
+    pub fn cwd_of(&self, d: u8) -> Option<String> {
+        match d {
+            2 => Some(self.cwd_string()),
+            3.. => self
+                .mounts
+                .get(usize::from(d - 3))
+                .map(|m| m.cwd.join("\\")),
+            _ => None,
+        }
+    }
+
+    /// The host root and the components below it of resolved components.
+    fn split_root<'a>(&'a self, comps: &'a [String]) -> Result<(&'a Path, &'a [String]), u16> {
+        match comps.first().and_then(|c| marker_drive(c)) {
+            Some(d) => {
+                let m = self
+                    .mounts
+                    .get(usize::from(d.wrapping_sub(3)))
+                    .ok_or(ERR_PATH)?;
+                Ok((&m.root, &comps[1..]))
+            }
+            None => Ok((&self.root, comps)),
+        }
     }
 
     /// Whether EMMXXXX0, the EMS driver's device, is a name on this drive.
@@ -208,18 +333,23 @@ impl Drive {
         }
         let s = dos_upper(path);
         let mut rest = s.as_str();
+        let mut d = self.current;
         if rest.len() >= 2 && rest.as_bytes()[1] == b':' {
-            if rest.as_bytes()[0] != b'C' {
+            d = rest.as_bytes()[0].wrapping_sub(b'A');
+            if !self.exists(d) {
                 return Err(ERR_PATH);
             }
             rest = &rest[2..];
         }
-        let absolute = rest.starts_with('\\') || rest.starts_with('/');
-        let mut out = if absolute {
-            Vec::new()
-        } else {
-            self.cwd.clone()
+        let (marker, cwd) = match d {
+            2 => (Vec::new(), &self.cwd),
+            _ => {
+                let m = &self.mounts[usize::from(d - 3)];
+                (vec![format!("{}:", (b'A' + d) as char)], &m.cwd)
+            }
         };
+        let absolute = rest.starts_with('\\') || rest.starts_with('/');
+        let mut out = if absolute { Vec::new() } else { cwd.clone() };
         for part in rest.split(['\\', '/']) {
             match part {
                 "" | "." => {}
@@ -238,7 +368,7 @@ impl Drive {
                 }
             }
         }
-        Ok(out)
+        Ok(marker.into_iter().chain(out).collect())
     }
 
     /// Resolves a DOS path for reading or writing.
@@ -250,14 +380,15 @@ impl Drive {
                 return Ok(Resolved::Device(d));
             }
         }
-        let mut host = self.root.clone();
-        let n = comps.len();
-        for (i, c) in comps.iter().enumerate() {
+        let (root, below) = self.split_root(&comps)?;
+        let mut host = root.to_path_buf();
+        let n = below.len();
+        for (i, c) in below.iter().enumerate() {
             match self.lookup(&host, c) {
                 Some(name) => host.push(name),
                 None if i + 1 == n => {
                     host.push(host_name(c));
-                    self.check_inside(&host, false)?;
+                    check_inside(root, &host, false)?;
                     return Ok(Resolved::Path {
                         host,
                         exists: false,
@@ -267,13 +398,13 @@ impl Drive {
                 None => return Err(ERR_PATH),
             }
             if i + 1 < n {
-                self.check_inside(&host, true)?;
+                check_inside(root, &host, true)?;
                 if !host.is_dir() {
                     return Err(ERR_PATH);
                 }
             }
         }
-        self.check_inside(&host, true)?;
+        check_inside(root, &host, true)?;
         Ok(Resolved::Path {
             host,
             exists: true,
@@ -289,7 +420,7 @@ impl Drive {
             out.push(b'\\');
             out.extend(c.chars().map(|ch| ch as u32 as u8));
         }
-        if out.is_empty() {
+        if out.len() == 2 {
             out.push(b'\\');
         }
         out
@@ -324,8 +455,14 @@ impl Drive {
 
     /// Sets the current directory.
     pub fn chdir(&mut self, path: &[u8]) -> Result<(), u16> {
-        let (_, dos) = self.resolve_dir(path)?;
-        self.cwd = dos;
+        let (_, mut dos) = self.resolve_dir(path)?;
+        match dos.first().and_then(|c| marker_drive(c)) {
+            Some(d) => {
+                dos.remove(0);
+                self.mounts[usize::from(d - 3)].cwd = dos;
+            }
+            None => self.cwd = dos,
+        }
         Ok(())
     }
 
@@ -342,28 +479,9 @@ impl Drive {
         found.into_iter().next()
     }
 
-    /// The host path must lie under the root once symlinks are followed.
-    /// For a path that does not exist yet (`exists` false) its parent is
-    /// checked, and a dangling symlink in its place is refused.
-    fn check_inside(&self, host: &Path, exists: bool) -> Result<(), u16> {
-        if exists {
-            let c = host.canonicalize().map_err(|_| ERR_ACCESS)?;
-            if !c.starts_with(&self.root) {
-                return Err(ERR_ACCESS);
-            }
-            return Ok(());
-        }
-        if std::fs::symlink_metadata(host).is_ok() {
-            // Something is there that the lookup did not match (or a
-            // dangling link): refuse rather than write through it.
-            return Err(ERR_ACCESS);
-        }
-        let parent = host.parent().ok_or(ERR_PATH)?;
-        let c = parent.canonicalize().map_err(|_| ERR_PATH)?;
-        if !c.starts_with(&self.root) {
-            return Err(ERR_ACCESS);
-        }
-        Ok(())
+    /// Every drive's host root.
+    fn roots(&self) -> impl Iterator<Item = &Path> {
+        std::iter::once(self.root.as_path()).chain(self.mounts.iter().map(|m| m.root.as_path()))
     }
 
     /// The entries of a host directory under the mount that the guest sees:
@@ -376,12 +494,36 @@ impl Drive {
         let mut v: Vec<(String, PathBuf)> = rd
             .filter_map(|e| e.ok())
             .filter_map(|e| dos_name_of(&e.file_name()).map(|n| (n, e.path())))
-            .filter(|(_, p)| self.check_inside(p, true).is_ok())
+            .filter(|(_, p)| self.roots().any(|r| check_inside(r, p, true).is_ok()))
             .collect();
         v.sort();
         v.dedup_by(|a, b| a.0 == b.0);
         v
     }
+}
+
+/// The host path must lie under the root once symlinks are followed.
+/// For a path that does not exist yet (`exists` false) its parent is
+/// checked, and a dangling symlink in its place is refused.
+fn check_inside(root: &Path, host: &Path, exists: bool) -> Result<(), u16> {
+    if exists {
+        let c = host.canonicalize().map_err(|_| ERR_ACCESS)?;
+        if !c.starts_with(root) {
+            return Err(ERR_ACCESS);
+        }
+        return Ok(());
+    }
+    if std::fs::symlink_metadata(host).is_ok() {
+        // Something is there that the lookup did not match (or a
+        // dangling link): refuse rather than write through it.
+        return Err(ERR_ACCESS);
+    }
+    let parent = host.parent().ok_or(ERR_PATH)?;
+    let c = parent.canonicalize().map_err(|_| ERR_PATH)?;
+    if !c.starts_with(root) {
+        return Err(ERR_ACCESS);
+    }
+    Ok(())
 }
 
 #[cfg(test)]

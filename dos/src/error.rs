@@ -29,6 +29,9 @@ pub enum Error {
     /// A save state cannot be read or written.
     #[error(transparent)]
     State(#[from] StateError),
+    /// A CD-ROM image (or folder) cannot be used.
+    #[error(transparent)]
+    Disc(#[from] crate::cdrom::DiscError),
 }
 
 /// The kind of a failure, for a binary to choose an exit status.
@@ -47,6 +50,8 @@ pub enum ErrorKind {
     /// A save state is foreign, of another version, damaged, or names an
     /// open file that cannot be reopened.
     BadState,
+    /// A CD-ROM image is missing or malformed.
+    BadDisc,
 }
 
 impl LoadError {
@@ -76,6 +81,7 @@ impl Error {
             Error::Mount { .. } => ErrorKind::Mount,
             Error::Load(e) => e.kind(),
             Error::State(e) => e.kind(),
+            Error::Disc(_) => ErrorKind::BadDisc,
         }
     }
 }

@@ -22,6 +22,7 @@
 //! All guest file access goes through [`drive`], the sandbox of drive C:.
 
 pub mod bios;
+pub mod cdrom;
 pub mod console;
 pub mod cp437;
 pub mod diag;
@@ -79,6 +80,10 @@ pub struct DosConfig {
     pub env: Vec<String>,
     /// Bytes the guest may add to drive C:'s folder ([`quota`]).
     pub disk_quota: u64,
+    /// The CD-ROM drives, D: and on (not saved: the resuming run's
+    /// options attach theirs).
+    #[serde(skip)]
+    pub cdroms: Vec<cdrom::Source>,
 }
 
 impl DosConfig {
@@ -94,6 +99,7 @@ impl DosConfig {
                 "PROMPT=$p$g".into(),
             ],
             disk_quota: quota::DEFAULT_QUOTA,
+            cdroms: Vec::new(),
         }
     }
 }
@@ -116,16 +122,23 @@ pub struct Dos {
     xms: Option<xms::Xms>,
     /// The expanded memory manager (with `cfg.ems`).
     ems: Option<ems::Ems>,
+    /// MSCDEX and its CD-ROM drives.
+    cdrom: cdrom::mscdex::Mscdex,
+    /// The host folders unpacked from the images (removed with `Dos`).
+    #[serde(skip)]
+    unpacked: Vec<cdrom::Unpacked>,
 }
 
 impl Dos {
     /// DOS with drive C: at `cfg.mount` ([`Error::Mount`] if it is not a
     /// directory).
     pub fn new(cfg: DosConfig) -> Result<Dos, Error> {
-        let drive = Drive::new(&cfg.mount, cfg.ems).map_err(|source| Error::Mount {
+        let mut drive = Drive::new(&cfg.mount, cfg.ems).map_err(|source| Error::Mount {
             path: cfg.mount.clone(),
             source,
         })?;
+        let cds = cdrom::mount_all(&cfg.cdroms)?;
+        drive.reattach(&cds.roots);
         Ok(Dos {
             kernel: Kernel::new(drive, cfg.disk_quota),
             bios: Bios::default(),
@@ -133,8 +146,30 @@ impl Dos {
             diag: Diagnostics::default(),
             xms: None,
             ems: None,
+            cdrom: cdrom::mscdex::Mscdex::new(cds.drives),
+            unpacked: cds.unpacked,
             cfg,
         })
+    }
+
+    /// Attaches the CD-ROM drives of `sources` to a DOS from a save state
+    /// (whose drives are not saved), keeping each drive's current
+    /// directory; the machine's audio transport gets their discs.
+    pub fn attach_cdroms(
+        &mut self,
+        m: &mut Machine,
+        sources: &[cdrom::Source],
+    ) -> Result<(), Error> {
+        let cds = cdrom::mount_all(sources)?;
+        self.kernel.drive.reattach(&cds.roots);
+        self.cdrom.drives = cds.drives;
+        self.unpacked = cds.unpacked;
+        self.cfg.cdroms = sources.to_vec();
+        if m.bus.dev.cdaudio.drives.len() != self.cdrom.drives.len() {
+            m.bus.dev.cdaudio.set_drives(self.cdrom.drives.len());
+        }
+        self.cdrom.attach(m);
+        Ok(())
     }
 
     /// The sandboxed drive.
@@ -222,6 +257,8 @@ impl Dos {
         let xms = self.cfg.xms && m.cpu.model.has_extended_memory();
         self.xms = xms.then(|| xms::Xms::new(m));
         self.ems = self.cfg.ems.then(|| ems::Ems::new(m));
+        self.cdrom.install(m, dosdata::CHAIN_END);
+        dosdata::cd_drives(m, self.cdrom.drives.len() as u8);
     }
 
     /// Points the serviced vectors at the stub ROM, the hardware interrupts
@@ -364,7 +401,9 @@ impl Dos {
             }
             0x20 | 0x22..=0x24 | 0x27..=0x2A => int21::other_vector(k, con, m, v),
             0x2F => {
-                int2f::service(self.xms.is_some(), diag, m);
+                if m.ah() != 0x15 || !self.cdrom.service(m) {
+                    int2f::service(self.xms.is_some(), diag, m);
+                }
                 Flow::Continue
             }
             0x33 => {

@@ -104,6 +104,8 @@ fn debugger(program: &Path, cpu: &str, mount: &Path) -> Debugger {
         no_xms: false,
         no_ems: false,
         disk_quota: 64,
+        cdrom: Vec::new(),
+        cdrom_dir: Vec::new(),
     };
     start(&Start {
         program,

@@ -7,7 +7,8 @@
 //! renderer, font), [`ppi`] (port 61h and the speaker), [`dma8237`] (the
 //! 8237A pair and page registers), [`opl3`] (the AdLib's YMF262),
 //! [`sb16`] (the Sound Blaster 16: DSP, CT1745 mixer), [`mpu401`] (the
-//! MPU-401 UART), [`gameport`] (the game port), [`memory`] (the
+//! MPU-401 UART), [`gameport`] (the game port), [`cdaudio`] (the CD-ROM
+//! drives' audio transport), [`memory`] (the
 //! memory map and A20), [`option_rom`], [`scheduler`] (events and clock
 //! arithmetic), [`device`] (the interface every chip implements),
 //! [`registry`] (the list of devices on the bus), [`bus`] (port and event
@@ -18,6 +19,7 @@
 
 pub mod bus;
 mod cards;
+pub mod cdaudio;
 pub mod cmos;
 pub mod config;
 pub mod device;

@@ -5,6 +5,7 @@
 //! format version in `dos::state`). Adding a device is one file with its
 //! [`Device`](crate::device::Device) impl and one line here.
 
+use crate::cdaudio::CdAudio;
 use crate::cmos::Cmos;
 use crate::device::register_devices;
 use crate::dma8237::Dma8237;
@@ -44,4 +45,6 @@ register_devices! {
     sb16: Sb16,
     /// The game port (201h).
     gameport: GamePort,
+    /// The CD-ROM drives' audio transport (no ports: MSCDEX drives it).
+    cdaudio: CdAudio,
 }

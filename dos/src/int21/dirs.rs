@@ -67,12 +67,13 @@ impl Kernel {
     pub(crate) fn int21_dirs(&mut self, m: &mut Machine, ah: u8) -> Flow {
         let r: Result<Option<u16>, u16> = match ah {
             0x0E => {
-                // Select drive: only C: exists; AL = number of drives.
-                m.set_al(5);
+                // Select drive (C: or a CD-ROM); AL = LASTDRIVE.
+                self.drive.select(m.dl());
+                m.set_al(crate::geometry::LASTDRIVE);
                 return Flow::Continue;
             }
             0x19 => {
-                m.set_al(2);
+                m.set_al(self.drive.current());
                 return Flow::Continue;
             }
             0x1A => {
@@ -138,17 +139,7 @@ impl Kernel {
                 crate::dosdata::set_current_dir(m, &self.drive.cwd_string());
                 r
             }
-            0x47 => {
-                if !matches!(m.dl(), 0 | 3) {
-                    Err(0x0F)
-                } else {
-                    let s = crate::drive::dos_bytes(&self.drive.cwd_string());
-                    let (ds, si) = (m.ds(), m.si());
-                    write_bytes(m, ds, si, &s);
-                    wr8(m, lin(ds, si.wrapping_add(s.len() as u16)), 0);
-                    Ok(Some(0x0100))
-                }
-            }
+            0x47 => self.getcwd(m),
             0x4E => self.find_first(m).map(|_| Some(0)),
             0x4F => self.find_next(m).map(|_| Some(0)),
             _ => unreachable!("dispatched by int21"),
@@ -163,6 +154,24 @@ impl Kernel {
             Err(e) => self.fail(m, e),
         }
         Flow::Continue
+    }
+
+    /// 47h: the current directory of drive DL (0 the current one) at
+    /// DS:SI.
+    fn getcwd(&mut self, m: &mut Machine) -> Result<Option<u16>, u16> {
+        let d = match m.dl() {
+            0 => Some(self.drive.current()),
+            n => n.checked_sub(1),
+        };
+        if let Some(cwd) = d.and_then(|d| self.drive.cwd_of(d)) {
+            let s = crate::drive::dos_bytes(&cwd);
+            let (ds, si) = (m.ds(), m.si());
+            write_bytes(m, ds, si, &s);
+            wr8(m, lin(ds, si.wrapping_add(s.len() as u16)), 0);
+            Ok(Some(0x0100))
+        } else {
+            Err(0x0F)
+        }
     }
 
     fn find_first(&mut self, m: &mut Machine) -> Result<(), u16> {

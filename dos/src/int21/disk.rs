@@ -50,7 +50,18 @@ impl Kernel {
                 }
             }
             0x36 => {
-                if is_c(m.dl()) {
+                let d = match m.dl() {
+                    0 => self.drive.current(),
+                    n => n - 1,
+                };
+                if d >= 3 && self.drive.exists(d) {
+                    // A CD-ROM: 2048-byte sectors, one a cluster, none
+                    // free (as MSCDEX answers).
+                    m.set_ax(1);
+                    m.set_bx(0);
+                    m.set_cx(2048);
+                    m.set_dx(self.drive.blocks(d).min(0xFFFF) as u16);
+                } else if d == 2 {
                     m.set_ax(SECTORS_PER_CLUSTER as u16);
                     m.set_bx(free);
                     m.set_cx(BYTES_PER_SECTOR);

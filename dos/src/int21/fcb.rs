@@ -253,9 +253,14 @@ impl Kernel {
         Flow::Continue
     }
 
-    /// The file or device an FCB names in drive C:'s current directory.
+    /// The file or device an FCB names in drive C:'s current directory
+    /// (FCBs reach drive C: only: not the read-only CD-ROM drives).
     fn fcb_target(&mut self, m: &mut Machine, fcb: &Fcb) -> Result<(Target, bool), u16> {
-        if !matches!(fcb.drive(m), 0 | 3) {
+        let d = match fcb.drive(m) {
+            0 => self.drive.current() + 1,
+            d => d,
+        };
+        if d != 3 {
             return Err(ERR_DRIVE);
         }
         let n = fcb.name(m, 1);

@@ -20,6 +20,7 @@ pub mod fcb;
 pub mod files;
 pub mod ioctl;
 pub mod process;
+mod readonly;
 pub mod truename;
 
 use crate::console::Console;
@@ -51,6 +52,10 @@ pub fn service(k: &mut Kernel, con: &mut Console, diag: &mut Diagnostics, m: &mu
         let sp = m.sp().wrapping_sub(18);
         wr16(m, lin(psp, 0x2E), sp);
         wr16(m, lin(psp, 0x30), m.ss());
+    }
+    if let Some(e) = k.read_only_refusal(m, ah) {
+        k.fail(m, e);
+        return Flow::Continue;
     }
     match ah {
         0x01..=0x0C => k.int21_console(con, m, ah),

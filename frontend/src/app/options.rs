@@ -270,6 +270,17 @@ pub struct DosOpts {
     #[arg(long, value_name = "MIB", default_value_t = dos::quota::DEFAULT_QUOTA >> 20,
           value_parser = parse_quota)]
     pub disk_quota: u64,
+
+    /// A CD-ROM image (.iso, .cue with its .bin files, or a raw .bin) in
+    /// a drive from D: on, reached through MSCDEX (INT 2Fh 15xxh) and as
+    /// read-only files; repeat for a second drive (E:).
+    #[arg(long, value_name = "IMAGE")]
+    pub cdrom: Vec<PathBuf>,
+
+    /// A host folder served as a CD-ROM's files (read only, after the
+    /// --cdrom images' drives; no audio tracks).
+    #[arg(long, value_name = "DIR")]
+    pub cdrom_dir: Vec<PathBuf>,
 }
 
 impl DosOpts {
@@ -279,7 +290,19 @@ impl DosOpts {
         cfg.xms = !self.no_xms;
         cfg.ems = !self.no_ems;
         cfg.disk_quota = self.disk_quota << 20;
+        cfg.cdroms = self.cdroms();
         cfg
+    }
+
+    /// The CD-ROM drives in letter order: the images, then the folders.
+    pub fn cdroms(&self) -> Vec<dos::cdrom::Source> {
+        let images = self.cdrom.iter().cloned().map(dos::cdrom::Source::Image);
+        let dirs = self
+            .cdrom_dir
+            .iter()
+            .cloned()
+            .map(dos::cdrom::Source::Folder);
+        images.chain(dirs).collect()
     }
 }
 

@@ -61,7 +61,9 @@ pub fn start(s: &Start) -> Result<Debugger, Error> {
     };
     let mut d = if let Some(f) = s.load_state {
         let snap = savestate::load(f, &mount)?;
-        Debugger::new(snap.machine, snap.dos, mount)
+        let (mut machine, mut dos) = (snap.machine, snap.dos);
+        dos.attach_cdroms(&mut machine, &s.dos.cdroms())?;
+        Debugger::new(machine, dos, mount)
     } else {
         let session = program::boot(
             s.machine.config(emu::CpuModel::I8086),

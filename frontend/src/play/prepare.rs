@@ -294,7 +294,9 @@ fn start(
             ));
         }
         let origin = snap.meta.origin_cycle;
-        return Ok((Session::new(snap.machine, snap.dos), origin));
+        let (mut machine, mut dos) = (snap.machine, snap.dos);
+        dos.attach_cdroms(&mut machine, &cfg.cdroms)?;
+        return Ok((Session::new(machine, dos), origin));
     }
     let session = program::boot(
         config,

@@ -56,6 +56,8 @@ fn debugger(
         no_xms: false,
         no_ems: false,
         disk_quota: dos::quota::DEFAULT_QUOTA >> 20,
+        cdrom: Vec::new(),
+        cdrom_dir: Vec::new(),
     };
     let mut d = start(&Start {
         program,
