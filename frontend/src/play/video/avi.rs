@@ -423,3 +423,129 @@ fn standard_index(s: usize, id: [u8; 4], base: u64, chunks: &[(u64, u32, bool)])
     }
     chunk(&[b'i', b'x', b'0', b'0' + s as u8], &body)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Cursor;
+
+    fn u32_at(b: &[u8], i: usize) -> u32 {
+        u32::from_le_bytes(b[i..i + 4].try_into().expect("4 bytes"))
+    }
+
+    fn u64_at(b: &[u8], i: usize) -> u64 {
+        u64::from_le_bytes(b[i..i + 8].try_into().expect("8 bytes"))
+    }
+
+    /// The offset of the first chunk `id` in `b[from..to]`, walking the
+    /// chunks and entering lists.
+    fn find(b: &[u8], from: usize, to: usize, id: &[u8; 4]) -> Option<usize> {
+        let mut i = from;
+        while i + 8 <= to {
+            if &b[i..i + 4] == id {
+                return Some(i);
+            }
+            let size = u32_at(b, i + 4) as usize;
+            if &b[i..i + 4] == b"LIST" || &b[i..i + 4] == b"RIFF" {
+                if let Some(f) = find(b, i + 12, i + 8 + size, id) {
+                    return Some(f);
+                }
+            }
+            i += 8 + size + size % 2;
+        }
+        None
+    }
+
+    /// The chunks a stream's super index leads to, through its standard
+    /// indexes: (data, key frame), and the indexes' total duration.
+    fn through_indexes(b: &[u8], indx: usize) -> (Vec<(Vec<u8>, bool)>, u64) {
+        let n = u32_at(b, indx + 12) as usize;
+        let id = &b[indx + 16..indx + 20];
+        let (mut out, mut duration) = (Vec::new(), 0);
+        for e in 0..n {
+            let at = indx + 8 + 24 + 16 * e;
+            let ix = u64_at(b, at) as usize;
+            assert_eq!(&b[ix..ix + 3], b"ix0");
+            assert_eq!(u32_at(b, at + 8) as usize, 8 + u32_at(b, ix + 4) as usize);
+            duration += u64::from(u32_at(b, at + 12));
+            assert_eq!(&b[ix + 16..ix + 20], id);
+            let base = u64_at(b, ix + 20) as usize;
+            for k in 0..u32_at(b, ix + 12) as usize {
+                let off = base + u32_at(b, ix + 32 + 8 * k) as usize;
+                let size = u32_at(b, ix + 36 + 8 * k);
+                assert_eq!(&b[off - 8..off - 4], id, "the chunk the entry names");
+                assert_eq!(u32_at(b, off - 4), size & !DELTA_FRAME);
+                let data = b[off..off + (size & !DELTA_FRAME) as usize].to_vec();
+                out.push((data, size & DELTA_FRAME == 0));
+            }
+        }
+        (out, duration)
+    }
+
+    /// A file of several RIFFs (a small limit): the lists' sizes add up,
+    /// the OpenDML indexes reach every chunk in order, idx1 the first
+    /// RIFF's, and the headers count them.
+    #[test]
+    fn every_riff_and_index_adds_up() {
+        let format = VideoFormat {
+            width: 320,
+            height: 200,
+            rate: 125_875,
+            scale: 1_796,
+            codec: *b"ZMBV",
+            bits: 8,
+        };
+        let mut w = AviWriter::with_riff_limit(Cursor::new(Vec::new()), format, 44_100, 4096)
+            .expect("starts");
+        let frames: Vec<Vec<u8>> = (0..100u8).map(|n| vec![n; 37 + n as usize * 3]).collect();
+        for (n, f) in frames.iter().enumerate() {
+            w.audio(&vec![[n as i16, -(n as i16)]; 629]).expect("audio");
+            w.video(f, n % 30 == 0).expect("video");
+        }
+        let b = w.finish().expect("finishes").into_inner();
+        // The RIFFs cover the file.
+        let mut riffs = Vec::new();
+        let mut i = 0;
+        while i < b.len() {
+            assert_eq!(&b[i..i + 4], b"RIFF");
+            riffs.push(b[i + 8..i + 12].to_vec());
+            i += 8 + u32_at(&b, i + 4) as usize;
+        }
+        assert_eq!(i, b.len());
+        assert!(riffs.len() > 10, "{} RIFFs", riffs.len());
+        assert_eq!(riffs[0], b"AVI ");
+        assert!(riffs[1..].iter().all(|r| r == b"AVIX"));
+        // The video's super index leads to every frame.
+        let indx = find(&b, 12, b.len(), b"indx").expect("video indx");
+        let (chunks, duration) = through_indexes(&b, indx);
+        let got: Vec<_> = chunks.iter().map(|c| c.0.clone()).collect();
+        assert_eq!(got, frames);
+        assert_eq!(duration, 100);
+        let keys: Vec<_> = (0..100).filter(|&n| chunks[n].1).collect();
+        assert_eq!(keys, [0, 30, 60, 90]);
+        // The sound's, to every sample.
+        let after = indx + 8 + u32_at(&b, indx + 4) as usize;
+        let indx2 = find(&b, after, b.len(), b"indx").expect("audio indx");
+        let (sound, samples) = through_indexes(&b, indx2);
+        assert_eq!(samples, 62_900);
+        assert_eq!(sound.iter().map(|c| c.0.len()).sum::<usize>(), 62_900 * 4);
+        // idx1 lists the first RIFF's chunks, from the `movi` FourCC.
+        let first_end = 8 + u32_at(&b, 4) as usize;
+        let idx1 = find(&b, 12, first_end, b"idx1").expect("idx1");
+        let movi = (12..idx1)
+            .find(|&i| &b[i..i + 4] == b"movi")
+            .expect("movi");
+        let entries = u32_at(&b, idx1 + 4) as usize / 16;
+        let mut first_frames = 0;
+        for e in 0..entries {
+            let at = idx1 + 8 + 16 * e;
+            let off = movi + u32_at(&b, at + 8) as usize;
+            assert_eq!(b[off..off + 4], b[at..at + 4]);
+            first_frames += u32::from(&b[at..at + 4] == b"00dc");
+        }
+        let avih = find(&b, 12, first_end, b"avih").expect("avih");
+        assert_eq!(u32_at(&b, avih + 8 + 16), first_frames);
+        let dmlh = find(&b, 12, first_end, b"dmlh").expect("dmlh");
+        assert_eq!(u32_at(&b, dmlh + 8), 100);
+    }
+}

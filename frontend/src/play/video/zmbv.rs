@@ -187,8 +187,9 @@ pub(crate) mod tests {
             let mut src = &raw[..];
             if flags & KEYFRAME != 0 {
                 self.palette.copy_from_slice(&src[..768]);
-                self.pixels.copy_from_slice(&src[768..768 + self.pixels.len()]);
-                assert_eq!(src.len(), 768 + self.pixels.len());
+                let n = self.pixels.len();
+                assert_eq!(src.len(), 768 + n);
+                self.pixels.copy_from_slice(&src[768..]);
                 return;
             }
             if flags & DELTA_PALETTE != 0 {
