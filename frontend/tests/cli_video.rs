@@ -35,11 +35,23 @@ fn skip_without_ffmpeg(test: &str) -> bool {
 /// ffprobe's streams of `p`, frames counted by decoding.
 fn streams(p: &Path) -> Vec<Value> {
     let o = Command::new("ffprobe")
-        .args(["-v", "error", "-count_frames", "-show_streams", "-of", "json"])
+        .args([
+            "-v",
+            "error",
+            "-count_frames",
+            "-show_streams",
+            "-of",
+            "json",
+        ])
         .arg(p)
         .output()
         .expect("ffprobe runs");
-    assert!(o.status.success(), "ffprobe {}: {}", p.display(), text(&o.stderr));
+    assert!(
+        o.status.success(),
+        "ffprobe {}: {}",
+        p.display(),
+        text(&o.stderr)
+    );
     let v: Value = serde_json::from_slice(&o.stdout).expect("ffprobe's JSON");
     v["streams"].as_array().expect("streams").clone()
 }
@@ -58,20 +70,32 @@ fn decode(p: &Path, vf: Option<&str>) -> Vec<u8> {
     let mut c = Command::new("ffmpeg");
     c.args(["-v", "error", "-i"]).arg(p);
     match vf {
-        Some(f) => c.args(["-vf", f, "-fps_mode", "passthrough", "-frames:v", "1"])
+        Some(f) => c
+            .args(["-vf", f, "-fps_mode", "passthrough", "-frames:v", "1"])
             .args(["-f", "rawvideo", "-pix_fmt", "rgb24", "-"]),
         None => c.args(["-vn", "-f", "s16le", "-acodec", "pcm_s16le", "-"]),
     };
     let o = c.output().expect("ffmpeg runs");
-    assert!(o.status.success(), "ffmpeg {}: {}", p.display(), text(&o.stderr));
+    assert!(
+        o.status.success(),
+        "ffmpeg {}: {}",
+        p.display(),
+        text(&o.stderr)
+    );
     assert!(o.stderr.is_empty(), "ffmpeg: {}", text(&o.stderr));
     o.stdout
 }
 
 /// The frame count of a `--state-hash` line ("... frame N").
 fn frames_of(stderr: &str) -> u64 {
-    let l = stderr.lines().find(|l| l.contains("state hash")).expect("hash line");
-    l.rsplit("frame ").next().and_then(|n| n.trim().parse().ok()).expect("frames")
+    let l = stderr
+        .lines()
+        .find(|l| l.contains("state hash"))
+        .expect("hash line");
+    l.rsplit("frame ")
+        .next()
+        .and_then(|n| n.trim().parse().ok())
+        .expect("frames")
 }
 
 #[test]
@@ -97,7 +121,10 @@ fn the_replica_video_has_every_frame_at_70_hz_with_its_sound_and_is_lossless() {
     assert_eq!(st.len(), 2, "{st:?}");
     let (v, au) = (&st[0], &st[1]);
     assert_eq!(field(v, "codec_name"), "zmbv");
-    assert_eq!((field(v, "width"), field(v, "height")), ("320".into(), "200".into()));
+    assert_eq!(
+        (field(v, "width"), field(v, "height")),
+        ("320".into(), "200".into())
+    );
     // 25.175 MHz / (800 x 449) dots.
     assert_eq!(field(v, "r_frame_rate"), "125875/1796");
     let n: u64 = field(v, "nb_read_frames").parse().expect("count");
@@ -105,12 +132,18 @@ fn the_replica_video_has_every_frame_at_70_hz_with_its_sound_and_is_lossless() {
     let seconds = n as f64 * 1796.0 / 125_875.0;
     assert!((seconds * 70.086 - n as f64).abs() <= 1.0);
     assert_eq!(field(au, "codec_name"), "pcm_s16le");
-    assert_eq!((field(au, "sample_rate"), field(au, "channels")), ("44100".into(), "2".into()));
+    assert_eq!(
+        (field(au, "sample_rate"), field(au, "channels")),
+        ("44100".into(), "2".into())
+    );
     // The sound runs from the first frame's retrace to the last's: one
     // frame less than the frames' time, within a sample.
     let sound = decode(&a, None).len() as f64 / 4.0 / 44_100.0;
     let expect = (n - 1) as f64 * 1796.0 / 125_875.0;
-    assert!((sound - expect).abs() < 2.0 / 44_100.0, "{sound} s of sound, {expect} s of frames");
+    assert!(
+        (sound - expect).abs() < 2.0 / 44_100.0,
+        "{sound} s of sound, {expect} s of frames"
+    );
 
     // The last frame is the screenshot's picture, pixel for pixel.
     let (w, h, rgb) = read_png(&shot);
@@ -144,15 +177,26 @@ fn a_mode_change_goes_on_in_a_new_file_and_the_sound_stays_continuous() {
     assert!(!d.join("m-4.avi").exists());
     let said: Vec<_> = err.lines().filter(|l| l.contains("going on in")).collect();
     assert_eq!(said.len(), 2, "{err}");
-    assert!(said[0].contains("640x480 at 59.940 Hz") && said[0].ends_with("m-2.avi"), "{err}");
-    let shapes = [("320", "200", "125875/1796"), ("640", "480", "5035/84"), ("320", "200", "125875/1796")];
+    assert!(
+        said[0].contains("640x480 at 59.940 Hz") && said[0].ends_with("m-2.avi"),
+        "{err}"
+    );
+    let shapes = [
+        ("320", "200", "125875/1796"),
+        ("640", "480", "5035/84"),
+        ("320", "200", "125875/1796"),
+    ];
     let mut frames = 0;
     let mut sound = Vec::new();
     for (f, (w, h, rate)) in files.iter().zip(shapes) {
         let st = streams(f);
         assert_eq!(field(&st[0], "codec_name"), "zmbv");
         assert_eq!(
-            (field(&st[0], "width"), field(&st[0], "height"), field(&st[0], "r_frame_rate")),
+            (
+                field(&st[0], "width"),
+                field(&st[0], "height"),
+                field(&st[0], "r_frame_rate")
+            ),
             (w.to_string(), h.to_string(), rate.to_string()),
             "{}",
             f.display()
@@ -171,7 +215,10 @@ fn a_mode_change_goes_on_in_a_new_file_and_the_sound_stays_continuous() {
         .map(|c| i16::from_le_bytes([c[0], c[1]]))
         .collect();
     assert!(joined.len() + 1000 > left.len() && joined.len() < left.len());
-    assert!(left.ends_with(&joined), "the videos' sound is not the WAV's end");
+    assert!(
+        left.ends_with(&joined),
+        "the videos' sound is not the WAV's end"
+    );
     let loud = joined.iter().filter(|s| s.abs() > 1000).count();
     assert!(loud > joined.len() / 4, "the speaker is heard: {loud}");
     let _ = std::fs::remove_dir_all(&d);

@@ -81,7 +81,11 @@ fn finish(args: &RunArgs, run: &mut Run, outcome: Outcome) -> ExitCode {
     ));
     let mut status = ExitCode::from(outcome.exit_code());
     for (what, e) in run.finish_outputs() {
-        let file = if what == "--wav" { &args.wav } else { &args.video };
+        let file = if what == "--wav" {
+            &args.wav
+        } else {
+            &args.video
+        };
         let file = file.as_deref().unwrap_or(std::path::Path::new(what));
         eprintln!("tandem run: error: {}: {e}", file.display());
         status = ExitCode::from(exit::BAD_INPUT);

@@ -46,7 +46,6 @@ impl Frame {
         let i = (y * self.width + x) * 3;
         [self.rgb[i], self.rgb[i + 1], self.rgb[i + 2]]
     }
-
 }
 
 /// A frame before the DAC: one DAC index per pixel and the DAC's 256

@@ -525,7 +525,11 @@ fn a_probe_agrees_with_the_picture_and_the_cpu_reads_its_byte() {
 #[test]
 fn indexed_frames_through_their_palette_are_the_rgb_frames() {
     let through = |f: &super::IndexedFrame| {
-        let rgb = f.pixels.iter().flat_map(|&i| f.palette[i as usize]).collect();
+        let rgb = f
+            .pixels
+            .iter()
+            .flat_map(|&i| f.palette[i as usize])
+            .collect();
         Frame {
             width: f.width,
             height: f.height,

@@ -44,6 +44,9 @@ pub struct VideoFormat {
     pub bits: u16,
 }
 
+/// An `idx1` entry: chunk id, flags, offset from the `movi` FourCC, size.
+type Idx1Entry = ([u8; 4], u32, u32, u32);
+
 /// One stream's chunks in the RIFF being written, and its standard
 /// indexes so far.
 #[derive(Default)]
@@ -73,7 +76,7 @@ pub struct AviWriter<W: Write + Seek> {
     riff_start: u64,
     movi_start: u64,
     /// The first RIFF's `idx1`: (chunk id, flags, offset from `movi`, size).
-    idx1: Option<Vec<([u8; 4], u32, u32, u32)>>,
+    idx1: Option<Vec<Idx1Entry>>,
     /// Frames in the first RIFF.
     first_frames: u32,
     /// The first RIFF's size field, once it is closed.
@@ -342,7 +345,16 @@ fn strh(
     b.extend(handler);
     b.extend(0u32.to_le_bytes()); // dwFlags
     b.extend(0u32.to_le_bytes()); // wPriority, wLanguage
-    for x in [0, scale, rate, 0, st.total as u32, st.largest, u32::MAX, sample_size] {
+    for x in [
+        0,
+        scale,
+        rate,
+        0,
+        st.total as u32,
+        st.largest,
+        u32::MAX,
+        sample_size,
+    ] {
         b.extend(x.to_le_bytes());
     }
     for x in frame {
@@ -532,9 +544,7 @@ mod tests {
         // idx1 lists the first RIFF's chunks, from the `movi` FourCC.
         let first_end = 8 + u32_at(&b, 4) as usize;
         let idx1 = find(&b, 12, first_end, b"idx1").expect("idx1");
-        let movi = (12..idx1)
-            .find(|&i| &b[i..i + 4] == b"movi")
-            .expect("movi");
+        let movi = (12..idx1).find(|&i| &b[i..i + 4] == b"movi").expect("movi");
         let entries = u32_at(&b, idx1 + 4) as usize / 16;
         let mut first_frames = 0;
         for e in 0..entries {

@@ -78,7 +78,7 @@ impl Encoder {
     /// (cleared first); returns whether it is a key frame.
     pub fn encode(&mut self, p: &Picture, out: &mut Vec<u8>) -> bool {
         debug_assert_eq!((p.width, p.height), (self.width, self.height));
-        let key = self.frames % KEY_INTERVAL == 0;
+        let key = self.frames.is_multiple_of(KEY_INTERVAL);
         self.frames += 1;
         out.clear();
         self.raw.clear();
@@ -110,7 +110,8 @@ impl Encoder {
         let (bx, by) = (w.div_ceil(BLOCK), h.div_ceil(BLOCK));
         let vectors = self.raw.len();
         // The table of vectors, padded to a multiple of 4 bytes.
-        self.raw.resize(vectors + (bx * by * 2).next_multiple_of(4), 0);
+        self.raw
+            .resize(vectors + (bx * by * 2).next_multiple_of(4), 0);
         for b in 0..bx * by {
             let (x0, y0) = (b % bx * BLOCK, b / bx * BLOCK);
             let (x1, y1) = ((x0 + BLOCK).min(w), (y0 + BLOCK).min(h));
@@ -120,7 +121,10 @@ impl Encoder {
             }
             self.raw[vectors + 2 * b] = 1;
             for r in rows {
-                let xor = pixels[r.clone()].iter().zip(&self.prev[r]).map(|(a, b)| a ^ b);
+                let xor = pixels[r.clone()]
+                    .iter()
+                    .zip(&self.prev[r])
+                    .map(|(a, b)| a ^ b);
                 self.raw.extend(xor);
             }
         }
