@@ -425,6 +425,12 @@ impl Machine {
         self.bus.dev.vga.render_into(frame)
     }
 
+    /// Renders the display into `frame` as DAC indices and the DAC's
+    /// colours (a palettized video's frame), reusing its buffer.
+    pub fn render_indexed_into(&self, frame: &mut crate::vga::IndexedFrame) {
+        self.bus.dev.vga.render_indexed_into(frame)
+    }
+
     /// Places a ROM image at `addr` (e.g. C0000h for a video BIOS).
     pub fn load_rom(&mut self, addr: u32, image: &[u8]) {
         self.bus.mem.load_rom(addr, image);

@@ -80,13 +80,17 @@ fn finish(args: &RunArgs, run: &mut Run, outcome: Outcome) -> ExitCode {
         Outcome::Ended(Exit::Exited(_) | Exit::Stopped(_))
     ));
     let mut status = ExitCode::from(outcome.exit_code());
-    if let (Some(w), Some(file)) = (run.wav.take(), &args.wav) {
-        if let Err(e) = w.finish(&mut p.session.m) {
-            eprintln!("tandem run: error: {}: {e}", file.display());
-            status = ExitCode::from(exit::BAD_INPUT);
-        }
+    for (what, e) in run.finish_outputs() {
+        let file = if what == "--wav" {
+            &args.wav
+        } else {
+            &args.video
+        };
+        let file = file.as_deref().unwrap_or(std::path::Path::new(what));
+        eprintln!("tandem run: error: {}: {e}", file.display());
+        status = ExitCode::from(exit::BAD_INPUT);
     }
-    let s = &p.session;
+    let s = &run.player.session;
     if let Some(p) = &args.screenshot {
         if let Err(e) = screenshot::write_png(p, &s.m.render()) {
             eprintln!("tandem run: error: {}: {e}", p.display());

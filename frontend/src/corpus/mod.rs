@@ -151,9 +151,8 @@ fn run_one(e: &Entry, corpus: &Path, out: &Path) -> Ran {
         let mut run = prepare(&line.run, true, Stdin::Ignore)?;
         let o = headless::run(&mut run, &mut text, false);
         run.player.flush_output(&mut text);
-        if let (Some(w), Some(p)) = (run.wav.take(), &wav) {
-            w.finish(&mut run.player.session.m)
-                .map_err(|err| format!("{}: {err}", p.display()))?;
+        if let (Some((_, err)), Some(p)) = (run.finish_outputs().pop(), &wav) {
+            return Err(format!("{}: {err}", p.display()).into());
         }
         frame = Some(run.player.session.m.render());
         unimplemented = run.player.session.dos.warnings().to_vec();

@@ -56,7 +56,17 @@ pub struct RunArgs {
     #[arg(long, value_name = "FILE.wav")]
     pub wav: Option<PathBuf>,
 
-    /// The WAV's sample rate: 44100 or 48000.
+    /// Write every frame, at the display's own resolution and refresh
+    /// (70.086 Hz in mode 13h), lossless, with the sound as `--wav` mixes
+    /// it, to FILE as AVI (ZMBV video, PCM sound; ffmpeg, VLC and mpv play
+    /// it): the same run gives the same bytes. When the resolution or
+    /// refresh changes, the video goes on in FILE-2.avi, FILE-3.avi, ...
+    /// Headless or in the window.
+    #[arg(long, value_name = "FILE.avi")]
+    pub video: Option<PathBuf>,
+
+    /// The sample rate of `--wav` and of `--video`'s sound: 44100 or
+    /// 48000.
     #[arg(long, value_name = "HZ", default_value_t = 44_100)]
     pub wav_rate: u32,
 

@@ -19,12 +19,6 @@ pub fn run(run: &mut Run, out: &mut impl Write, bar: bool) -> Outcome {
         }
         let step = run.frame();
         run.player.flush_output(out);
-        if let Some(w) = run.wav.as_mut() {
-            if let Err(e) = w.pull(&mut run.player.session.m) {
-                eprintln!("tandem run: error: --wav: {e}");
-                run.wav = None;
-            }
-        }
         if let Some(o) = step {
             break o;
         }

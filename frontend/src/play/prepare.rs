@@ -11,6 +11,8 @@ use hw::MachineConfig;
 
 use super::args::RunArgs;
 use super::run::{Run, Stdin};
+use super::sound::Mixer;
+use super::video::VideoOut;
 use super::wav::{WavOut, RATES as WAV_RATES};
 use crate::app::builtin;
 use crate::app::error::Error;
@@ -39,6 +41,7 @@ pub fn prepare(args: &RunArgs, headless: bool, stdin: Stdin) -> Result<Run, Erro
         ("--save-state", &args.save_state),
         ("--screenshot", &args.screenshot),
         ("--wav", &args.wav),
+        ("--video", &args.video),
     ] {
         if let Some(p) = p {
             check_writable(what, p)?;
@@ -78,15 +81,20 @@ pub fn prepare(args: &RunArgs, headless: bool, stdin: Stdin) -> Result<Run, Erro
         .is_some_and(|(_, evs)| evs.iter().any(|e| matches!(e.input, Input::End { .. })));
     // The SoundFont (it can be big): once, and only when the MPU-401 will
     // be heard.
-    if session.m.bus.dev.mpu.fitted() && (args.wav.is_some() || !(headless || args.mute)) {
+    let written = args.wav.is_some() || args.video.is_some();
+    if session.m.bus.dev.mpu.fitted() && (written || !(headless || args.mute)) {
         super::sound::midi::load_soundfont(args.soundfont.as_deref())
             .map_err(|e| Error::bad(e.path.display(), e.why))?;
     }
+    // One mixer hears the machine for the WAV and the video.
+    let mixer = written.then(|| Mixer::new(&mut session.m, args.wav_rate));
     let wav = match &args.wav {
-        Some(p) => {
-            Some(WavOut::create(p, args.wav_rate, &mut session.m).map_err(|e| Error::file(p, e))?)
-        }
+        Some(p) => Some(WavOut::create(p, args.wav_rate).map_err(|e| Error::file(p, e))?),
         None => None,
+    };
+    let video = match (&args.video, &mixer) {
+        (Some(p), Some(x)) => Some(VideoOut::new(p, cpu_hz, x.rate(), x.next_sample())),
+        _ => None,
     };
     let mut player = Player::new(session);
     if let Some((_, events)) = replay {
@@ -112,7 +120,10 @@ pub fn prepare(args: &RunArgs, headless: bool, stdin: Stdin) -> Result<Run, Erro
         frame_limit: args.frames,
         seconds,
         stdin: stdin_keys,
+        mixer,
+        sound: Vec::new(),
         wav,
+        video,
         check,
         bundle_out: args.check.bundle_out.clone(),
         bundle_written: None,

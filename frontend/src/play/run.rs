@@ -14,6 +14,8 @@ use crate::golden::report::Report;
 use crate::input::player::{Player, Slice};
 use crate::input::stdin_keys::StdinKeys;
 
+use super::sound::Mixer;
+use super::video::VideoOut;
 use super::wav::WavOut;
 
 /// What a run is: everything both the headless loop and the window need.
@@ -32,8 +34,15 @@ pub struct Run {
     pub seconds: Option<f64>,
     /// The host's stdin typed on the keyboard (headless), as it arrives.
     pub stdin: Option<StdinKeys>,
+    /// The one mixer of the sound written to `--wav` and `--video` (and,
+    /// with `--video`, played by the window).
+    pub mixer: Option<Mixer>,
+    /// The mixer's samples of the last frame.
+    pub sound: Vec<[i16; 2]>,
     /// The WAV being written (`--wav`).
     pub wav: Option<WavOut>,
+    /// The video being written (`--video`).
+    pub video: Option<VideoOut>,
     /// The lock-step check (`--check`).
     pub check: Option<Check>,
     /// Where `--check` writes its bundle (`None`: the default name).
@@ -92,6 +101,7 @@ impl Run {
                 }
             },
         };
+        self.capture(matches!(slice, Slice::Exit(Exit::Frame)));
         match slice {
             Slice::Exit(Exit::Frame) => match self.frame_limit {
                 Some(n) if self.player.session.frames >= n => Some(Outcome::FrameLimit),
@@ -100,6 +110,43 @@ impl Run {
             Slice::Exit(e) => Some(Outcome::Ended(e)),
             Slice::ReplayEnd => Some(Outcome::ReplayEnd),
         }
+    }
+
+    /// The sound since the last call to the WAV and the video, and to the
+    /// video the frame completed now (`frame`: the machine stopped at a
+    /// vertical retrace). A write that fails says so and ends that output.
+    fn capture(&mut self, frame: bool) {
+        let Some(mixer) = self.mixer.as_mut() else {
+            return;
+        };
+        let m = &mut self.player.session.m;
+        self.sound = mixer.pull(m);
+        if let Some(Err(e)) = self.wav.as_mut().map(|w| w.write(&self.sound)) {
+            eprintln!("tandem run: error: --wav: {e}");
+            self.wav = None;
+        }
+        if let Some(v) = self.video.as_mut() {
+            v.sound(&self.sound);
+            if let Err(e) = if frame { v.frame(m) } else { Ok(()) } {
+                eprintln!("tandem run: error: --video: {e}");
+                self.video = None;
+            }
+        }
+    }
+
+    /// Ends the WAV and the video with the rest of the sound; the errors
+    /// as (option, error).
+    pub fn finish_outputs(&mut self) -> Vec<(&'static str, std::io::Error)> {
+        let m = &mut self.player.session.m;
+        let last = self.mixer.as_mut().map(|x| x.finish(m)).unwrap_or_default();
+        let mut errors = Vec::new();
+        if let Some(Err(e)) = self.wav.take().map(|w| w.finish(&last)) {
+            errors.push(("--wav", e));
+        }
+        if let Some(Err(e)) = self.video.take().map(|v| v.finish(m, &last)) {
+            errors.push(("--video", e));
+        }
+        errors
     }
 
     /// At a divergence: prints the report on stderr and writes the bundle

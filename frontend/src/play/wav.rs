@@ -1,15 +1,11 @@
 //! `--wav FILE`: what a headless run would have sounded like, as a 16-bit
-//! stereo PCM WAV at 44100 or 48000 Hz: every sound device mixed by
-//! [`Mixer`], which is a function of emulated time only, so the same run
-//! gives the same bytes every time.
+//! stereo PCM WAV at 44100 or 48000 Hz: every sound device mixed by the
+//! run's [`Mixer`](super::sound::Mixer), which is a function of emulated
+//! time only, so the same run gives the same bytes every time.
 
 use std::fs::File;
 use std::io::{self, BufWriter, Seek, SeekFrom, Write};
 use std::path::Path;
-
-use hw::Machine;
-
-use super::sound::Mixer;
 
 /// The output rates `--wav-rate` takes.
 pub const RATES: [u32; 2] = [44_100, 48_000];
@@ -17,40 +13,31 @@ pub const RATES: [u32; 2] = [44_100, 48_000];
 /// Bytes of the RIFF/WAVE header before the samples.
 const HEADER: u32 = 44;
 
-/// A WAV file being written from a running machine.
+/// A WAV file being written from the mixer's samples.
 pub struct WavOut {
     file: BufWriter<File>,
-    mixer: Mixer,
+    rate: u32,
     /// Output samples written.
     written: u64,
 }
 
 impl WavOut {
-    /// Starts a WAV at `path` at `rate` Hz from the machine's present
-    /// cycle, hearing every sound device it has.
-    pub fn create(path: &Path, rate: u32, m: &mut Machine) -> io::Result<WavOut> {
+    /// Starts a WAV at `path` at `rate` Hz.
+    pub fn create(path: &Path, rate: u32) -> io::Result<WavOut> {
         let mut file = BufWriter::new(File::create(path)?);
         file.write_all(&header(rate, 0))?;
         Ok(WavOut {
             file,
-            mixer: Mixer::new(m, rate),
+            rate,
             written: 0,
         })
     }
 
-    /// Writes the sound of the emulated time since the last call (up to
-    /// the mixer's 1 ms lag).
-    pub fn pull(&mut self, m: &mut Machine) -> io::Result<()> {
-        let frames = self.mixer.pull(m);
-        self.write(&frames)
-    }
-
-    /// Writes the rest, up to the machine's present cycle, and completes
+    /// Writes the rest (`last`: the mixer's final samples) and completes
     /// the header.
-    pub fn finish(mut self, m: &mut Machine) -> io::Result<()> {
-        let rate = self.mixer.rate();
-        let frames = self.mixer.finish(m);
-        self.write(&frames)?;
+    pub fn finish(mut self, last: &[[i16; 2]]) -> io::Result<()> {
+        let rate = self.rate;
+        self.write(last)?;
         let bytes = self
             .written
             .saturating_mul(4)
@@ -60,7 +47,8 @@ impl WavOut {
         self.file.flush()
     }
 
-    fn write(&mut self, frames: &[[i16; 2]]) -> io::Result<()> {
+    /// Writes the mixer's next samples.
+    pub fn write(&mut self, frames: &[[i16; 2]]) -> io::Result<()> {
         for f in frames {
             let [l, r] = f.map(i16::to_le_bytes);
             self.file.write_all(&[l[0], l[1], r[0], r[1]])?;

@@ -25,7 +25,7 @@ pub use attribute::AttributeController;
 pub use crtc::Crtc;
 pub use dac::Dac;
 pub use graphics::GraphicsController;
-pub use render::Frame;
+pub use render::{Frame, IndexedFrame};
 pub use sequencer::Sequencer;
 pub use tables::{DacTable, ModeParams, ScanLines, PARAMS, PARAM_SIZE};
 
@@ -570,6 +570,12 @@ impl Vga {
     /// Renders the current display into `frame`, reusing its buffer.
     pub fn render_into(&self, frame: &mut Frame) {
         render::render_into(self, frame)
+    }
+
+    /// Renders the current display into `frame` as DAC indices and the
+    /// DAC's colours, reusing its buffer.
+    pub fn render_indexed_into(&self, frame: &mut IndexedFrame) {
+        render::render_indexed_into(self, frame)
     }
 }
 

@@ -10,6 +10,12 @@
 //! The frame has the mode's logical resolution: 320x200 for mode 13h,
 //! 320x240 for the usual mode X, 720x400 for 80x25 text, 640x480 for 12h
 //! (double-scanned and repeated scan lines are shown once).
+//!
+//! As on the chip, every mode first makes a DAC index per pixel (the
+//! 256-colour modes' bytes, or the attribute controller's lookup of the
+//! planar and text modes' 4-bit values) and the DAC then gives its colour:
+//! [`render_indexed_into`] stops before the DAC ([`IndexedFrame`], what a
+//! palettized video codec wants), [`render_into`] goes through it.
 
 use super::attribute::pel_shift;
 use super::Vga;
@@ -40,14 +46,86 @@ impl Frame {
         let i = (y * self.width + x) * 3;
         [self.rgb[i], self.rgb[i + 1], self.rgb[i + 2]]
     }
+}
 
-    /// Writes scan line `y` from `line` (one colour per pixel, at most
-    /// `width` of them).
-    fn put_line(&mut self, y: usize, line: &[[u8; 3]]) {
-        let row = self.width * 3;
-        if let Some(dst) = self.rgb.get_mut(y * row..(y + 1) * row) {
-            for (d, c) in dst.chunks_exact_mut(3).zip(line) {
-                d.copy_from_slice(c);
+/// A frame before the DAC: one DAC index per pixel and the DAC's 256
+/// colours (the PEL mask applied), which together give [`Frame`]'s
+/// colours.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IndexedFrame {
+    /// Width in pixels.
+    pub width: usize,
+    /// Height in pixels.
+    pub height: usize,
+    /// `width * height` DAC indices, rows top to bottom.
+    pub pixels: Vec<u8>,
+    /// The colour of each index, 8 bits per component.
+    pub palette: [[u8; 3]; 256],
+}
+
+impl Default for IndexedFrame {
+    fn default() -> Self {
+        IndexedFrame {
+            width: 0,
+            height: 0,
+            pixels: Vec::new(),
+            palette: [[0; 3]; 256],
+        }
+    }
+}
+
+impl IndexedFrame {
+    /// The colour at (x, y).
+    pub fn pixel(&self, x: usize, y: usize) -> [u8; 3] {
+        self.palette[self.pixels[y * self.width + x] as usize]
+    }
+}
+
+/// Where the scan's lines of DAC indices go.
+trait Lines {
+    /// A frame of `width` x `height` starts, black, with these colours
+    /// (None: the screen is blanked, and no lines follow).
+    fn start(&mut self, width: usize, height: usize, dac: Option<&[[u8; 3]; 256]>);
+    /// Scan line `y`'s indices (at least `width` of them).
+    fn line(&mut self, y: usize, indices: &[u8]);
+}
+
+impl Lines for IndexedFrame {
+    fn start(&mut self, width: usize, height: usize, dac: Option<&[[u8; 3]; 256]>) {
+        self.width = width;
+        self.height = height;
+        self.pixels.clear();
+        self.pixels.resize(width * height, 0);
+        self.palette = dac.copied().unwrap_or([[0; 3]; 256]);
+    }
+
+    fn line(&mut self, y: usize, indices: &[u8]) {
+        let w = self.width;
+        if let Some(dst) = self.pixels.get_mut(y * w..(y + 1) * w) {
+            dst.copy_from_slice(&indices[..w]);
+        }
+    }
+}
+
+/// An RGB frame being scanned: the lines go through the DAC.
+struct ThroughDac<'a> {
+    frame: &'a mut Frame,
+    dac: [[u8; 3]; 256],
+}
+
+impl Lines for ThroughDac<'_> {
+    fn start(&mut self, width: usize, height: usize, dac: Option<&[[u8; 3]; 256]>) {
+        self.frame.reset(width, height);
+        if let Some(d) = dac {
+            self.dac = *d;
+        }
+    }
+
+    fn line(&mut self, y: usize, indices: &[u8]) {
+        let row = self.frame.width * 3;
+        if let Some(dst) = self.frame.rgb.get_mut(y * row..(y + 1) * row) {
+            for (d, &i) in dst.chunks_exact_mut(3).zip(indices) {
+                d.copy_from_slice(&self.dac[i as usize]);
             }
         }
     }
@@ -97,19 +175,36 @@ fn dac_colours(vga: &Vga) -> [[u8; 3]; 256] {
     std::array::from_fn(|v| vga.dac.rgb(v as u8))
 }
 
-/// The colour of each 4-bit attribute (palette registers, then the DAC).
-fn attribute_colours(vga: &Vga, dac: &[[u8; 3]; 256]) -> [[u8; 3]; 16] {
-    std::array::from_fn(|v| dac[vga.attr.lookup(v as u8) as usize])
+/// The DAC index of each 4-bit attribute (the palette registers).
+fn attribute_indices(vga: &Vga) -> [u8; 16] {
+    std::array::from_fn(|v| vga.attr.lookup(v as u8))
 }
 
 /// Renders `vga` into `f`, reusing its buffer (a window renders every
 /// frame without allocating one).
 pub fn render_into(vga: &Vga, f: &mut Frame) {
+    scan(
+        vga,
+        &mut ThroughDac {
+            frame: f,
+            dac: [[0; 3]; 256],
+        },
+    )
+}
+
+/// Renders `vga` into `f` as DAC indices and the DAC's colours, reusing
+/// its buffer.
+pub fn render_indexed_into(vga: &Vga, f: &mut IndexedFrame) {
+    scan(vga, f)
+}
+
+/// Scans the frame out line by line (see the module doc).
+fn scan(vga: &Vga, f: &mut impl Lines) {
     let c = &vga.crtc;
     let cols = c.h_display() as usize;
     let graphics = vga.gc.graphics();
     if !graphics {
-        return render_text(vga, f);
+        return scan_text(vga, f);
     }
     let cga_lines = cga_lines(vga);
     let ch = c.char_height() as usize;
@@ -118,12 +213,11 @@ pub fn render_into(vga: &Vga, f: &mut Frame) {
     // Pixels per character clock.
     let ppc = if shift256 { 4 } else { 8 };
     let (width, _) = size(vga);
-    f.reset(width, rows);
     if vga.seq.screen_off() || !vga.attr.video_enabled() {
-        return;
+        return f.start(width, rows, None);
     }
-    let dac = dac_colours(vga);
-    let colour = attribute_colours(vga, &dac);
+    f.start(width, rows, Some(&dac_colours(vga)));
+    let colour = attribute_indices(vga);
     let line_compare = c.line_compare() as usize;
     // Byte panning moves the start by whole characters; the pel panner
     // then shifts each line left by up to a character, so one more
@@ -132,7 +226,7 @@ pub fn render_into(vga: &Vga, f: &mut Frame) {
     let pan = pel_shift(vga.latched_panning(), 8, vga.attr.pel_width8());
     let step = 2 * c.offset();
     let plane = |p: usize, a: usize| vga.planes[p * PLANE_SIZE + a];
-    let mut line = vec![[0u8; 3]; (cols + 1) * ppc];
+    let mut line = vec![0u8; (cols + 1) * ppc];
     let mut split = false;
     for y in 0..rows {
         // The line compare is in scan lines: the rows after it show memory
@@ -153,7 +247,7 @@ pub fn render_into(vga: &Vga, f: &mut Frame) {
             let px = &mut line[col * ppc..(col + 1) * ppc];
             if shift256 {
                 for (p, o) in px.iter_mut().enumerate() {
-                    *o = dac[plane(p, a) as usize];
+                    *o = plane(p, a);
                 }
             } else if vga.gc.shift_interleave() {
                 // CGA 4-colour: planes 0 and 1 give 2 bits per pixel.
@@ -180,7 +274,7 @@ pub fn render_into(vga: &Vga, f: &mut Frame) {
         } else {
             pan
         };
-        f.put_line(y, &line[shift..shift + width]);
+        f.line(y, &line[shift..shift + width]);
         if !cga_lines || sl == ch - 1 {
             row_start = row_start.wrapping_add(step);
         }
@@ -190,7 +284,7 @@ pub fn render_into(vga: &Vga, f: &mut Frame) {
 /// Renders a text mode one scan line at a time: the row scan counter starts
 /// at the preset row scan (CR08) on the first character row and at 0 after
 /// a line compare match, where memory restarts at address 0.
-fn render_text(vga: &Vga, f: &mut Frame) {
+fn scan_text(vga: &Vga, f: &mut impl Lines) {
     let c = &vga.crtc;
     let cols = c.h_display() as usize;
     let cw = if vga.seq.dot8() { 8 } else { 9 };
@@ -198,11 +292,11 @@ fn render_text(vga: &Vga, f: &mut Frame) {
     let dbl = if c.double_scan() { 2 } else { 1 };
     let lines = c.v_display() as usize / dbl;
     let (width, height) = size(vga);
-    f.reset(width, height);
     if vga.seq.screen_off() || !vga.attr.video_enabled() {
-        return;
+        return f.start(width, height, None);
     }
-    let colour = attribute_colours(vga, &dac_colours(vga));
+    f.start(width, height, Some(&dac_colours(vga)));
+    let colour = attribute_indices(vga);
     let (map_a, map_b) = vga.seq.char_maps();
     let (cursor, cur_start, cur_end, cur_on) = c.cursor();
     // Blink phases from the frame counter (cursor every 16 frames,
@@ -213,7 +307,7 @@ fn render_text(vga: &Vga, f: &mut Frame) {
     let step = 2 * c.offset();
     let line_compare = c.line_compare() as usize;
     let pan = pel_shift(vga.latched_panning(), cw, false);
-    let mut line = vec![[0u8; 3]; (cols + 1) * cw];
+    let mut line = vec![0u8; (cols + 1) * cw];
     // The memory address of the current character row and its scan line.
     let mut row_start = vga.latched_start() as u32 + c.byte_panning();
     let mut sl = c.preset_row_scan() as usize;
@@ -269,7 +363,7 @@ fn render_text(vga: &Vga, f: &mut Frame) {
         } else {
             pan
         };
-        f.put_line(y, &line[shift..shift + cols * cw]);
+        f.line(y, &line[shift..shift + cols * cw]);
         sl += 1;
         if sl >= ch {
             sl = 0;

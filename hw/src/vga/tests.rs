@@ -518,3 +518,34 @@ fn a_probe_agrees_with_the_picture_and_the_cpu_reads_its_byte() {
         assert_eq!(v.probe(f.width, 0), None);
     }
 }
+
+/// The indexed rendering's pixels through its palette are the RGB
+/// rendering, in text, 256-colour and planar modes, with the PEL mask and
+/// with the screen blanked.
+#[test]
+fn indexed_frames_through_their_palette_are_the_rgb_frames() {
+    let through = |f: &super::IndexedFrame| {
+        let rgb = f
+            .pixels
+            .iter()
+            .flat_map(|&i| f.palette[i as usize])
+            .collect();
+        Frame {
+            width: f.width,
+            height: f.height,
+            rgb,
+        }
+    };
+    let mut masked = mode13_ramp();
+    out(&mut masked, 0x3C6, 0x0F);
+    let mut blank = mode13_ramp();
+    seq(&mut blank, 1, 0x21);
+    let mut f = super::IndexedFrame::default();
+    for v in [text_ab(), mode13_ramp(), mode_x(), masked, blank] {
+        v.render_indexed_into(&mut f);
+        assert_eq!(through(&f), v.render());
+    }
+    // The ramp's pixel (16, 0) is index 17 whatever the mask.
+    mode13_ramp().render_indexed_into(&mut f);
+    assert_eq!(f.pixels[16], 17);
+}

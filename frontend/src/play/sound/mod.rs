@@ -101,6 +101,11 @@ impl Mixer {
         }
     }
 
+    /// The number of the next output sample (counted from cycle 0).
+    pub fn next_sample(&self) -> u64 {
+        self.next
+    }
+
     /// The output rate.
     pub fn rate(&self) -> u32 {
         self.clock.rate as u32

@@ -1,4 +1,5 @@
-//! The window's sound: the [`Mixer`]'s samples through an SDL audio device.
+//! The window's sound: the [`Mixer`]'s samples through an SDL audio device
+//! (its own mixer's, or those of the run's mixer when `--video` has one).
 //!
 //! The samples come from emulated time, so sound follows the picture and
 //! stops when emulation pauses. They wait in a buffer the device's callback
@@ -18,7 +19,7 @@ use hw::Machine;
 
 use super::Mixer;
 
-/// The rate asked of SDL (it may give another; the mixer follows).
+/// The rate asked of SDL (which converts to the device's own).
 const RATE: i32 = 44_100;
 /// Sound buffered before playing starts.
 pub const PRIME_MS: u32 = 60;
@@ -68,17 +69,21 @@ fn lock(m: &Mutex<Shared>) -> MutexGuard<'_, Shared> {
 pub struct SdlSound {
     device: AudioDevice<Drain>,
     shared: Arc<Mutex<Shared>>,
-    mixer: Mixer,
+    /// Its own mixer, or None when it is given the run's samples.
+    mixer: Option<Mixer>,
+    rate: u32,
     frames: u64,
 }
 
 impl SdlSound {
     /// Opens the default audio device (stereo, 16-bit), or None (with a
-    /// log line) when there is none.
-    pub fn open(sdl: &sdl2::Sdl, m: &mut Machine) -> Option<SdlSound> {
+    /// log line) when there is none. `given`: the rate of the samples the
+    /// run's mixer will give to [`SdlSound::frame`]; None: it hears `m`
+    /// with a mixer of its own.
+    pub fn open(sdl: &sdl2::Sdl, m: &mut Machine, given: Option<u32>) -> Option<SdlSound> {
         let audio = sdl.audio().map_err(|e| log::info!("no sound: {e}")).ok()?;
         let want = AudioSpecDesired {
-            freq: Some(RATE),
+            freq: Some(given.map_or(RATE, |r| r as i32)),
             channels: Some(2),
             samples: Some(1024),
         };
@@ -93,19 +98,24 @@ impl SdlSound {
         Some(SdlSound {
             device,
             shared,
-            mixer: Mixer::new(m, rate),
+            mixer: given.is_none().then(|| Mixer::new(m, rate)),
+            rate,
             frames: 0,
         })
     }
 
     /// Interleaved samples in `ms` milliseconds.
     fn samples(&self, ms: u32) -> usize {
-        (self.mixer.rate() * 2 * ms / 1000) as usize
+        (self.rate * 2 * ms / 1000) as usize
     }
 
-    /// Buffers the sound of the emulated time since the last call.
-    pub fn frame(&mut self, m: &mut Machine) {
-        let frames = self.mixer.pull(m);
+    /// Buffers the sound of the emulated time since the last call: from
+    /// its own mixer, else `given` (the run's mixer's samples).
+    pub fn frame(&mut self, m: &mut Machine, given: &[[i16; 2]]) {
+        let frames = match self.mixer.as_mut() {
+            Some(x) => x.pull(m),
+            None => given.to_vec(),
+        };
         self.frames += frames.len() as u64;
         let (prime, max) = (self.samples(PRIME_MS), self.samples(MAX_MS));
         let mut s = lock(&self.shared);
@@ -159,7 +169,7 @@ impl SdlSound {
 
     /// Seconds of sound produced so far.
     pub fn seconds(&self) -> f64 {
-        self.frames as f64 / f64::from(self.mixer.rate())
+        self.frames as f64 / f64::from(self.rate)
     }
 }
 

@@ -66,7 +66,8 @@ pub fn run(run: &mut Run, fullscreen: bool, mute: bool) -> Result<Outcome, Error
     let sound = if mute {
         None
     } else {
-        SdlSound::open(&context, &mut run.player.session.m)
+        let given = run.mixer.as_ref().map(|x| x.rate());
+        SdlSound::open(&context, &mut run.player.session.m, given)
     };
     let mut pump = context.event_pump().map_err(sdl)?;
     let mouse = context.mouse();
@@ -195,7 +196,7 @@ impl Window<'_> {
         run.player.flush_output(stdout);
         self.screen.show(&mut self.canvas, &run.player.session.m)?;
         if let Some(s) = self.sound.as_mut() {
-            s.frame(&mut run.player.session.m);
+            s.frame(&mut run.player.session.m, &run.sound);
         }
         match step {
             Some(Outcome::Diverged) if run.ui_on_divergence => {
