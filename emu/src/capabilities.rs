@@ -118,6 +118,16 @@ pub struct Capabilities {
     /// its start and its own address pushed (286 and later). The 8086
     /// pushes the address of the next instruction.
     pub faults_restart_instruction: bool,
+    /// A fault puts back every register the instruction had changed (the
+    /// 386). The 286 restores only IP: what its microcode wrote before the
+    /// faulting transfer stays written (SP popped by POP r/m, SI, DI and CX
+    /// stepped by a string operation; 80286 single-step suite).
+    pub fault_restores_registers: bool,
+    /// IP and the offset of an operand's next word are 16-bit sums that
+    /// wrap at 64 KiB (the 8086 and 286: an instruction ending at FFFFh
+    /// leaves IP at 0, the second word of LES or BOUND at FFFEh is read at
+    /// 0); the 386 adds in 32 bits and its limit check catches them.
+    pub offsets_wrap_at_64k: bool,
     /// PUSH SP pushes SP as decremented by the push (8086 manual p. 2-33);
     /// the 286 and later push the value before the instruction.
     pub push_sp_pushes_new_value: bool,
@@ -189,6 +199,8 @@ pub static I8086: Capabilities = Capabilities {
     segment_limit_fault: false,
     stack_limit_vector: 13,
     faults_restart_instruction: false,
+    fault_restores_registers: false,
+    offsets_wrap_at_64k: true,
     push_sp_pushes_new_value: true,
     shift_count_mask: 0xFF,
     idiv_accepts_min_quotient: false,
@@ -234,6 +246,8 @@ pub static I286: Capabilities = Capabilities {
     segment_limit_fault: true,
     stack_limit_vector: 13,
     faults_restart_instruction: true,
+    fault_restores_registers: false,
+    offsets_wrap_at_64k: true,
     push_sp_pushes_new_value: false,
     shift_count_mask: 0x1F,
     idiv_accepts_min_quotient: true,
@@ -280,6 +294,8 @@ pub static I386: Capabilities = Capabilities {
     segment_limit_fault: true,
     stack_limit_vector: 12,
     faults_restart_instruction: true,
+    fault_restores_registers: true,
+    offsets_wrap_at_64k: false,
     push_sp_pushes_new_value: false,
     shift_count_mask: 0x1F,
     idiv_accepts_min_quotient: true,
@@ -340,6 +356,8 @@ const I486_ROW: Capabilities = Capabilities {
     segment_limit_fault: true,
     stack_limit_vector: 12,
     faults_restart_instruction: true,
+    fault_restores_registers: true,
+    offsets_wrap_at_64k: false,
     push_sp_pushes_new_value: false,
     shift_count_mask: 0x1F,
     idiv_accepts_min_quotient: true,
