@@ -137,6 +137,10 @@ pub struct Capabilities {
     /// IDIV accepts a quotient of exactly -2^(n-1) (286 and later); the
     /// 8086 raises a divide error for it.
     pub idiv_accepts_min_quotient: bool,
+    /// IDIV tests for the quotient -2^(n-1) as the 286 does, by the
+    /// difference dividend - divisor * 2^(n-1) of the magnitudes, looking
+    /// at its sign and bits n to 2n-3 only (see `muldiv::min_quotient_286`).
+    pub idiv_min_quotient_partial_test: bool,
     /// A REP or REPNE prefix negates the result of IMUL and IDIV (the 8086
     /// microcode's sign flip).
     pub rep_negates_imul_idiv: bool,
@@ -204,6 +208,7 @@ pub static I8086: Capabilities = Capabilities {
     push_sp_pushes_new_value: true,
     shift_count_mask: 0xFF,
     idiv_accepts_min_quotient: false,
+    idiv_min_quotient_partial_test: false,
     rep_negates_imul_idiv: true,
     rep_resumes_at_last_prefix: true,
     undefined_flags_of_8086_microcode: true,
@@ -251,6 +256,7 @@ pub static I286: Capabilities = Capabilities {
     push_sp_pushes_new_value: false,
     shift_count_mask: 0x1F,
     idiv_accepts_min_quotient: true,
+    idiv_min_quotient_partial_test: true,
     rep_negates_imul_idiv: false,
     rep_resumes_at_last_prefix: false,
     undefined_flags_of_8086_microcode: false,
@@ -299,6 +305,7 @@ pub static I386: Capabilities = Capabilities {
     push_sp_pushes_new_value: false,
     shift_count_mask: 0x1F,
     idiv_accepts_min_quotient: true,
+    idiv_min_quotient_partial_test: false,
     rep_negates_imul_idiv: false,
     rep_resumes_at_last_prefix: false,
     undefined_flags_of_8086_microcode: false,
@@ -361,6 +368,7 @@ const I486_ROW: Capabilities = Capabilities {
     push_sp_pushes_new_value: false,
     shift_count_mask: 0x1F,
     idiv_accepts_min_quotient: true,
+    idiv_min_quotient_partial_test: false,
     rep_negates_imul_idiv: false,
     rep_resumes_at_last_prefix: false,
     undefined_flags_of_8086_microcode: false,
