@@ -154,10 +154,8 @@ impl Cpu {
                 } else if caps.faults_restart_instruction {
                     self.regs.ip = self.saved.ip;
                 }
-                if caps.faults_restart_instruction {
-                    if self.stop_on_fault {
-                        return crate::StepEvent::Exception(v);
-                    }
+                if caps.faults_restart_instruction && self.stop_on_fault {
+                    return crate::StepEvent::Exception(v);
                 }
                 self.step_cycles += timing::EXCEPTION_ENTRY;
                 self.interrupt(bus, v);

@@ -177,6 +177,9 @@ mod tests {
         assert_eq!(min_quotient_286(0x3F00, 0x7C, 8), None);
         assert_eq!(min_quotient_286(0x0010, 0x80, 8), None);
         // The word form: bits 16-29 and the sign.
-        assert_eq!(min_quotient_286(0x4000_0000 + 0x8000 * 3 + 2, 3, 16), Some(2));
+        assert_eq!(
+            min_quotient_286(0x4000_0000 + 0x8000 * 3 + 2, 3, 16),
+            Some(2)
+        );
     }
 }
