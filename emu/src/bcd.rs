@@ -191,11 +191,18 @@ impl Cpu {
     /// divisor (the caller raises the divide error).
     pub(crate) fn aam(&mut self, base: u8) -> bool {
         if base == 0 {
-            // The silicon leaves the flags of a zero result behind before
-            // taking the divide error (CF, OF, AF clear; ZF and PF set), as
-            // recorded by the single-step suite (D4.MOO, divisor 0).
+            // The silicon leaves flags behind before taking the divide
+            // error (CF, OF, AF clear), as the single-step suites record
+            // (D4.MOO, divisor 0): the 8086 those of a zero result (ZF and
+            // PF set); the 286 SF, ZF and PF of AL shifted right once, its
+            // division loop's first step.
             self.regs.flags &= !(CF | OF | AF);
-            self.set_szp(0, Size::Byte);
+            let partial = if self.model.caps().undefined_flags_of_8086_microcode {
+                0
+            } else {
+                self.al() >> 1
+            };
+            self.set_szp(partial as u32, Size::Byte);
             return false;
         }
         let al = self.al();

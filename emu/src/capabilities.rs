@@ -118,6 +118,16 @@ pub struct Capabilities {
     /// its start and its own address pushed (286 and later). The 8086
     /// pushes the address of the next instruction.
     pub faults_restart_instruction: bool,
+    /// A fault puts back every register the instruction had changed (the
+    /// 386). The 286 restores only IP: what its microcode wrote before the
+    /// faulting transfer stays written (SP popped by POP r/m, SI, DI and CX
+    /// stepped by a string operation; 80286 single-step suite).
+    pub fault_restores_registers: bool,
+    /// IP and the offset of an operand's next word are 16-bit sums that
+    /// wrap at 64 KiB (the 8086 and 286: an instruction ending at FFFFh
+    /// leaves IP at 0, the second word of LES or BOUND at FFFEh is read at
+    /// 0); the 386 adds in 32 bits and its limit check catches them.
+    pub offsets_wrap_at_64k: bool,
     /// PUSH SP pushes SP as decremented by the push (8086 manual p. 2-33);
     /// the 286 and later push the value before the instruction.
     pub push_sp_pushes_new_value: bool,
@@ -127,6 +137,10 @@ pub struct Capabilities {
     /// IDIV accepts a quotient of exactly -2^(n-1) (286 and later); the
     /// 8086 raises a divide error for it.
     pub idiv_accepts_min_quotient: bool,
+    /// IDIV tests for the quotient -2^(n-1) as the 286 does, by the
+    /// difference dividend - divisor * 2^(n-1) of the magnitudes, looking
+    /// at its sign and bits n to 2n-3 only (see `muldiv::min_quotient_286`).
+    pub idiv_min_quotient_partial_test: bool,
     /// A REP or REPNE prefix negates the result of IMUL and IDIV (the 8086
     /// microcode's sign flip).
     pub rep_negates_imul_idiv: bool,
@@ -189,9 +203,12 @@ pub static I8086: Capabilities = Capabilities {
     segment_limit_fault: false,
     stack_limit_vector: 13,
     faults_restart_instruction: false,
+    fault_restores_registers: false,
+    offsets_wrap_at_64k: true,
     push_sp_pushes_new_value: true,
     shift_count_mask: 0xFF,
     idiv_accepts_min_quotient: false,
+    idiv_min_quotient_partial_test: false,
     rep_negates_imul_idiv: true,
     rep_resumes_at_last_prefix: true,
     undefined_flags_of_8086_microcode: true,
@@ -234,9 +251,12 @@ pub static I286: Capabilities = Capabilities {
     segment_limit_fault: true,
     stack_limit_vector: 13,
     faults_restart_instruction: true,
+    fault_restores_registers: false,
+    offsets_wrap_at_64k: true,
     push_sp_pushes_new_value: false,
     shift_count_mask: 0x1F,
     idiv_accepts_min_quotient: true,
+    idiv_min_quotient_partial_test: true,
     rep_negates_imul_idiv: false,
     rep_resumes_at_last_prefix: false,
     undefined_flags_of_8086_microcode: false,
@@ -280,9 +300,12 @@ pub static I386: Capabilities = Capabilities {
     segment_limit_fault: true,
     stack_limit_vector: 12,
     faults_restart_instruction: true,
+    fault_restores_registers: true,
+    offsets_wrap_at_64k: false,
     push_sp_pushes_new_value: false,
     shift_count_mask: 0x1F,
     idiv_accepts_min_quotient: true,
+    idiv_min_quotient_partial_test: false,
     rep_negates_imul_idiv: false,
     rep_resumes_at_last_prefix: false,
     undefined_flags_of_8086_microcode: false,
@@ -340,9 +363,12 @@ const I486_ROW: Capabilities = Capabilities {
     segment_limit_fault: true,
     stack_limit_vector: 12,
     faults_restart_instruction: true,
+    fault_restores_registers: true,
+    offsets_wrap_at_64k: false,
     push_sp_pushes_new_value: false,
     shift_count_mask: 0x1F,
     idiv_accepts_min_quotient: true,
+    idiv_min_quotient_partial_test: false,
     rep_negates_imul_idiv: false,
     rep_resumes_at_last_prefix: false,
     undefined_flags_of_8086_microcode: false,

@@ -135,9 +135,12 @@ impl Cpu {
 
     /// Delivers a fault raised by the instruction being executed. The 8086
     /// pushes the address of the next instruction (its IP is already past
-    /// the instruction); the 286 and 386 restore the registers of the
-    /// instruction's start and push its address, so the handler can restart
-    /// it. With [`Cpu::stop_on_fault`] nothing is pushed.
+    /// the instruction); the 286 and 386 push the instruction's own
+    /// address, so the handler can restart it. The 386 also restores the
+    /// other registers of the instruction's start; the 286 keeps what its
+    /// microcode had written before the faulting transfer
+    /// ([`crate::Capabilities::fault_restores_registers`]). With
+    /// [`Cpu::stop_on_fault`] nothing is pushed.
     pub(crate) fn fault<B: Bus>(&mut self, bus: &mut B, fault: Fault) -> crate::StepEvent {
         match fault {
             Fault::Unsupported(msg) => {
@@ -145,11 +148,14 @@ impl Cpu {
                 crate::StepEvent::Unsupported(msg)
             }
             Fault::Vector(v) => {
-                if self.model.caps().faults_restart_instruction {
+                let caps = self.model.caps();
+                if caps.fault_restores_registers {
                     self.regs = self.saved.clone();
-                    if self.stop_on_fault {
-                        return crate::StepEvent::Exception(v);
-                    }
+                } else if caps.faults_restart_instruction {
+                    self.regs.ip = self.saved.ip;
+                }
+                if caps.faults_restart_instruction && self.stop_on_fault {
+                    return crate::StepEvent::Exception(v);
                 }
                 self.step_cycles += timing::EXCEPTION_ENTRY;
                 self.interrupt(bus, v);

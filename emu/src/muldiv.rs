@@ -3,7 +3,8 @@
 //! 8086 details recorded by the single-step suite and the microcode listing:
 //! a REP/REPNE prefix sets the microcode's internal sign flag, so it negates
 //! the product of IMUL and the quotient of IDIV; IDIV raises the divide error
-//! for a quotient of -128 (-32768), which the 286 accepts.
+//! for a quotient of -128 (-32768), which the 286 accepts, by a test that
+//! also passes some larger quotients ([`min_quotient_286`]).
 
 use crate::cpu::Cpu;
 use crate::flags::{CF, OF};
@@ -18,6 +19,22 @@ fn sext(v: u32, sz: Size) -> i64 {
         Size::Word => v as u16 as i16 as i64,
         Size::Dword => v as i32 as i64,
     }
+}
+
+/// The 286's test for an IDIV quotient of -2^(n-1) (`n` operand bits)
+/// after the magnitudes `a` / `d` gave a larger one: the difference
+/// a - d * 2^(n-1) must be below `d`, but the test sees only the
+/// difference's sign and its bits n to 2n-3, so a difference of
+/// 2^(2n-2) + x with x < d also passes: the quotient is then -2^(n-1)
+/// and the remainder's magnitude x (80286 single-step suite, F6 /7: AX =
+/// 81C1h / 7Ch gives AX = C180h, no divide error). Returns x.
+fn min_quotient_286(a: u128, d: u128, n: u32) -> Option<u128> {
+    let width = 2 * n;
+    let diff = a.wrapping_sub(d << (n - 1)) & ((1u128 << width) - 1);
+    let sign = 1u128 << (width - 1);
+    let seen = ((1u128 << (width - 2)) - 1) & !((1u128 << n) - 1);
+    let low = diff & ((1u128 << n) - 1);
+    (diff & (sign | seen) == 0 && low < d).then_some(low)
 }
 
 impl Cpu {
@@ -107,6 +124,14 @@ impl Cpu {
             mag_q < limit
         };
         if !fits {
+            let caps = self.model.caps();
+            if q_negative && caps.idiv_min_quotient_partial_test {
+                let a = dividend.unsigned_abs();
+                if let Some(r) = min_quotient_286(a, divisor.unsigned_abs(), bits) {
+                    let r = if dividend < 0 { r.wrapping_neg() } else { r };
+                    return Ok((sz.sign(), r as u32 & mask));
+                }
+            }
             return Err(DivideError);
         }
         let q_negative = q_negative != negate;
@@ -133,5 +158,28 @@ impl Cpu {
         if e.clear_cf {
             self.set_flag(CF, false);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::min_quotient_286;
+
+    #[test]
+    fn the_286_quotient_test_misses_the_second_highest_bit() {
+        // -128 exactly: 128 * 7Ch + 4Fh, remainder 4Fh.
+        assert_eq!(min_quotient_286(0x3E4F, 0x7C, 8), Some(0x4F));
+        // A difference of 4000h + 3Fh passes as well (the suite's 81C1h / 7Ch).
+        assert_eq!(min_quotient_286(0x7E3F, 0x7C, 8), Some(0x3F));
+        // One over the remainder range, a difference with bits 8-13, or a
+        // negative difference does not.
+        assert_eq!(min_quotient_286(0x3E7C, 0x7C, 8), None);
+        assert_eq!(min_quotient_286(0x3F00, 0x7C, 8), None);
+        assert_eq!(min_quotient_286(0x0010, 0x80, 8), None);
+        // The word form: bits 16-29 and the sign.
+        assert_eq!(
+            min_quotient_286(0x4000_0000 + 0x8000 * 3 + 2, 3, 16),
+            Some(2)
+        );
     }
 }

@@ -9,6 +9,10 @@
 //! instruction, so the loop resumes after IRET. The 8086 resumes at the LAST
 //! prefix byte only, losing any earlier prefix (a documented 8086 erratum;
 //! the 286 restarts at the first prefix).
+//!
+//! A word at offset FFFFh faults on the 286 (#GP, segment overrun), and the
+//! 286 keeps what its microcode had done before the fault was taken
+//! ([`Cpu::string_once_286`]).
 
 use crate::biu::BUS_CYCLE;
 use crate::bus::{le_value, Bus, DIRECT_BLOCK};
@@ -102,6 +106,100 @@ impl Cpu {
         Ok(())
     }
 
+    /// One iteration in the order of the 286's microcode, for a REP form
+    /// (`rep`) with its CX decrement. A transfer at offset FFFFh raises
+    /// #GP, which the 286 takes at the next step that needs the bus or the
+    /// data, so the steps in between stay done (80286 single-step suite):
+    /// a failed read still steps its index register (and CMPS, which
+    /// reads ES:DI first, decrements CX only after its second read); a
+    /// failed write is posted, so the fault waits for the next iteration's
+    /// first transfer and is returned as pending (`Ok(Some)`) for the
+    /// caller to deliver there.
+    fn string_once_286<B: Bus>(
+        &mut self,
+        bus: &mut B,
+        ins: &Instruction,
+        sz: Size,
+        src_seg: SegReg,
+        rep: bool,
+    ) -> Result<Option<Fault>, Fault> {
+        let a32 = ins.addrsize32;
+        let n = sz.bits() / 8;
+        let step = if self.flag(DF) { n.wrapping_neg() } else { n };
+        let si = self.index_reg(6, a32);
+        let di = self.index_reg(7, a32);
+        let acc = self.regs.gpr[0] & sz.mask();
+        let es = SegReg::ES;
+        if rep && ins.op != Op::Cmps {
+            self.decrement_cx(a32);
+        }
+        match ins.op {
+            Op::Movs => {
+                let v = self.read_mem(bus, src_seg, si, sz);
+                self.set_index_reg(6, a32, si.wrapping_add(step));
+                let w = self.write_mem(bus, es, di, sz, v?);
+                self.set_index_reg(7, a32, di.wrapping_add(step));
+                return Ok(w.err());
+            }
+            Op::Cmps => {
+                let b = self.read_mem(bus, es, di, sz);
+                self.set_index_reg(7, a32, di.wrapping_add(step));
+                let b = b?;
+                let a = self.read_mem(bus, src_seg, si, sz);
+                self.set_index_reg(6, a32, si.wrapping_add(step));
+                if rep {
+                    self.decrement_cx(a32);
+                }
+                self.sub(a?, b, 0, sz);
+            }
+            Op::Scas => {
+                let b = self.read_mem(bus, es, di, sz);
+                self.set_index_reg(7, a32, di.wrapping_add(step));
+                self.sub(acc, b?, 0, sz);
+            }
+            Op::Lods => {
+                let v = self.read_mem(bus, src_seg, si, sz);
+                self.set_index_reg(6, a32, si.wrapping_add(step));
+                self.put_reg(0, sz, v?);
+            }
+            Op::Stos => {
+                let w = self.write_mem(bus, es, di, sz, acc);
+                self.set_index_reg(7, a32, di.wrapping_add(step));
+                return Ok(w.err());
+            }
+            Op::Ins => {
+                let port = self.regs.reg16(Reg16::DX);
+                let v = self.port_in(bus, port, sz);
+                let w = self.write_mem(bus, es, di, sz, v);
+                self.set_index_reg(7, a32, di.wrapping_add(step));
+                return Ok(w.err());
+            }
+            Op::Outs => {
+                let v = self.read_mem(bus, src_seg, si, sz);
+                self.set_index_reg(6, a32, si.wrapping_add(step));
+                let port = self.regs.reg16(Reg16::DX);
+                self.port_out(bus, port, v?, sz);
+            }
+            _ => unreachable!("not a string operation: {:?}", ins.op),
+        }
+        Ok(None)
+    }
+
+    /// CX (ECX with a 32-bit address size) minus one.
+    #[inline]
+    fn decrement_cx(&mut self, a32: bool) {
+        let cx = self.index_reg(1, a32);
+        self.set_index_reg(1, a32, cx.wrapping_sub(1));
+    }
+
+    /// The 286's REP loop after an iteration whose write faulted: the fault
+    /// is taken after the loop's next CX decrement, even one that passes
+    /// zero (REP MOVSW with CX = 1 ends with CX = FFFFh).
+    fn rep_write_fault_286(&mut self, ins: &Instruction, f: Fault) -> Fault {
+        self.decrement_cx(ins.addrsize32);
+        f
+    }
+
     /// Executes a string instruction with its prefixes.
     pub(crate) fn string_op<B: Bus>(
         &mut self,
@@ -114,8 +212,16 @@ impl Cpu {
         let sz = Size::of(ins.w, ins.opsize32);
         let src_seg = ins.seg.unwrap_or(SegReg::DS);
         let a32 = ins.addrsize32;
+        let caps = self.model.caps();
+        let microcode_286 = caps.segment_limit_fault && !caps.fault_restores_registers;
         if ins.rep == Rep::None {
-            self.string_once(bus, ins, sz, src_seg)?;
+            if microcode_286 {
+                if let Some(f) = self.string_once_286(bus, ins, sz, src_seg, false)? {
+                    return Err(f);
+                }
+            } else {
+                self.string_once(bus, ins, sz, src_seg)?;
+            }
             self.step_cycles += timing::clocks(self.model, ins, false, false);
             return Ok(());
         }
@@ -153,9 +259,17 @@ impl Cpu {
                 self.saved = self.regs.clone();
                 self.saved.ip = self.instr_ip;
             }
-            self.string_once(bus, ins, sz, src_seg)?;
-            self.step_cycles += per;
-            self.set_index_reg(1, a32, cx.wrapping_sub(1));
+            if microcode_286 {
+                let pending = self.string_once_286(bus, ins, sz, src_seg, true)?;
+                self.step_cycles += per;
+                if let Some(f) = pending {
+                    return Err(self.rep_write_fault_286(ins, f));
+                }
+            } else {
+                self.string_once(bus, ins, sz, src_seg)?;
+                self.step_cycles += per;
+                self.set_index_reg(1, a32, cx.wrapping_sub(1));
+            }
             if self.rep_ended(ins, a32) {
                 break;
             }

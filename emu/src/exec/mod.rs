@@ -95,6 +95,11 @@ impl Cpu {
             // Unreachable: decoding from the bus has no length limit.
             return StepEvent::Executed;
         };
+        // An instruction whose last byte is at FFFFh leaves the 286's
+        // 16-bit IP at 0 (one that runs past it faults: `fetch_fault`).
+        if self.regs.ip > 0xFFFF && model.caps().offsets_wrap_at_64k {
+            self.regs.ip &= 0xFFFF;
+        }
         self.execute_decoded(bus, &ins, None)
     }
 

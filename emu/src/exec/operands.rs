@@ -179,13 +179,15 @@ impl Cpu {
         }
     }
 
-    /// The offset `n` bytes after `off`: the 8086 wraps at 64 KiB, the 286
-    /// and 386 let the limit check catch an operand that runs past it.
+    /// The offset `n` bytes after `off` (the next word of a far pointer or
+    /// BOUND's upper limit): the 8086 and 286 add in 16 bits and wrap at
+    /// 64 KiB, the 386 lets the limit check catch an operand that runs
+    /// past it.
     pub(super) fn next_off(&self, off: u32, n: u32) -> u32 {
-        if self.model.caps().segment_limit_fault {
-            off.wrapping_add(n)
-        } else {
+        if self.model.caps().offsets_wrap_at_64k {
             (off + n) & 0xFFFF
+        } else {
+            off.wrapping_add(n)
         }
     }
 

@@ -150,10 +150,13 @@ impl Cpu {
 
     /// LEAVE: SP = BP, then pop BP.
     pub(super) fn leave<B: Bus>(&mut self, bus: &mut B, ins: &Instruction) -> Exec {
+        // The read through BP comes first: a fault there leaves SP as it
+        // was (the 286 keeps registers written before a fault).
         let wsz = Size::wide(ins.opsize32);
-        let bp = self.get_reg(5, Size::Word);
-        self.regs.set_reg16(Reg16::SP, bp as u16);
-        let v = self.pop(bus, wsz)?;
+        let bp = self.get_reg(5, Size::Word) as u16;
+        let v = self.read_mem(bus, SegReg::SS, bp as u32, wsz)?;
+        let n = (wsz.bits() / 8) as u16;
+        self.regs.set_reg16(Reg16::SP, bp.wrapping_add(n));
         self.put_reg(5, wsz, v);
         Ok(())
     }
