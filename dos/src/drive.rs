@@ -412,18 +412,34 @@ impl Drive {
         })
     }
 
-    /// The absolute DOS path (`\A\B.TXT`, guest bytes) of components as
-    /// [`Resolved::Path`] gives them.
+    /// The absolute DOS path of components as [`Resolved::Path`] gives
+    /// them (guest bytes): `\A\B.TXT` on drive C:, `D:\A\B.TXT` on a
+    /// read-only drive (whose marker comes first), `\` or `D:\` for a
+    /// root. [`Drive::resolve`] takes it back to the same components.
     pub fn dos_path(comps: &[String]) -> Vec<u8> {
-        let mut out = Vec::new();
-        for c in comps {
+        let (mut out, rest) = match comps.first() {
+            Some(c) if marker_drive(c).is_some() => (c.as_bytes().to_vec(), &comps[1..]),
+            _ => (Vec::new(), comps),
+        };
+        for c in rest {
             out.push(b'\\');
             out.extend(c.chars().map(|ch| ch as u32 as u8));
         }
-        if out.len() == 2 {
+        if rest.is_empty() {
             out.push(b'\\');
         }
         out
+    }
+
+    /// The path with its drive letter, as DOS names an open file
+    /// (`C:\A\B.TXT`, `D:\A\B.TXT`).
+    pub fn full_name(comps: &[String]) -> String {
+        let p = String::from_utf8_lossy(&Self::dos_path(comps)).into_owned();
+        if Self::read_only(comps) {
+            p
+        } else {
+            format!("C:{p}")
+        }
     }
 
     /// Resolves a path that must be an existing regular file (a file a save
@@ -535,6 +551,18 @@ mod tests {
         let _ = std::fs::remove_dir_all(&d);
         std::fs::create_dir_all(d.join("mnt/sub")).unwrap();
         d
+    }
+
+    #[test]
+    fn dos_paths_name_roots_and_read_only_drives() {
+        let c = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(Drive::dos_path(&c(&[])), b"\\");
+        assert_eq!(Drive::dos_path(&c(&["A"])), b"\\A");
+        assert_eq!(Drive::dos_path(&c(&["A", "B.TXT"])), b"\\A\\B.TXT");
+        assert_eq!(Drive::dos_path(&c(&["D:"])), b"D:\\");
+        assert_eq!(Drive::dos_path(&c(&["D:", "X.DAT"])), b"D:\\X.DAT");
+        assert_eq!(Drive::full_name(&c(&["A", "B.TXT"])), "C:\\A\\B.TXT");
+        assert_eq!(Drive::full_name(&c(&["D:", "X.DAT"])), "D:\\X.DAT");
     }
 
     #[test]

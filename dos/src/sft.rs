@@ -199,7 +199,7 @@ fn describe(handle: u16, sft: u8, e: &Entry) -> OpenFile {
             let size = f.metadata().map(|md| md.len()).unwrap_or(0);
             // Seeking by 0 from the current position only reads it.
             let pos = r.stream_position().unwrap_or(0);
-            let name = String::from_utf8_lossy(&Drive::dos_path(&e.dos)).into_owned();
+            let name = Drive::full_name(&e.dos);
             (name, false, size, pos)
         }
     };

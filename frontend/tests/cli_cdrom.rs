@@ -83,6 +83,9 @@ fn an_mscdex_client_reads_the_iso_and_plays_the_tone_from_its_request() {
     assert_eq!(value(&out, "version"), "0215");
     assert!(out.contains("Hello from the CD-ROM."), "{out}");
     assert_eq!(value(&out, "create"), "0005", "access denied on D:");
+    assert_eq!(value(&out, "listed"), "0003", ". .. README.TXT");
+    assert_eq!(value(&out, "curdrive"), "0003", "D: selected");
+    assert_eq!(value(&out, "relopen"), "0000", "README.TXT in D:\\DOCS");
     assert_eq!(value(&out, "tracks"), "0201", "tracks 1 to 2");
     // Track 2 starts after the ISO (its sectors), the 2 s pregap and the
     // 2 s lead-in, in Red Book MSF.

@@ -5,7 +5,9 @@
 ; after tick 18 of its run (about one second), plays the last track (the
 ; audio one) for 2 seconds (PLAY AUDIO, Red Book addressing). 1.48 s
 ; later it reads the Q channel and the audio status; after the play it
-; stops twice and prints the audio status again. Every line is
+; stops twice and prints the audio status again. Between the file and the
+; tracks it lists D:\DOCS (find first/next), makes D: current with DOCS its
+; directory and opens README.TXT by its bare name. Every line is
 ; "name value" for the test (frontend/tests/cdrom.rs).
 %include "report.inc"
         cpu 8086
@@ -65,6 +67,46 @@
         and ax, bx
         mov si, s_create
         call line
+        ; The directory through find first/next (directories too).
+        mov ah, 1Ah
+        mov dx, dta
+        int 21h
+        xor di, di
+        mov ah, 4Eh
+        mov cx, 10h
+        mov dx, pattern
+        int 21h
+.more:  jc .listed
+        inc di
+        mov ah, 4Fh
+        int 21h
+        jmp .more
+.listed: mov si, s_listed
+        mov ax, di
+        call line
+        ; D: as the current drive, DOCS its current directory: the file
+        ; by its bare name.
+        mov ah, 3Bh
+        mov dx, docs
+        int 21h
+        mov ah, 0Eh
+        mov dl, 3
+        int 21h
+        mov ah, 19h
+        int 21h
+        xor ah, ah
+        mov si, s_curdrive
+        call line
+        mov ax, 3D00h
+        mov dx, bare
+        int 21h
+        sbb bx, bx
+        and ax, bx
+        mov si, s_relopen
+        call line
+        mov ah, 0Eh
+        mov dl, 2
+        int 21h
         ; Audio disc info: lowest and highest track.
         mov byte [cb], 10
         mov byte [rh+2], 3
@@ -208,7 +250,14 @@ s_qrel     db 'q-rel-secframe $'
 s_paused   db 'paused $'
 s_after    db 'after-status $'
 s_resume   db 'resume-status $'
+s_listed   db 'listed $'
+s_curdrive db 'curdrive $'
+s_relopen  db 'relopen $'
 s_crlf     db 13, 10, '$'
+pattern    db 'D:\DOCS\*.*', 0
+docs       db 'D:\DOCS', 0
+bare       db 'README.TXT', 0
+dta        times 43 db 0
 fname      db 'D:\DOCS\README.TXT', 0
 newname    db 'D:\NEW.TXT', 0
 t0         dw 0
