@@ -33,7 +33,8 @@ use crate::Dos;
 
 /// The file's first bytes.
 pub const MAGIC: &[u8; 8] = b"TANDEMSS";
-/// The format version this build writes and reads (12: the scratch of the
+/// The format version this build writes and reads (13: the bus has the
+/// Gravis UltraSound and the scheduler its event; 12: the scratch of the
 /// step in progress, the CPU's and the bus's, and the CPU's slow-path flag,
 /// derived from its hooks, are not saved; 11: DOS is saved as its
 /// parts, the kernel, the BIOS, the console and the diagnostics; 10: the bus has the
@@ -45,7 +46,7 @@ pub const MAGIC: &[u8; 8] = b"TANDEMSS";
 /// searches are kept by DOS path, not host path; 3: the DOS state has the
 /// extended error detail of 5D0Ah and the binary-mode bit of each open
 /// device; the bus has the OPL2's state).
-pub const VERSION: u32 = 12;
+pub const VERSION: u32 = 13;
 const HEADER: usize = 24;
 
 /// Facts about the run that saved the state.

@@ -7,6 +7,7 @@ use emu::CpuModel;
 
 use crate::cmos::DateTime;
 use crate::error::Error;
+use crate::gus::GusConfig;
 use crate::mpu401::Mpu401Config;
 use crate::sb16::Sb16Config;
 
@@ -43,6 +44,9 @@ pub struct MachineConfig {
     /// OPL3, which then also answers at 388h-38Bh.
     #[serde(default)]
     pub sb16: Option<Sb16Config>,
+    /// A Gravis UltraSound and its jumpers (none by default).
+    #[serde(default)]
+    pub gus: Option<GusConfig>,
 }
 
 /// Which x87 the machine has.
@@ -113,6 +117,7 @@ impl Default for MachineConfig {
             mpu401: None,
             fpu: Fpu::None,
             sb16: None,
+            gus: None,
         }
     }
 }

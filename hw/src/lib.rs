@@ -7,7 +7,7 @@
 //! renderer, font), [`ppi`] (port 61h and the speaker), [`dma8237`] (the
 //! 8237A pair and page registers), [`opl3`] (the AdLib's YMF262),
 //! [`sb16`] (the Sound Blaster 16: DSP, CT1745 mixer), [`mpu401`] (the
-//! MPU-401 UART), [`memory`] (the
+//! MPU-401 UART), [`gus`] (the Gravis UltraSound's GF1), [`memory`] (the
 //! memory map and A20), [`option_rom`], [`scheduler`] (events and clock
 //! arithmetic), [`device`] (the interface every chip implements),
 //! [`registry`] (the list of devices on the bus), [`bus`] (port and event
@@ -25,6 +25,7 @@ pub mod dma8237;
 pub mod error;
 mod firmware;
 pub mod fpu_error;
+pub mod gus;
 pub mod hash;
 pub mod kbc;
 pub mod machine;
@@ -46,4 +47,5 @@ pub use config::{Fpu, MachineConfig};
 pub use error::Error;
 pub use machine::Machine;
 pub use run_exit::RunExit;
+pub use gus::GusConfig;
 pub use sb16::Sb16Config;

@@ -9,6 +9,7 @@ use crate::cmos::Cmos;
 use crate::device::register_devices;
 use crate::dma8237::Dma8237;
 use crate::fpu_error::FpuErrorLatch;
+use crate::gus::Gus;
 use crate::kbc::Kbc;
 use crate::mpu401::Mpu401;
 use crate::opl3::Opl3;
@@ -41,4 +42,6 @@ register_devices! {
     mpu: Mpu401,
     /// The Sound Blaster 16 (220h-28Fh: one of four bases; its OPL3 is `opl`).
     sb16: Sb16,
+    /// The Gravis UltraSound (2X0h-2XFh and 3X2h-3X7h of base 210h-260h).
+    gus: Gus,
 }
