@@ -23,7 +23,7 @@
 //! Version 1 records, from before it, still load: they name no FPU and were
 //! made when tandem fitted none unless asked, so they replay without one.
 //! The header names the sound cards (`--sound`, `--blaster`): `"adlib":true`
-//! for an OPL3 at 388h, `sb16` and `mpu401` with their settings. Each is
+//! for an OPL3 at 388h, `sb16`, `mpu401` and `gus` with their settings. Each is
 //! written only when fitted, so a record without them (all those from
 //! before the cards existed) replays on a machine without them.
 
@@ -57,6 +57,9 @@ pub struct Header {
     /// The MPU-401's settings, when one was fitted.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mpu401: Option<hw::mpu401::Mpu401Config>,
+    /// The Gravis UltraSound's settings, when one was fitted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gus: Option<hw::GusConfig>,
 }
 
 impl Header {
@@ -72,6 +75,7 @@ impl Header {
             adlib: config.adlib,
             sb16: config.sb16,
             mpu401: config.mpu401,
+            gus: config.gus,
         }
     }
 }
@@ -311,6 +315,7 @@ mod tests {
             adlib: false,
             sb16: None,
             mpu401: None,
+            gus: None,
         };
         let evs = [
             Event {

@@ -2,7 +2,7 @@
 //! stereo at one host rate, as a function of emulated time only.
 //!
 //! Each device becomes a [`Source`] (one file each: [`speaker`], [`opl`],
-//! [`sb16`], [`midi`]).
+//! [`sb16`], [`midi`], [`gus`]).
 //! A source drains what its device produced up to the machine's present
 //! cycle ([`Source::take`]) and adds its value for a run of output samples
 //! ([`Source::mix`]). Output sample `n` sits at emulated cycle
@@ -15,6 +15,7 @@
 //! OPL's next sample, the speaker's whole span); [`Mixer::finish`] takes the
 //! rest, each source holding its last value.
 
+pub mod gus;
 pub mod midi;
 pub mod opl;
 pub mod sb16;
@@ -89,6 +90,9 @@ impl Mixer {
         }
         if m.bus.dev.mpu.fitted() {
             sources.push(Box::new(midi::MidiSource::new(m, clock)));
+        }
+        if m.bus.dev.gus.fitted() {
+            sources.push(Box::new(gus::GusSource::new(m, clock)));
         }
         Mixer {
             clock,
