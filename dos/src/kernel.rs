@@ -375,6 +375,9 @@ impl Kernel {
             wr16(m, (0x22 + i) * 4, off);
             wr16(m, (0x22 + i) * 4 + 2, seg);
         }
+        if self.procs.last().is_some_and(|p| p.psp != psp) {
+            return self.leave_to_terminate_address(m, psp);
+        }
         let Some(p) = self.procs.pop() else {
             return Flow::Exit(code);
         };
@@ -393,9 +396,50 @@ impl Kernel {
             m.cpu.regs = saved;
             m.cpu.regs.flags = flags;
         }
+        // DOS returns through INT 22h, just restored from the PSP: the
+        // EXEC's return address unless the program changed PSP:000Ah.
+        let (seg, off) = (mem::rd16(m, 0x22 * 4 + 2), mem::rd16(m, 0x22 * 4));
+        wr16(m, lin(p.parent_ss, p.parent_sp), off);
+        wr16(m, lin(p.parent_ss, p.parent_sp.wrapping_add(2)), seg);
         let r = &mut m.cpu.regs;
         r.set_sreg(SegReg::SS, p.parent_ss);
         r.set_reg16(Reg16::SP, p.parent_sp);
+        r.set_sreg(SegReg::CS, rom::SEG);
+        r.ip = (rom::VEC_BASE + 0x21) as u32;
+        mem::set_cf(m, false);
+        Flow::Continue
+    }
+
+    /// Ends a process this DOS did not start with EXEC: a PSP built by
+    /// INT 21h 26h or 55h and made current with 50h, as program loaders
+    /// of their own do (Second Reality runs its parts so). As MS-DOS does:
+    /// the parent named at PSP:0016h becomes the current process, its
+    /// stack is the one it had at its last INT 21h call (PSP:002Eh), and
+    /// execution goes on at the terminate address (INT 22h, restored from
+    /// PSP:000Ah) through that call's IRET frame.
+    fn leave_to_terminate_address(&mut self, m: &mut Machine, psp: u16) -> Flow {
+        use emu::{Reg16, SegReg};
+        let parent = mem::rd16(m, lin(psp, 0x16));
+        log::debug!("process {psp:04X} ended; back to {parent:04X} through INT 22h");
+        self.psp = parent;
+        self.dta = (parent, 0x80);
+        let saved_sp = mem::rd16(m, lin(parent, 0x2E));
+        let ss = mem::rd16(m, lin(parent, 0x30));
+        let (seg, off) = (mem::rd16(m, 0x22 * 4 + 2), mem::rd16(m, 0x22 * 4));
+        if (ss, saved_sp) == (0, 0) {
+            // A parent that never called INT 21h has no stack to go back
+            // to: the terminate address on the present one.
+            m.cpu.regs.set_sreg(SegReg::CS, seg);
+            m.cpu.regs.ip = u32::from(off);
+            return Flow::Continue;
+        }
+        // Past the nine registers DOS pushes on entry: the IRET frame.
+        let sp = saved_sp.wrapping_add(18);
+        wr16(m, lin(ss, sp), off);
+        wr16(m, lin(ss, sp.wrapping_add(2)), seg);
+        let r = &mut m.cpu.regs;
+        r.set_sreg(SegReg::SS, ss);
+        r.set_reg16(Reg16::SP, sp);
         r.set_sreg(SegReg::CS, rom::SEG);
         r.ip = (rom::VEC_BASE + 0x21) as u32;
         mem::set_cf(m, false);

@@ -172,6 +172,16 @@ fn overlays_are_relocated_by_the_factor_given() {
     prints_and_exits(&mount, "OVERLAY.COM", &parent, "OVERLAY OK");
 }
 
+/// A loader of its own (`roms/dos/childpsp.asm`): a child PSP from 55h,
+/// made current with 50h; its 4Ch comes back to the terminate address it
+/// was given, with the parent current and the child's block freed.
+#[test]
+fn a_child_made_with_55h_and_50h_returns_to_its_terminate_address() {
+    let mount = common::temp_dir("childpsp");
+    let file = std::fs::read(common::roms_dir().join("dos/childpsp.com")).expect("childpsp.com");
+    prints_and_exits(&mount, "CHILDPSP.COM", &file, "CHILD\nBACK OK");
+}
+
 /// Our stub (`roms/dos/exestub.asm`): a correct unpacker of our own
 /// that ends with the "Packed file is corrupt" message it prints on bad
 /// data.

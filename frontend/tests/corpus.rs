@@ -18,14 +18,20 @@ fn manifest() -> PathBuf {
 /// `shared/corpus` (or `$TANDEM_SHARED/corpus`), failing loudly when it
 /// is missing.
 fn corpus() -> PathBuf {
+    shared_dir("corpus")
+}
+
+/// `shared/NAME` (or `$TANDEM_SHARED/NAME`), failing loudly when it is
+/// missing.
+fn shared_dir(name: &str) -> PathBuf {
     let shared = match std::env::var_os("TANDEM_SHARED") {
         Some(p) => PathBuf::from(p),
         None => repo().join("../shared"),
     };
-    let dir = shared.join("corpus");
+    let dir = shared.join(name);
     assert!(
         dir.join("README.md").is_file(),
-        "the corpus of real DOS programs is not at {} (set TANDEM_SHARED to the shared directory)",
+        "the real DOS programs of {name} are not at {} (set TANDEM_SHARED to the shared directory)",
         dir.display()
     );
     dir
@@ -86,6 +92,30 @@ fn every_corpus_program_runs_as_blessed() {
         "{report}"
     );
     assert!(out.join("contact-sheet.png").is_file());
+}
+
+/// The commercial-era programs (`tests/corpus/games.toml`, the programs
+/// in `shared/games`): Second Reality runs its parts as child programs of
+/// its own making and plays its music; every frame equals its golden.
+#[test]
+fn the_games_run_as_blessed() {
+    let games = shared_dir("games");
+    let out = scratch("games");
+    let m = repo().join("tests/corpus/games.toml");
+    let o = tandem_corpus(&[s(&m), "--corpus", s(&games), "--out", s(&out)]);
+    let report = text(&o);
+    let programs = std::fs::read_to_string(&m)
+        .expect("games manifest")
+        .lines()
+        .filter(|l| l.trim() == "[[program]]")
+        .count();
+    assert!(programs >= 1, "{programs}");
+    assert!(
+        o.status.success() && report.contains(&format!("{programs} passed, 0 failed")),
+        "the games changed (frames in {}):\n{report}",
+        out.display()
+    );
+    assert!(report.contains("sound 2ndreal-sbpro: RMS"), "{report}");
 }
 
 #[test]

@@ -16,6 +16,8 @@
 //! install = "LGENGINE"       # optional: drive C:'s folder the copy goes in
 //! text = ["AdLib card"]      # optional: text the program must have written
 //! music_from = 12.0          # optional: from this second its sound is music
+//! sound = "gus"              # optional: the cards, as `tandem run --sound`
+//! dosbox = "2ndreal"         # optional: the DOSBox shot's name if not NAME
 //! ```
 
 use std::collections::HashSet;
@@ -77,6 +79,14 @@ pub struct Entry {
     /// as `--wav` writes it) must be music: see `corpus::sound`.
     #[serde(default)]
     pub music_from: Option<f64>,
+    /// The sound cards, as `tandem run --sound` takes them (default: its
+    /// default set).
+    #[serde(default)]
+    pub sound: Option<String>,
+    /// The name of the DOSBox screenshot (`NAME.dosbox.png`) when it is not
+    /// the entry's own, for two runs of one program with other settings.
+    #[serde(default)]
+    pub dosbox: Option<String>,
 }
 
 /// How a corpus run must end.
@@ -197,6 +207,11 @@ pub fn describe(outcome: &Outcome) -> String {
 }
 
 impl Entry {
+    /// The stem of its DOSBox screenshot: [`Entry::dosbox`] or its name.
+    pub fn dosbox_name(&self) -> &str {
+        self.dosbox.as_deref().unwrap_or(&self.name)
+    }
+
     /// Where the copy of the entry's folder goes when `drive` is drive C:.
     pub fn install_dir(&self, drive: &Path) -> PathBuf {
         match &self.install {
@@ -221,6 +236,9 @@ impl Entry {
             v.extend(["--mhz".into(), format!("{m}")]);
         }
         v.extend(["--seconds".into(), format!("{}", self.seconds)]);
+        if let Some(cards) = &self.sound {
+            v.extend(["--sound".into(), cards.clone()]);
+        }
         for p in &self.presses {
             v.extend(["--press".into(), p.clone()]);
         }
@@ -267,6 +285,9 @@ pub fn parse(text: &str) -> Result<Manifest, Error> {
             )));
         }
         crate::input::press::parse_all(&e.presses).map_err(|e| at(e.to_string()))?;
+        if let Some(cards) = &e.sound {
+            crate::app::options::parse_sound(cards).map_err(|e| at(e.to_string()))?;
+        }
         if let Some(from) = e.music_from {
             if !(from >= 0.0 && from < e.seconds) {
                 return Err(at(format!(

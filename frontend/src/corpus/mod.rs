@@ -236,7 +236,7 @@ fn check_corpus(entries: &[Entry], corpus: &Path) -> Result<(), Error> {
     for e in entries {
         let folder = corpus.join(&e.folder);
         let program = folder.join(&e.program);
-        let shot = dosbox_shot(corpus, &e.name);
+        let shot = dosbox_shot(corpus, e.dosbox_name());
         for (p, dir) in [(&folder, true), (&program, false), (&shot, false)] {
             let there = if dir { p.is_dir() } else { p.is_file() };
             if !there {
@@ -502,7 +502,10 @@ fn write_sheet(
 ) -> Result<PathBuf, Error> {
     let mut shots = Vec::new();
     for e in entries {
-        shots.push(image::read_png(&dosbox_shot(&args.corpus, &e.name))?);
+        shots.push(image::read_png(&dosbox_shot(
+            &args.corpus,
+            e.dosbox_name(),
+        ))?);
     }
     let rows: Vec<sheet::Row> = entries
         .iter()
