@@ -61,7 +61,13 @@ fn ultrasnd_moves_the_card_and_the_program_finds_it_there() {
     // Beside the Sound Blaster 16 and its defaults (220h, IRQ 5, DMA 1, 5).
     let all = ["--sound", "adlib,sb16,mpu401,gus"];
     let (code, out, _) = gus_run(&all, &w);
-    assert_eq!((code, out.as_str()), (Some(0), format!("ULTRASND=240,3,3,11,11\n{PLAYED}").as_str()));
+    assert_eq!(
+        (code, out.as_str()),
+        (
+            Some(0),
+            format!("ULTRASND=240,3,3,11,11\n{PLAYED}").as_str()
+        )
+    );
     let _ = std::fs::remove_dir_all(&d);
 }
 

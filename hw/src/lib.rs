@@ -45,7 +45,7 @@ pub mod vga;
 
 pub use config::{Fpu, MachineConfig};
 pub use error::Error;
+pub use gus::GusConfig;
 pub use machine::Machine;
 pub use run_exit::RunExit;
-pub use gus::GusConfig;
 pub use sb16::Sb16Config;

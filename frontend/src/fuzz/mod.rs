@@ -87,6 +87,7 @@ fn a_record() -> Vec<u8> {
         adlib: true,
         sb16: Some(hw::Sb16Config::default()),
         mpu401: Some(Default::default()),
+        gus: Some(hw::GusConfig::default()),
     };
     let out = std::fs::File::create(&file).expect("a record file");
     let mut r = Recorder::new(Box::new(out), &header).expect("a recorder");

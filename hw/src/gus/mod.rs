@@ -256,6 +256,11 @@ impl Gus {
         self.state.active
     }
 
+    /// The frame rate now: 617400/N Hz for N active voices.
+    pub fn frame_rate(&self) -> u64 {
+        frame_rate(self.state.active)
+    }
+
     /// The DRAM byte at `addr` (20 bits).
     pub fn peek(&self, addr: u32) -> u8 {
         let a = addr as usize & (DRAM_BYTES - 1);
@@ -337,7 +342,13 @@ impl Gus {
         }
         if self.output.capture {
             let heard = s.reset & 2 != 0 && s.mix & 2 == 0;
-            let v = sum.map(|x| if heard { x.clamp(-32768, 32767) as i16 } else { 0 });
+            let v = sum.map(|x| {
+                if heard {
+                    x.clamp(-32768, 32767) as i16
+                } else {
+                    0
+                }
+            });
             self.output.log.push((at, v));
         }
     }

@@ -4,7 +4,7 @@
 //! (8Fh) and the global registers 41h-4Ch.
 
 use super::voice::ctrl;
-use super::{dma, frame_rate, Gus, Slot, TICKS};
+use super::{dma, Gus, Slot, TICKS};
 
 /// Voice control and volume control's writable bits (bit 7, the pending
 /// interrupt, is the chip's).
@@ -245,9 +245,4 @@ fn reset(g: &mut Gus, b: u8, now: u64) {
         s.active = 14;
     }
     g.state.reset = b & 7;
-}
-
-/// The frame rate now (for tests and tools).
-pub fn rate_of(g: &Gus) -> u64 {
-    frame_rate(g.state.active)
 }

@@ -127,9 +127,9 @@ fn voice_registers_read_back_at_their_mirrors() {
     // 0Eh: 32 voices (31 | C0h) reads back, and sets 19293 Hz.
     w8(&mut m, 0x0E, 0xC0 | 31);
     assert_eq!(r8(&mut m, 0x8E), 0xDF);
-    assert_eq!(regs::rate_of(&m.bus.dev.gus), 19_293);
+    assert_eq!(m.bus.dev.gus.frame_rate(), 19_293);
     w8(&mut m, 0x0E, 0xC0 | 13);
-    assert_eq!(regs::rate_of(&m.bus.dev.gus), 44_100);
+    assert_eq!(m.bus.dev.gus.frame_rate(), 44_100);
     assert_eq!(m.bus.dev.gus.voice(7).pan, 3);
 }
 
@@ -146,7 +146,7 @@ fn square_voice(m: &mut Machine, len: u32, looped: bool, irq: bool) {
     addr(m, 0x0A, 0);
     w16(m, 0x09, 0xFFF0);
     w8(m, 0x0C, 7);
-    let c = (looped as u8) * ctrl::LOOP | (irq as u8) * ctrl::IRQ_ENABLE;
+    let c = ((looped as u8) * ctrl::LOOP) | ((irq as u8) * ctrl::IRQ_ENABLE);
     w8(m, 0x00, c);
 }
 
@@ -272,7 +272,10 @@ fn dma_read(m: &mut Machine, ch: u8, addr: u32, len: u16) {
         m.out8(u16::from(ch) * 2, (addr >> 8) as u8);
         m.out8(u16::from(ch) * 2 + 1, (len - 1) as u8);
         m.out8(u16::from(ch) * 2 + 1, ((len - 1) >> 8) as u8);
-        m.out8(crate::dma8237::PAGE_PORTS[usize::from(ch)], (addr >> 16) as u8);
+        m.out8(
+            crate::dma8237::PAGE_PORTS[usize::from(ch)],
+            (addr >> 16) as u8,
+        );
         m.out8(0x0A, ch);
     } else {
         let reg = |r: u16| 0xC0 + 2 * r;

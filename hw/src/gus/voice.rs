@@ -187,10 +187,16 @@ impl Voice {
         let down = self.ctrl & ctrl::DECREASING != 0;
         let (pos, past) = if down {
             let p = self.pos.wrapping_sub(inc) & 0x1FFF_FFFF;
-            (p, (p <= start || p > self.pos).then(|| start.wrapping_sub(p) & 0x1FFF_FFFF))
+            (
+                p,
+                (p <= start || p > self.pos).then(|| start.wrapping_sub(p) & 0x1FFF_FFFF),
+            )
         } else {
             let p = (self.pos + inc) & 0x1FFF_FFFF;
-            (p, (p >= end || p < self.pos).then(|| p.wrapping_sub(end) & 0x1FFF_FFFF))
+            (
+                p,
+                (p >= end || p < self.pos).then(|| p.wrapping_sub(end) & 0x1FFF_FFFF),
+            )
         };
         self.pos = pos;
         let Some(over) = past else {
