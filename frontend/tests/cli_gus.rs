@@ -127,3 +127,25 @@ fn a_record_names_the_gus_and_its_replay_fits_it() {
     assert_eq!(std::fs::read(&w).ok(), std::fs::read(&w2).ok());
     let _ = std::fs::remove_dir_all(&d);
 }
+
+#[test]
+fn listening_does_not_change_the_run() {
+    let d = temp_dir("gus-hash");
+    let prog = repo().join("roms/devices/gus.com");
+    let run = |wav: Option<&Path>| {
+        let mut args = vec!["--sound", "gus", "--cpu", "386", "--seconds", "0.8"];
+        args.extend(["--state-hash", s(&prog)]);
+        if let Some(w) = wav {
+            args.extend(["--wav", s(w)]);
+        }
+        let o = headless(&args);
+        let err = text(&o.stderr);
+        let line = err.lines().find(|l| l.contains("state hash"));
+        line.unwrap_or_else(|| panic!("no state hash: {err}"))
+            .to_string()
+    };
+    // Stopped while the sine plays: the card is mid-voice.
+    let (with, without) = (run(Some(&d.join("a.wav"))), run(None));
+    assert_eq!(with, without);
+    let _ = std::fs::remove_dir_all(&d);
+}

@@ -129,14 +129,11 @@ impl Machine {
         self.bus.dev.gus.set_capture(on);
     }
 
-    /// The Gravis UltraSound's frames since the last call, up to now,
-    /// while capturing: (cycle, left and right), one per GF1 frame (see
+    /// The Gravis UltraSound's frames since the last call while
+    /// capturing: (cycle, left and right), one per GF1 frame, up to
+    /// half a millisecond before now while a voice sounds (see
     /// [`crate::gus`]). Empty without the card.
     pub fn take_gus_output(&mut self) -> Vec<(u64, [i16; 2])> {
-        let now = self.cpu.cycles;
-        if self.bus.dev.gus.fitted() {
-            crate::gus::catch_up(&mut self.bus, now);
-        }
         self.bus.dev.gus.take_output()
     }
 

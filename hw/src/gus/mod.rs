@@ -14,9 +14,12 @@
 //! The GF1 computes one frame of every active voice ([`voice`], 14-32
 //! voices, 0Eh) at 617400/N Hz ([`frame_rate`]: 44100 Hz with 14, 19293
 //! with 32) from emulated time, lazily: a port access, the card's event or
-//! the output's [`Gus::take_output`] first runs the frames due. The
-//! event is set to the next wave or ramp interrupt, timer overflow or DMA
-//! chunk ([`dma`]), so interrupts come at their emulated time. While no
+//! the card's event first runs the frames due. The event is set to the
+//! next wave or ramp interrupt, timer overflow or DMA chunk ([`dma`]), so
+//! interrupts come at their emulated time, and while a voice sounds at
+//! least every [`FLUSH_US`], so its frames are in the output log in time
+//! for the output stage (which hears 1 ms behind the present) and the
+//! card's state at any cycle does not depend on who listens. While no
 //! voice or ramp runs, a frame costs nothing but its output sample.
 //! A stopped voice is silent (its held sample is not heard).
 
@@ -40,6 +43,9 @@ pub const DMAS: [u8; 6] = [0, 1, 3, 5, 6, 7];
 pub const DRAM_BYTES: usize = 1 << 20;
 /// The GF1's frame clock: 617400 Hz divided by the active voices.
 pub const CLOCK_HZ: u64 = 617_400;
+/// The longest the card goes without running its frames while a voice
+/// sounds: half a millisecond.
+pub const FLUSH_US: u64 = 500;
 
 /// The frame rate with `voices` active voices (14-32): 617400/N Hz, the
 /// ToolKit's table (44100 Hz with 14, 19293 Hz with 32).
@@ -172,6 +178,8 @@ pub struct State {
     frames: u64,
     /// The PIC input driven high now.
     line: Option<u8>,
+    /// A voice ran or ramped in the last frame run.
+    sounding: bool,
 }
 
 /// The Gravis UltraSound.
@@ -231,6 +239,7 @@ impl Gus {
                 epoch: 0,
                 frames: 0,
                 line: None,
+                sounding: false,
             },
             output: Output::default(),
         }
@@ -283,8 +292,8 @@ impl Gus {
     }
 
     /// The frames played since the last call while capturing: (cycle,
-    /// left and right), in order. Run the card to the present first
-    /// ([`catch_up`]).
+    /// left and right), in order; while a voice sounds, every frame up to
+    /// [`FLUSH_US`] before the present.
     pub fn take_output(&mut self) -> Vec<(u64, [i16; 2])> {
         std::mem::take(&mut self.output.log)
     }
@@ -325,11 +334,13 @@ impl Gus {
     fn frame(&mut self, at: u64) {
         let s = &mut self.state;
         let mut sum = [0i32; 2];
+        s.sounding = false;
         if s.reset & 1 != 0 {
             for (n, v) in s.voices.iter_mut().take(usize::from(s.active)).enumerate() {
                 if !v.running() && !v.ramping() {
                     continue;
                 }
+                s.sounding = true;
                 if v.running() {
                     let o = v.output(&s.dram);
                     sum[0] += o[0];
@@ -454,19 +465,22 @@ fn drive_irq<S: Slot>(bus: &mut S) {
     }
 }
 
-/// Sets the card's event to the earliest of what it waits for.
-fn reschedule<S: Slot>(bus: &mut S) {
+/// Sets the card's event to the earliest of what it waits for, `now`
+/// being the present cycle.
+fn reschedule<S: Slot>(bus: &mut S, now: u64) {
     let g = bus.card();
     let timers = g.state.timers.iter().filter_map(Timer::next_irq);
+    let flush = g.state.sounding.then(|| now + g.micros(FLUSH_US));
     let due = timers
         .chain(g.next_voice_irq())
         .chain(g.state.dma.next)
+        .chain(flush)
         .min();
     bus.schedule(due);
 }
 
 /// Runs the card to cycle `now` and drives its interrupt line.
-pub(crate) fn catch_up<S: Slot>(bus: &mut S, now: u64) {
+fn catch_up<S: Slot>(bus: &mut S, now: u64) {
     bus.card().run_to(now);
     drive_irq(bus);
 }
@@ -483,7 +497,8 @@ pub(crate) fn read<S: Slot>(bus: &mut S, port: u16, now: u64) -> u8 {
     catch_up(bus, now);
     let v = regs::read_port(bus, off, now);
     drive_irq(bus);
-    reschedule(bus);
+    mark_sounding(bus);
+    reschedule(bus, now);
     v
 }
 
@@ -498,7 +513,8 @@ pub(crate) fn write<S: Slot>(bus: &mut S, port: u16, v: u8, now: u64) {
     catch_up(bus, now);
     regs::write_port(bus, off, v, now);
     drive_irq(bus);
-    reschedule(bus);
+    mark_sounding(bus);
+    reschedule(bus, now);
 }
 
 /// The card's event at cycle `t`: frames and timers to `t`, a DMA chunk
@@ -509,7 +525,18 @@ pub(crate) fn fire<S: Slot>(bus: &mut S, t: u64) {
         dma::chunk(bus, t);
     }
     drive_irq(bus);
-    reschedule(bus);
+    mark_sounding(bus);
+    reschedule(bus, t);
+}
+
+/// A voice started by a write sounds from now: the flush event runs
+/// (the last frame's `sounding` does not know of it yet).
+fn mark_sounding<S: Slot>(bus: &mut S) {
+    let s = &mut bus.card().state;
+    let busy = s.voices[..usize::from(s.active)]
+        .iter()
+        .any(|v| v.running() || v.ramping());
+    s.sounding |= busy && s.reset & 1 != 0;
 }
 
 #[cfg(test)]

@@ -158,7 +158,14 @@ fn a_looped_voice_plays_its_wave_at_the_frame_rate() {
     square_voice(&mut m, 100, true, false);
     let t0 = m.cycles();
     at(&mut m, t0 + CPU / 10);
-    let out = m.take_gus_output();
+    let early = m.take_gus_output();
+    let behind = t0 + CPU / 10 - early.last().map_or(0, |f| f.0);
+    assert!(
+        behind <= CPU / 2000,
+        "flushed every 0.5 ms: {behind} cycles behind"
+    );
+    m.in8(BASE + 6);
+    let out = [early, m.take_gus_output()].concat();
     assert!(
         out.len().abs_diff(4410) <= 1,
         "0.1 s at 44100 Hz: {}",
