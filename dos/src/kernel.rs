@@ -145,8 +145,8 @@ impl Kernel {
 
     /// Sets up the arena (conventional memory up to `conv_top`) and the
     /// shell: COMMAND.COM's PSP (its own parent) and the master
-    /// environment of `env` ("NAME=value" strings) and the Sound
-    /// Blaster's settings.
+    /// environment of `env` ("NAME=value" strings) and the sound cards'
+    /// settings (BLASTER, ULTRASND and ULTRADIR).
     pub(crate) fn install(&mut self, m: &mut Machine, conv_top: u16, env: &[String]) {
         self.sync_free_clusters(m);
         self.arena = Arena::init(m, FIRST_MCB, conv_top);
@@ -169,7 +169,15 @@ impl Kernel {
             .config()
             .sb16
             .map(|c| format!("BLASTER={}", c.blaster(mpu)));
-        for s in env_strings.iter().chain(&blaster) {
+        // A Gravis UltraSound's, as its installation leaves them.
+        let gus = m.config().gus.map(|c| {
+            [
+                format!("ULTRASND={}", c.ultrasnd()),
+                r"ULTRADIR=C:\ULTRASND".to_string(),
+            ]
+        });
+        let cards = blaster.iter().chain(gus.iter().flatten());
+        for s in env_strings.iter().chain(cards) {
             env.extend(s.bytes());
             env.push(0);
         }

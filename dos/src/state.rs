@@ -34,8 +34,9 @@ use crate::Dos;
 /// The file's first bytes.
 pub const MAGIC: &[u8; 8] = b"TANDEMSS";
 /// The format version this build writes and reads (13: the bus has the
-/// game port and the CD-ROM drives' audio transport, DOS has MSCDEX and the
-/// read-only drives; 12: the scratch of the
+/// game port, the CD-ROM drives' audio transport and the Gravis UltraSound,
+/// the scheduler the GUS's event, DOS has MSCDEX and the read-only drives;
+/// 12: the scratch of the
 /// step in progress, the CPU's and the bus's, and the CPU's slow-path flag,
 /// derived from its hooks, are not saved; 11: DOS is saved as its
 /// parts, the kernel, the BIOS, the console and the diagnostics; 10: the bus has the

@@ -86,7 +86,7 @@ fn the_adlib_is_there_by_default_and_sb16_alone_brings_its_opl3() {
             "{sound:?}"
         );
     }
-    let (code, _) = opl_run(&["--sound", "adlib,gus"], &d.join("a.wav"));
+    let (code, _) = opl_run(&["--sound", "adlib,gravis"], &d.join("a.wav"));
     assert_eq!(code, Some(2), "an unknown card is bad usage");
     let _ = std::fs::remove_dir_all(&d);
 }

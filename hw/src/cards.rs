@@ -1,14 +1,21 @@
 //! The cards whose chips are modelled in folders of their own, on the PC
-//! bus: the VGA ([`crate::vga`]) and the Sound Blaster 16
-//! ([`crate::sb16`]). Their models know nothing of the bus, so those
-//! folders sit below it; here are their [`Device`] impls, and the slot
-//! ([`sb16::Slot`]) through which the Sound Blaster reaches the 8259As, the
-//! 8237s, its OPL3 and the MPU-401's interrupt.
+//! bus: the VGA ([`crate::vga`]), the Sound Blaster 16 ([`crate::sb16`])
+//! and the Gravis UltraSound ([`crate::gus`]). Their models know nothing
+//! of the bus, so those folders sit below it; here are their [`Device`]
+//! impls, and the slots ([`sb16::Slot`], [`gus::Slot`]) through which the
+//! cards reach the 8259As, the 8237s, the Sound Blaster's OPL3 and the
+//! MPU-401's interrupt.
+//!
+//! The two sound cards' jumpers share bases 220h, 240h and 260h: the
+//! Sound Blaster 16's device decodes 2X0h-2XFh of its four bases and
+//! hands a port to the UltraSound when that card sits there (tandem
+//! refuses the two at one base).
 
 use crate::bus::PcBus;
 use crate::config::MachineConfig;
 use crate::device::{Device, Ports};
 use crate::dma8237::{Dma8237, TransferType};
+use crate::gus::{self, Gus};
 use crate::sb16::{self, Sb16};
 use crate::scheduler::{Event, Scheduler};
 use crate::vga::Vga;
@@ -63,10 +70,16 @@ impl Device for Sb16 {
     }
 
     fn read(bus: &mut PcBus, port: u16, now: u64) -> u8 {
+        if bus.dev.gus.decodes(port) {
+            return gus::read(bus, port, now);
+        }
         sb16::read(bus, port, now)
     }
 
     fn write(bus: &mut PcBus, port: u16, v: u8, now: u64) {
+        if bus.dev.gus.decodes(port) {
+            return gus::write(bus, port, v, now);
+        }
         sb16::write(bus, port, v, now)
     }
 
@@ -122,6 +135,82 @@ impl sb16::Slot for PcBus {
 
     fn schedule(&mut self, at: Option<u64>) {
         self.sched.set(Event::Sb16, at);
+    }
+
+    fn unhandled(&mut self, port: u16) {
+        self.note_unhandled(port);
+    }
+}
+
+impl Device for Gus {
+    const NAME: &'static str = "Gravis UltraSound";
+    /// 2X0h-2XFh of the bases the Sound Blaster 16 does not decode
+    /// (210h, 230h, 250h; the others come through its device), and
+    /// 3X2h-3X7h of every base (3X0h/3X1h, the MIDI UART, are left to the
+    /// MPU-401's 330h/300h).
+    const PORTS: &'static [Ports] = &[
+        0x210..=0x21F,
+        0x230..=0x23F,
+        0x250..=0x25F,
+        0x312..=0x317,
+        0x322..=0x327,
+        0x332..=0x337,
+        0x342..=0x347,
+        0x352..=0x357,
+        0x362..=0x367,
+    ];
+    const EVENTS: &'static [Event] = &[Event::Gus];
+
+    fn power_on(config: &MachineConfig) -> Self {
+        Gus::new(config.gus, config.cpu_hz)
+    }
+
+    fn read(bus: &mut PcBus, port: u16, now: u64) -> u8 {
+        gus::read(bus, port, now)
+    }
+
+    fn write(bus: &mut PcBus, port: u16, v: u8, now: u64) {
+        gus::write(bus, port, v, now)
+    }
+
+    fn fire(bus: &mut PcBus, _: Event, t: u64) {
+        gus::fire(bus, t)
+    }
+
+    fn perturb(&mut self) {
+        Gus::perturb(self)
+    }
+}
+
+impl gus::Slot for PcBus {
+    fn card(&mut self) -> &mut Gus {
+        &mut self.dev.gus
+    }
+
+    fn set_irq(&mut self, line: u8, level: bool) {
+        self.dev.pics.set_irq(line, level);
+    }
+
+    fn set_dreq(&mut self, ch: usize, level: bool) {
+        self.dev.dma.set_dreq(ch, level);
+    }
+
+    fn dma_width(ch: usize) -> u32 {
+        Dma8237::width(ch)
+    }
+
+    fn dma_read(&mut self, ch: usize, units: u32, out: &mut Vec<u8>) -> (u32, bool) {
+        let t = self.dev.dma.transfer_read(ch, &self.mem, units, out);
+        (t.units, t.tc)
+    }
+
+    fn dma_write(&mut self, ch: usize, bytes: &[u8]) -> (u32, bool) {
+        let t = self.dev.dma.transfer_write(ch, &mut self.mem, bytes);
+        (t.units, t.tc)
+    }
+
+    fn schedule(&mut self, at: Option<u64>) {
+        self.sched.set(Event::Gus, at);
     }
 
     fn unhandled(&mut self, port: u16) {

@@ -7,6 +7,7 @@ use emu::CpuModel;
 
 use crate::cmos::DateTime;
 use crate::error::Error;
+use crate::gus::GusConfig;
 use crate::mpu401::Mpu401Config;
 use crate::sb16::Sb16Config;
 
@@ -50,6 +51,9 @@ pub struct MachineConfig {
     /// before the field existed had none.
     #[serde(default)]
     pub joystick: bool,
+    /// A Gravis UltraSound and its jumpers (none by default).
+    #[serde(default)]
+    pub gus: Option<GusConfig>,
 }
 
 /// Which x87 the machine has.
@@ -121,6 +125,7 @@ impl Default for MachineConfig {
             fpu: Fpu::None,
             sb16: None,
             joystick: true,
+            gus: None,
         }
     }
 }

@@ -123,6 +123,15 @@ pub enum Error {
     /// A Sound Blaster 16 16-bit DMA channel the card does not offer.
     #[error("SB16 HDMA {0}: 5, 6 or 7")]
     Sb16Hdma(u8),
+    /// A Gravis UltraSound base the card's jumpers do not offer.
+    #[error("GUS base {0:X}h: 210, 220, 230, 240, 250 or 260")]
+    GusBase(u16),
+    /// A Gravis UltraSound DMA channel the GF1 cannot take.
+    #[error("GUS DMA {0}: 1, 3, 5, 6 or 7")]
+    GusDma(u8),
+    /// A Gravis UltraSound interrupt the GF1 cannot take.
+    #[error("GUS IRQ {0}: 2, 3, 5, 7, 11, 12 or 15")]
+    GusIrq(u8),
     /// A saved device clock of zero Hz (it would divide by zero).
     #[error("a clock of {device_hz} Hz against a CPU of {cpu_hz} Hz")]
     ZeroClock {

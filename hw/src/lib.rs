@@ -8,7 +8,7 @@
 //! 8237A pair and page registers), [`opl3`] (the AdLib's YMF262),
 //! [`sb16`] (the Sound Blaster 16: DSP, CT1745 mixer), [`mpu401`] (the
 //! MPU-401 UART), [`gameport`] (the game port), [`cdaudio`] (the CD-ROM
-//! drives' audio transport), [`memory`] (the
+//! drives' audio transport), [`gus`] (the Gravis UltraSound's GF1), [`memory`] (the
 //! memory map and A20), [`option_rom`], [`scheduler`] (events and clock
 //! arithmetic), [`device`] (the interface every chip implements),
 //! [`registry`] (the list of devices on the bus), [`bus`] (port and event
@@ -28,6 +28,7 @@ pub mod error;
 mod firmware;
 pub mod fpu_error;
 pub mod gameport;
+pub mod gus;
 pub mod hash;
 pub mod kbc;
 pub mod machine;
@@ -47,6 +48,7 @@ pub mod vga;
 
 pub use config::{Fpu, MachineConfig};
 pub use error::Error;
+pub use gus::GusConfig;
 pub use machine::Machine;
 pub use run_exit::RunExit;
 pub use sb16::Sb16Config;

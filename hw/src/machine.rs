@@ -123,6 +123,20 @@ impl Machine {
         self.bus.dev.sb16.take_output()
     }
 
+    /// Keeps (true) or drops (false, the default) the Gravis UltraSound's
+    /// frames, for [`Machine::take_gus_output`].
+    pub fn capture_gus(&mut self, on: bool) {
+        self.bus.dev.gus.set_capture(on);
+    }
+
+    /// The Gravis UltraSound's frames since the last call while
+    /// capturing: (cycle, left and right), one per GF1 frame, up to
+    /// half a millisecond before now while a voice sounds (see
+    /// [`crate::gus`]). Empty without the card.
+    pub fn take_gus_output(&mut self) -> Vec<(u64, [i16; 2])> {
+        self.bus.dev.gus.take_output()
+    }
+
     /// Emulated time in whole microseconds.
     pub fn micros(&self) -> u64 {
         (self.cpu.cycles as u128 * 1_000_000 / self.config.cpu_hz.max(1) as u128) as u64

@@ -11,6 +11,7 @@ use crate::device::register_devices;
 use crate::dma8237::Dma8237;
 use crate::fpu_error::FpuErrorLatch;
 use crate::gameport::GamePort;
+use crate::gus::Gus;
 use crate::kbc::Kbc;
 use crate::mpu401::Mpu401;
 use crate::opl3::Opl3;
@@ -47,4 +48,6 @@ register_devices! {
     gameport: GamePort,
     /// The CD-ROM drives' audio transport (no ports: MSCDEX drives it).
     cdaudio: CdAudio,
+    /// The Gravis UltraSound (2X0h-2XFh and 3X2h-3X7h of base 210h-260h).
+    gus: Gus,
 }

@@ -91,6 +91,8 @@ pub enum Event {
     VgaRetrace = 4,
     /// The Sound Blaster 16's next DMA frame (or E2h retry).
     Sb16 = 5,
+    /// The Gravis UltraSound's next interrupt, timer overflow or DMA chunk.
+    Gus = 6,
 }
 
 impl Event {
@@ -102,11 +104,12 @@ impl Event {
         Event::Keyboard,
         Event::VgaRetrace,
         Event::Sb16,
+        Event::Gus,
     ];
 }
 
 /// Number of event kinds.
-pub const EVENT_KINDS: usize = 6;
+pub const EVENT_KINDS: usize = 7;
 
 /// The event kinds a machine had before the sound cards: a slot beyond
 /// them enters the state hash only while scheduled, so that a machine

@@ -37,8 +37,10 @@ pub struct MachineOpts {
 
     /// The sound cards: a comma-separated list of `adlib` (a YMF262 OPL3
     /// at 388h), `sb16` (a Sound Blaster 16, with its OPL3), `mpu401` (a
-    /// Roland MPU-401 UART playing General MIDI through a SoundFont), or
-    /// `none` [default: adlib,sb16,mpu401, as DOSBox has them].
+    /// Roland MPU-401 UART playing General MIDI through a SoundFont), `gus`
+    /// (a Gravis UltraSound with 1 MiB, ULTRASND and ULTRADIR set), or
+    /// `none` [default: adlib,sb16,mpu401, as DOSBox has them; a GUS only
+    /// when asked, as programs that find one prefer it].
     #[arg(long, value_name = "LIST", value_parser = parse_sound)]
     pub sound: Option<SoundSet>,
 
@@ -50,6 +52,14 @@ pub struct MachineOpts {
     /// string in its BLASTER variable.
     #[arg(long, value_name = "SETTINGS", value_parser = parse_blaster)]
     pub blaster: Option<Blaster>,
+
+    /// Where the Gravis UltraSound sits, written as DOS's ULTRASND
+    /// variable: base (hex: 210-260), playback DMA, sampling DMA (1, 3, 5,
+    /// 6, 7), GF1 IRQ, MIDI IRQ (2, 3, 5, 7, 11, 12, 15) [default:
+    /// "240,3,3,11,11", clear of the Sound Blaster 16's]. The program sees
+    /// the same string in its ULTRASND variable.
+    #[arg(long, value_name = "SETTINGS", value_parser = parse_ultrasnd)]
+    pub ultrasnd: Option<hw::GusConfig>,
 
     /// Same as listing `adlib` in `--sound` (which has it by default).
     #[arg(long, hide = true)]
@@ -71,6 +81,8 @@ pub struct SoundSet {
     pub sb16: bool,
     /// An MPU-401.
     pub mpu401: bool,
+    /// A Gravis UltraSound.
+    pub gus: bool,
 }
 
 impl Default for SoundSet {
@@ -80,6 +92,7 @@ impl Default for SoundSet {
             adlib: true,
             sb16: true,
             mpu401: true,
+            gus: false,
         }
     }
 }
@@ -101,8 +114,14 @@ pub enum OptionError {
     #[error("MPU-401 base {0:X}h: 330 or 300")]
     MpuBase(u16),
     /// A `--sound` name that is no card.
-    #[error("unknown sound card '{0}': a list of adlib, sb16, mpu401, or none")]
+    #[error("unknown sound card '{0}': a list of adlib, sb16, mpu401, gus, or none")]
     SoundCard(String),
+    /// A `--ultrasnd` that is not five numbers.
+    #[error("'{0}' is not an ULTRASND setting (base,dma,dma,irq,irq: 240,3,3,11,11)")]
+    Ultrasnd(String),
+    /// Resources the Gravis UltraSound cannot take.
+    #[error("{0}")]
+    Gus(String),
     /// A `--fpu` that is no choice.
     #[error("unknown FPU '{0}': none, 387 or auto")]
     Fpu(String),
@@ -160,12 +179,32 @@ fn bad_blaster(word: &str) -> OptionError {
     OptionError::BlasterWord(word.into())
 }
 
-/// Parses `--sound`: `none`, or names from adlib, sb16, mpu401.
+/// Parses `--ultrasnd`: ULTRASND's five comma-separated numbers.
+pub fn parse_ultrasnd(s: &str) -> Result<hw::GusConfig, OptionError> {
+    let bad = || OptionError::Ultrasnd(s.into());
+    let words: Vec<&str> = s.split(',').map(str::trim).collect();
+    let [base, dma, record_dma, irq, midi_irq] = words[..] else {
+        return Err(bad());
+    };
+    let dec = |w: &str| w.parse::<u8>().map_err(|_| bad());
+    let c = hw::GusConfig {
+        base: u16::from_str_radix(base, 16).map_err(|_| bad())?,
+        dma: dec(dma)?,
+        record_dma: dec(record_dma)?,
+        irq: dec(irq)?,
+        midi_irq: dec(midi_irq)?,
+    };
+    c.check().map_err(|e| OptionError::Gus(e.to_string()))?;
+    Ok(c)
+}
+
+/// Parses `--sound`: `none`, or names from adlib, sb16, mpu401, gus.
 pub fn parse_sound(s: &str) -> Result<SoundSet, OptionError> {
     let mut set = SoundSet {
         adlib: false,
         sb16: false,
         mpu401: false,
+        gus: false,
     };
     if s.trim() == "none" {
         return Ok(set);
@@ -175,6 +214,7 @@ pub fn parse_sound(s: &str) -> Result<SoundSet, OptionError> {
             "adlib" => set.adlib = true,
             "sb16" => set.sb16 = true,
             "mpu401" => set.mpu401 = true,
+            "gus" => set.gus = true,
             _ => return Err(OptionError::SoundCard(name.into())),
         }
     }
@@ -225,7 +265,27 @@ impl MachineOpts {
             ..Default::default()
         });
         config.joystick = !self.no_joystick;
+        config.gus = sound.gus.then(|| self.ultrasnd.unwrap_or_default());
         config
+    }
+
+    /// Why the cards asked for cannot sit together, if they cannot: the
+    /// Gravis UltraSound on the Sound Blaster 16's base, interrupt or DMA
+    /// channels.
+    pub fn card_error(&self, default: CpuModel) -> Option<String> {
+        let config = self.config(default);
+        let (sb, gus) = (config.sb16?, config.gus?);
+        if sb.base == gus.base {
+            return Some(format!("the GUS and the SB16 both at {:X}h", gus.base));
+        }
+        let sb_irq = if sb.irq == 2 { 9 } else { sb.irq };
+        let irq = [gus.irq, gus.midi_irq].map(|i| if i == 2 { 9 } else { i });
+        if irq.contains(&sb_irq) {
+            return Some(format!("the GUS and the SB16 both on IRQ {}", sb.irq));
+        }
+        let dma = [gus.dma, gus.record_dma];
+        let shared = [sb.dma8, sb.dma16].into_iter().find(|d| dma.contains(d));
+        shared.map(|d| format!("the GUS and the SB16 both on DMA {d}"))
     }
 
     /// The cards asked for: `--sound` (every card by default), plus the

@@ -80,9 +80,10 @@ enum Command {
 }
 
 impl Command {
-    /// A `--fpu` the command's machine cannot take (`run` checks its own,
+    /// A `--fpu` the command's machine cannot take, or sound cards that
+    /// cannot sit together: the option and why (`run` checks its own,
     /// whose CPU may come from a replayed record).
-    fn fpu_error(&self) -> Option<String> {
+    fn machine_error(&self) -> Option<(&'static str, String)> {
         use emu::CpuModel::I8086;
         let (opts, default) = match self {
             Command::Bench(a) => (&a.machine, I8086),
@@ -95,7 +96,9 @@ impl Command {
                 return None
             }
         };
-        opts.fpu_error(opts.cpu.unwrap_or(default))
+        let cpu = opts.cpu.unwrap_or(default);
+        let fpu = opts.fpu_error(cpu).map(|e| ("--fpu", e));
+        fpu.or_else(|| opts.card_error(cpu).map(|e| ("--sound", e)))
     }
 }
 
@@ -125,8 +128,8 @@ pub fn main() -> ExitCode {
             None => unreachable!("`tandem run` parses as the run command"),
         },
     };
-    if let Some(e) = command.fpu_error() {
-        eprintln!("tandem: error: --fpu: {e}");
+    if let Some((option, e)) = command.machine_error() {
+        eprintln!("tandem: error: {option}: {e}");
         return ExitCode::from(exit::BAD_INPUT);
     }
     match command {

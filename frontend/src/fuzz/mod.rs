@@ -88,6 +88,7 @@ fn a_record() -> Vec<u8> {
         sb16: Some(hw::Sb16Config::default()),
         mpu401: Some(Default::default()),
         joystick: true,
+        gus: Some(hw::GusConfig::default()),
     };
     let out = std::fs::File::create(&file).expect("a record file");
     let mut r = Recorder::new(Box::new(out), &header).expect("a recorder");

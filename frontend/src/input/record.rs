@@ -28,7 +28,7 @@
 //! Version 1 records, from before it, still load: they name no FPU and were
 //! made when tandem fitted none unless asked, so they replay without one.
 //! The header names the sound cards (`--sound`, `--blaster`): `"adlib":true`
-//! for an OPL3 at 388h, `sb16` and `mpu401` with their settings. Each is
+//! for an OPL3 at 388h, `sb16`, `mpu401` and `gus` with their settings. Each is
 //! written only when fitted, so a record without them (all those from
 //! before the cards existed) replays on a machine without them.
 //!
@@ -69,6 +69,9 @@ pub struct Header {
     /// The machine had a game port; written only when true (version 3).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub joystick: bool,
+    /// The Gravis UltraSound's settings, when one was fitted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gus: Option<hw::GusConfig>,
 }
 
 impl Header {
@@ -85,6 +88,7 @@ impl Header {
             sb16: config.sb16,
             mpu401: config.mpu401,
             joystick: config.joystick,
+            gus: config.gus,
         }
     }
 }
@@ -364,6 +368,7 @@ mod tests {
             sb16: None,
             mpu401: None,
             joystick: true,
+            gus: None,
         };
         let evs = [
             Event {

@@ -183,6 +183,7 @@ fn machine_config(
         fpu: args.machine.fpu,
         sound: args.machine.sound,
         blaster: args.machine.blaster,
+        ultrasnd: args.machine.ultrasnd,
         adlib: args.machine.adlib,
         no_joystick: args.machine.no_joystick,
     };
@@ -191,6 +192,9 @@ fn machine_config(
     let resumed = args.load_state.is_some();
     if let Some(e) = opts.fpu_error(config.cpu_model).filter(|_| !resumed) {
         return Err(Error::bad("--fpu", e));
+    }
+    if let Some(e) = opts.card_error(default_cpu).filter(|_| !resumed) {
+        return Err(Error::bad("--sound", e));
     }
     if let Some((h, p, _)) = header {
         // A version 2 record names its FPU: the replay builds that one
@@ -204,19 +208,20 @@ fn machine_config(
         // The replay fits the recorded sound cards; asking for others
         // would change the run.
         let m = &args.machine;
-        let explicit = m.sound.is_some() || m.blaster.is_some() || m.adlib;
-        let recorded_cards = (h.adlib, h.sb16, h.mpu401);
-        if explicit && (config.adlib, config.sb16, config.mpu401) != recorded_cards {
+        let explicit = m.sound.is_some() || m.blaster.is_some() || m.ultrasnd.is_some() || m.adlib;
+        let recorded_cards = (h.adlib, h.sb16, h.mpu401, h.gus);
+        let asked = (config.adlib, config.sb16, config.mpu401, config.gus);
+        if explicit && asked != recorded_cards {
             return Err(Error::bad(
                 p.display(),
                 format!(
-                    "recorded with the sound cards {}, but --sound/--blaster ask for {}",
-                    cards_named(h.adlib, h.sb16, h.mpu401),
-                    cards_named(config.adlib, config.sb16, config.mpu401)
+                    "recorded with the sound cards {}, but --sound/--blaster/--ultrasnd ask for {}",
+                    cards_named(recorded_cards),
+                    cards_named(asked)
                 ),
             ));
         }
-        (config.adlib, config.sb16, config.mpu401) = recorded_cards;
+        (config.adlib, config.sb16, config.mpu401, config.gus) = recorded_cards;
         // A record names its game port (version 3); older ones had none.
         if m.no_joystick && h.joystick {
             return Err(Error::bad(
@@ -286,6 +291,7 @@ fn start(
             fpu: args.machine.fpu,
             sound: None,
             blaster: None,
+            ultrasnd: None,
             adlib: saved.adlib,
             no_joystick: !saved.joystick,
         };
@@ -320,13 +326,17 @@ fn start(
     Ok((session, 0))
 }
 
+/// The sound cards of a machine: AdLib, Sound Blaster 16, MPU-401, GUS.
+type Cards = (
+    bool,
+    Option<hw::Sb16Config>,
+    Option<hw::mpu401::Mpu401Config>,
+    Option<hw::GusConfig>,
+);
+
 /// Sound cards for a message: "adlib, sb16 (A220 I5 D1 H5 T6), mpu401
-/// (330h)" or "none".
-fn cards_named(
-    adlib: bool,
-    sb16: Option<hw::Sb16Config>,
-    mpu: Option<hw::mpu401::Mpu401Config>,
-) -> String {
+/// (330h), gus (240,3,3,11,11)" or "none".
+fn cards_named((adlib, sb16, mpu, gus): Cards) -> String {
     let mut names = Vec::new();
     if adlib {
         names.push("adlib".to_string());
@@ -336,6 +346,9 @@ fn cards_named(
     }
     if let Some(c) = mpu {
         names.push(format!("mpu401 ({:X}h)", c.base));
+    }
+    if let Some(c) = gus {
+        names.push(format!("gus ({})", c.ultrasnd()));
     }
     if names.is_empty() {
         "none".into()

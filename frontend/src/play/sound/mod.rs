@@ -2,7 +2,7 @@
 //! stereo at one host rate, as a function of emulated time only.
 //!
 //! Each device becomes a [`Source`] (one file each: [`speaker`], [`opl`],
-//! [`sb16`], [`midi`], [`cdaudio`]).
+//! [`sb16`], [`midi`], [`cdaudio`], [`gus`]).
 //! A source drains what its device produced up to the machine's present
 //! cycle ([`Source::take`]) and adds its value for a run of output samples
 //! ([`Source::mix`]). Output sample `n` sits at emulated cycle
@@ -16,6 +16,7 @@
 //! rest, each source holding its last value.
 
 pub mod cdaudio;
+pub mod gus;
 pub mod midi;
 pub mod opl;
 pub mod sb16;
@@ -93,6 +94,9 @@ impl Mixer {
         }
         if !m.bus.dev.cdaudio.drives.is_empty() {
             sources.push(Box::new(cdaudio::CdAudioSource::new(m, clock)));
+        }
+        if m.bus.dev.gus.fitted() {
+            sources.push(Box::new(gus::GusSource::new(m, clock)));
         }
         Mixer {
             clock,
