@@ -2,8 +2,12 @@
 //! their CPU cycle by the machine (`hw::ppi::Ppi::record`), become 16-bit
 //! samples at the host rate. Each sample is the speaker's mean level over
 //! its span of emulated cycles (a box filter, which keeps square waves above
-//! the sample rate from aliasing into loud tones), through a DC blocker so
-//! a speaker left high is silent.
+//! the sample rate from aliasing into loud tones), then goes through the
+//! output stage a PC has: the small cone and its driver pass little above
+//! a few kHz, modelled as a fourth-order Butterworth low-pass at
+//! [`CORNER_HZ`] (two biquads), so a carrier that programs leave on or use
+//! for pulse-width sound (14-19 kHz) is its mean level, not a whistle; and
+//! a DC blocker, so a speaker left high is silent.
 
 use std::collections::VecDeque;
 
@@ -78,6 +82,8 @@ pub struct Speaker {
     /// The next sample to produce (its number since cycle 0).
     next: u64,
     level: bool,
+    /// The output stage's low-pass.
+    stage: [Biquad; 2],
     prev_in: f32,
     prev_out: f32,
 }
@@ -85,16 +91,84 @@ pub struct Speaker {
 /// Peak amplitude of the speaker.
 const AMPLITUDE: f32 = 6000.0;
 
+/// The output stage's corner frequency: beeps and tunes (up to 3 kHz)
+/// pass within 0.1 dB; a 14.3 kHz carrier is 36 dB down.
+pub const CORNER_HZ: f64 = 5000.0;
+
+/// One second-order section (direct form I) of the output stage's
+/// Butterworth low-pass, from the bilinear transform with prewarping.
+#[derive(Clone, Debug)]
+struct Biquad {
+    b: [f32; 3],
+    a: [f32; 2],
+    x: [f32; 2],
+    y: [f32; 2],
+}
+
+impl Biquad {
+    /// A low-pass at `corner` Hz with quality `q` for samples at `rate` Hz
+    /// (a corner at or past Nyquist passes everything).
+    fn low_pass(corner: f64, q: f64, rate: f64) -> Biquad {
+        if corner >= rate / 2.0 {
+            return Biquad {
+                b: [1.0, 0.0, 0.0],
+                a: [0.0, 0.0],
+                x: [0.0; 2],
+                y: [0.0; 2],
+            };
+        }
+        let k = (std::f64::consts::PI * corner / rate).tan();
+        let norm = 1.0 / (1.0 + k / q + k * k);
+        let b0 = k * k * norm;
+        Biquad {
+            b: [b0 as f32, (2.0 * b0) as f32, b0 as f32],
+            a: [
+                (2.0 * (k * k - 1.0) * norm) as f32,
+                ((1.0 - k / q + k * k) * norm) as f32,
+            ],
+            x: [0.0; 2],
+            y: [0.0; 2],
+        }
+    }
+
+    /// Starts the section as if `v` had always been its input.
+    fn settle(&mut self, v: f32) {
+        self.x = [v; 2];
+        self.y = [v; 2];
+    }
+
+    fn run(&mut self, x: f32) -> f32 {
+        let y = self.b[0] * x + self.b[1] * self.x[0] + self.b[2] * self.x[1]
+            - self.a[0] * self.y[0]
+            - self.a[1] * self.y[1];
+        self.x = [x, self.x[0]];
+        self.y = [y, self.y[0]];
+        y
+    }
+}
+
+/// The two sections' qualities of a fourth-order Butterworth filter.
+const BUTTERWORTH_4: [f64; 2] = [0.541_196_1, 1.306_563];
+
 impl Speaker {
     /// Samples at `rate` Hz for a CPU at `cpu_hz`, starting at `cycle` with
     /// the speaker at `level`.
     pub fn new(cpu_hz: u64, rate: u64, cycle: u64, level: bool) -> Speaker {
+        let r = rate.max(1) as f64;
+        let mut stage = BUTTERWORTH_4.map(|q| Biquad::low_pass(CORNER_HZ, q, r));
+        // The level held before the first sample is the filters' past (and
+        // the DC blocker's), so the start is silent.
+        let v = if level { 1.0 } else { 0.0 };
+        for b in &mut stage {
+            b.settle(v);
+        }
         let mut s = Speaker {
             cpu_hz: cpu_hz.max(1),
             rate: rate.max(1),
             next: 0,
             level,
-            prev_in: 0.0,
+            stage,
+            prev_in: v,
             prev_out: 0.0,
         };
         s.next = s.sample_at(cycle);
@@ -144,7 +218,8 @@ impl Speaker {
             if self.level {
                 high += end - at;
             }
-            let x = high as f32 / (end - start).max(1) as f32;
+            let mean = high as f32 / (end - start).max(1) as f32;
+            let x = self.stage.iter_mut().fold(mean, |v, b| b.run(v));
             // DC blocker: y[n] = x[n] - x[n-1] + 0.995 y[n-1].
             let y = x - self.prev_in + 0.995 * self.prev_out;
             self.prev_in = x;
@@ -184,5 +259,35 @@ mod tests {
         let a = out.len();
         s.render(&mut Vec::new(), 4_772_727, &mut out);
         assert_eq!(out.len(), 44_100, "{a}");
+    }
+
+    /// The RMS of one second of a square wave of `divisor` PIT clocks per
+    /// period on a 4.77 MHz PC, heard at 44.1 kHz (the first 0.1 s left
+    /// out: the filters settle).
+    fn rms_of_square(divisor: u64) -> f64 {
+        let cpu = 4_772_727u64;
+        let half = cpu * divisor / 1_193_182 / 2;
+        let mut s = Speaker::new(cpu, 44_100, 0, false);
+        let mut changes: Vec<(u64, bool)> = (1..)
+            .map(|i| (i * half, i % 2 == 1))
+            .take_while(|&(c, _)| c < cpu)
+            .collect();
+        let mut out = Vec::new();
+        s.render(&mut changes, cpu, &mut out);
+        let tail = &out[4410..];
+        (tail.iter().map(|&v| f64::from(v).powi(2)).sum::<f64>() / tail.len() as f64).sqrt()
+    }
+
+    #[test]
+    fn the_output_stage_passes_tunes_and_drops_a_carrier() {
+        // 1 kHz (divisor 1193) and 3 kHz (398) keep a square wave's RMS
+        // (about half the peak after the DC blocker); 14.4 kHz (83), which
+        // programs leave on or use as a PWM carrier, is near silence.
+        let tone = rms_of_square(1193);
+        assert!(tone > 2500.0, "{tone}");
+        let high_tune = rms_of_square(398);
+        assert!(high_tune > 2000.0, "{high_tune}");
+        let carrier = rms_of_square(83);
+        assert!(carrier < tone / 40.0, "carrier {carrier} vs tone {tone}");
     }
 }
