@@ -20,10 +20,18 @@
 //!   recognized (others are ignored without an acknowledge).
 //! - ACh (request version) and ADh (request revision) acknowledge, then
 //!   answer 15h (version 1.5) and 01h, which some drivers check.
+//! - D0h-D7h (want to send data) and DFh (want to send system message),
+//!   the intelligent mode's way out to MIDI OUT that drivers use without
+//!   UART mode: acknowledged, then the data-port bytes of one message go
+//!   straight out, a channel message (its status byte, or running status
+//!   from the last one, and the one or two data bytes its status calls
+//!   for) after D0h-D7h, a system message (exclusive F0h ... F7h, or a
+//!   common message with its data bytes) after DFh.
 //! - Every other intelligent-mode command (the sequencer, the conductor,
 //!   the track counters) is acknowledged and otherwise ignored: tandem
-//!   models the UART that games use, not the intelligent MPU's sequencer;
-//!   data-port writes outside UART mode are likewise ignored.
+//!   models the UART and the direct sends that games use, not the
+//!   intelligent MPU's sequencer; other data-port writes outside UART
+//!   mode are likewise ignored.
 //!
 //! Interrupt: the card's IRQ line is active while a byte waits to be read
 //! (DSR low, the MPU-401's "data available" interrupt) and drops when the
@@ -51,6 +59,11 @@ pub const ACK: u8 = 0xFE;
 const CMD_RESET: u8 = 0xFF;
 /// Command 3Fh: enter UART mode.
 const CMD_UART: u8 = 0x3F;
+
+/// Commands D0h-D7h: want to send data (one channel message).
+const CMD_SEND_DATA: std::ops::RangeInclusive<u8> = 0xD0..=0xD7;
+/// Command DFh: want to send system message.
+const CMD_SEND_SYSTEM: u8 = 0xDF;
 
 /// Commands answered with a data byte after the acknowledge: request
 /// version (1.5, the MPU-401's last firmware) and request revision.
@@ -109,6 +122,12 @@ pub struct Mpu401 {
     /// The byte last read from the data port (read again while the input
     /// is empty).
     pub data: u8,
+    /// A message being sent after D0h-D7h or DFh: its bytes so far.
+    #[serde(default)]
+    pub sending: Option<Sending>,
+    /// The last channel status sent that way (running status).
+    #[serde(default)]
+    pub running: u8,
     /// Keep the MIDI bytes for [`Mpu401::take_midi`].
     #[serde(skip)]
     capture: bool,
@@ -118,10 +137,50 @@ pub struct Mpu401 {
     midi: Vec<(u64, u8)>,
 }
 
+/// A message going straight to MIDI OUT after D0h-D7h (`channel`) or
+/// DFh (a system message).
+#[derive(Clone, Debug, Hash, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Sending {
+    /// After D0h-D7h: a channel message; after DFh: a system message.
+    pub channel: bool,
+    /// Its bytes so far (the status first).
+    pub bytes: Vec<u8>,
+}
+
+impl Sending {
+    fn new(channel: bool) -> Self {
+        Sending {
+            channel,
+            bytes: Vec::new(),
+        }
+    }
+
+    /// Whether the bytes so far are a whole message: the status's data
+    /// bytes are all there, or an exclusive ended with F7h (a byte that is
+    /// not a status where one is needed ends it too).
+    fn complete(&self) -> bool {
+        let Some(&status) = self.bytes.first() else {
+            return false;
+        };
+        let data = self.bytes.len() - 1;
+        match status {
+            0x80..=0xBF | 0xE0..=0xEF => data >= 2,
+            0xC0..=0xDF => data >= 1,
+            0xF0 => data > 0 && self.bytes[self.bytes.len() - 1] == 0xF7,
+            0xF1 | 0xF3 => data >= 1,
+            0xF2 => data >= 2,
+            _ => true,
+        }
+    }
+}
+
 impl Hash for Mpu401 {
     fn hash<H: Hasher>(&self, h: &mut H) {
         if self.uart || !self.input.is_empty() || self.data != ACK {
             (self.uart, &self.input, self.data).hash(h);
+        }
+        if self.sending.is_some() || self.running != 0 {
+            (&self.sending, self.running).hash(h);
         }
     }
 }
@@ -135,6 +194,8 @@ impl Mpu401 {
             uart: false,
             input: VecDeque::new(),
             data: ACK,
+            sending: None,
+            running: 0,
             capture: false,
             midi: Vec::new(),
         }
@@ -168,7 +229,36 @@ impl Mpu401 {
     /// A write of the data port at cycle `now`: a MIDI byte in UART mode
     /// (logged while capturing), ignored otherwise.
     pub fn write_data(&mut self, v: u8, now: u64) {
-        if self.uart && self.capture {
+        if self.uart {
+            self.out(v, now);
+            return;
+        }
+        let Some(mut msg) = self.sending.take() else {
+            return;
+        };
+        if msg.bytes.is_empty() && msg.channel && v < 0x80 {
+            // Running status: the last channel status goes out first
+            // (without one, a data byte waits for a status).
+            if self.running < 0x80 {
+                self.sending = Some(msg);
+                return;
+            }
+            msg.bytes.push(self.running);
+            self.out(self.running, now);
+        }
+        msg.bytes.push(v);
+        if msg.channel && (0x80..0xF0).contains(&msg.bytes[0]) {
+            self.running = msg.bytes[0];
+        }
+        self.out(v, now);
+        if !msg.complete() {
+            self.sending = Some(msg);
+        }
+    }
+
+    /// A byte for MIDI OUT at cycle `now` (logged while capturing).
+    fn out(&mut self, v: u8, now: u64) {
+        if self.capture {
             self.midi.push((now, v));
         }
     }
@@ -182,9 +272,15 @@ impl Mpu401 {
             }
             return;
         }
+        self.sending = None;
         match v {
-            CMD_RESET => self.input.clear(),
+            CMD_RESET => {
+                self.input.clear();
+                self.running = 0;
+            }
             CMD_UART => self.uart = true,
+            CMD_SEND_SYSTEM => self.sending = Some(Sending::new(false)),
+            c if CMD_SEND_DATA.contains(&c) => self.sending = Some(Sending::new(true)),
             _ => {}
         }
         self.input.push_back(ACK);
@@ -331,6 +427,43 @@ mod tests {
         // The second reset of a driver that did not know the mode.
         m.command(CMD_RESET);
         assert_eq!(m.read_data(), ACK);
+    }
+
+    #[test]
+    fn want_to_send_passes_one_message_to_midi_out() {
+        let mut m = fitted();
+        m.set_capture(true);
+        // Outside UART mode a data byte alone goes nowhere.
+        m.write_data(0x90, 1);
+        assert!(m.take_midi().is_empty());
+        // D0h: one channel message (note on), then nothing more.
+        m.command(0xD0);
+        for (i, b) in [0x90, 0x3C, 0x64, 0x45].into_iter().enumerate() {
+            m.write_data(b, 10 + i as u64);
+        }
+        assert_eq!(m.take_midi(), [(10, 0x90), (11, 0x3C), (12, 0x64)]);
+        // Running status: D0h then only the data bytes.
+        m.command(0xD0);
+        m.write_data(0x3C, 20);
+        m.write_data(0x00, 21);
+        assert_eq!(m.take_midi(), [(20, 0x90), (20, 0x3C), (21, 0x00)]);
+        // A program change has one data byte.
+        m.command(0xD1);
+        m.write_data(0xC1, 30);
+        m.write_data(0x05, 31);
+        m.write_data(0x06, 32);
+        assert_eq!(m.take_midi(), [(30, 0xC1), (31, 0x05)]);
+        // DFh: an exclusive message to its F7h.
+        m.command(0xDF);
+        for b in [0xF0, 0x41, 0x10, 0xF7, 0x99] {
+            m.write_data(b, 40);
+        }
+        assert_eq!(
+            m.take_midi().iter().map(|&(_, b)| b).collect::<Vec<_>>(),
+            [0xF0, 0x41, 0x10, 0xF7]
+        );
+        let acks = std::iter::from_fn(|| (m.status() & STATUS_DSR == 0).then(|| m.read_data()));
+        assert!(acks.take(10).all(|b| b == ACK), "each command acknowledged");
     }
 
     #[test]
