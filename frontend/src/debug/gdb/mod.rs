@@ -497,18 +497,19 @@ impl MonitorCmd for GdbTarget {
     }
 }
 
-/// The event loop: runs the target between gdb's packets.
-enum EventLoop {}
+/// The event loop: runs the target between gdb's packets, on a connection
+/// that outlives one gdbstub session (see [`serve`]).
+struct EventLoop<'a>(std::marker::PhantomData<&'a ()>);
 
-impl run_blocking::BlockingEventLoop for EventLoop {
+impl<'a> run_blocking::BlockingEventLoop for EventLoop<'a> {
     type Target = GdbTarget;
-    type Connection = packets::Checked;
+    type Connection = packets::Link<'a>;
     type StopReason = SingleThreadStopReason<u32>;
 
     #[allow(clippy::type_complexity)]
     fn wait_for_stop_reason(
         target: &mut GdbTarget,
-        conn: &mut packets::Checked,
+        conn: &mut packets::Link<'a>,
     ) -> Result<
         run_blocking::Event<SingleThreadStopReason<u32>>,
         run_blocking::WaitForStopReasonError<std::convert::Infallible, std::io::Error>,
@@ -562,19 +563,50 @@ pub fn serve(s: Debugger, port: u16) -> ExitCode {
     };
     let _ = conn.set_nodelay(true);
     let mut target = GdbTarget::new(s);
-    match GdbStub::new(packets::Checked::new(conn)).run_blocking::<EventLoop>(&mut target) {
-        Ok(DisconnectReason::Disconnect) => eprintln!("tandem debug: gdb detached"),
-        Ok(DisconnectReason::TargetExited(code)) => {
+    let mut checked = packets::Checked::new(conn);
+    // gdbstub ends its session on a packet it cannot handle (one it fails
+    // to parse, or one it did not expect); the remote protocol wants an
+    // error reply and the session going on. So such a packet gets `E16`
+    // here and a new gdbstub session continues on the same connection and
+    // target (no state of the debugger is lost); only the connection
+    // failing, or packet after packet failing, ends it.
+    let mut failures = 0u32;
+    loop {
+        let stub = GdbStub::new(packets::Link(&mut checked));
+        let e = match stub.run_blocking::<EventLoop>(&mut target) {
+            Ok(reason) => {
+                say_disconnect(reason);
+                return ExitCode::SUCCESS;
+            }
+            Err(e) => e,
+        };
+        failures += 1;
+        if e.is_connection_error() || e.is_target_error() || failures > MAX_FAILED_PACKETS {
+            // Like an output that cannot be written.
+            return crate::app::error::input_error("debug", format!("gdb stub: {e}"));
+        }
+        log::warn!("gdb: a packet gdbstub could not handle ({e}): E16, going on");
+        if let Err(e) = checked.refuse_last() {
+            return crate::app::error::input_error("debug", format!("gdb stub: {e}"));
+        }
+    }
+}
+
+/// Packets gdbstub may fail on before the session ends all the same (a
+/// client that sends nothing else is not a debugger).
+const MAX_FAILED_PACKETS: u32 = 10_000;
+
+fn say_disconnect(reason: DisconnectReason) {
+    match reason {
+        DisconnectReason::Disconnect => eprintln!("tandem debug: gdb detached"),
+        DisconnectReason::TargetExited(code) => {
             eprintln!("tandem debug: the program exited with code {code}")
         }
-        Ok(DisconnectReason::TargetTerminated(sig)) => {
+        DisconnectReason::TargetTerminated(sig) => {
             eprintln!("tandem debug: the program stopped ({sig})")
         }
-        Ok(DisconnectReason::Kill) => eprintln!("tandem debug: killed by gdb"),
-        // The connection failed: like an output that cannot be written.
-        Err(e) => return crate::app::error::input_error("debug", format!("gdb stub: {e}")),
+        DisconnectReason::Kill => eprintln!("tandem debug: killed by gdb"),
     }
-    ExitCode::SUCCESS
 }
 
 #[cfg(test)]

@@ -189,6 +189,9 @@ pub struct Checked {
     ready: VecDeque<u8>,
     /// gdb asked for no-ack mode (no `+` after each packet).
     no_ack: bool,
+    /// A gdbstub session begun after a failed packet in no-ack mode: it
+    /// does not know the mode, so its acks are dropped here.
+    drop_acks: bool,
 }
 
 impl Checked {
@@ -199,6 +202,7 @@ impl Checked {
             raw: Vec::new(),
             ready: VecDeque::new(),
             no_ack: false,
+            drop_acks: false,
         }
     }
 
@@ -237,7 +241,12 @@ impl Checked {
                 return Ok(());
             };
             if first != b'$' {
-                self.ready.push_back(first);
+                // Outside a packet only acks, NAKs and Ctrl-C mean
+                // anything (GDB manual, "Packet Acknowledgment",
+                // "Interrupts"); other bytes are line noise.
+                if matches!(first, b'+' | b'-' | 0x03) {
+                    self.ready.push_back(first);
+                }
                 self.raw.remove(0);
                 continue;
             }
@@ -287,10 +296,59 @@ impl Checked {
     }
 }
 
+impl Checked {
+    /// Answers the packet gdbstub failed on with an error reply (its ack
+    /// already went out, unless in no-ack mode, where none is due).
+    pub fn refuse_last(&mut self) -> std::io::Result<()> {
+        // The next gdbstub session starts acking again; gdb, in no-ack
+        // mode, wants none.
+        self.drop_acks = self.no_ack;
+        Write::write_all(&mut self.conn, &frame(EINVAL))
+    }
+}
+
+/// The checked connection lent to one gdbstub session: a session that
+/// ends on a packet it cannot handle leaves the connection (its buffered
+/// bytes, its no-ack mode) to the next.
+pub struct Link<'a>(pub &'a mut Checked);
+
+impl Connection for Link<'_> {
+    type Error = std::io::Error;
+
+    fn write(&mut self, byte: u8) -> Result<(), Self::Error> {
+        self.0.write(byte)
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> Result<(), Self::Error> {
+        Connection::write_all(self.0, buf)
+    }
+
+    fn flush(&mut self) -> Result<(), Self::Error> {
+        Connection::flush(self.0)
+    }
+
+    fn on_session_start(&mut self) -> Result<(), Self::Error> {
+        self.0.on_session_start()
+    }
+}
+
+impl ConnectionExt for Link<'_> {
+    fn read(&mut self) -> Result<u8, Self::Error> {
+        ConnectionExt::read(self.0)
+    }
+
+    fn peek(&mut self) -> Result<Option<u8>, Self::Error> {
+        self.0.peek()
+    }
+}
+
 impl Connection for Checked {
     type Error = std::io::Error;
 
     fn write(&mut self, byte: u8) -> Result<(), Self::Error> {
+        if self.drop_acks && byte == b'+' {
+            return Ok(());
+        }
         Write::write_all(&mut self.conn, &[byte])
     }
 
