@@ -205,10 +205,7 @@ impl Framing {
     fn of(vga: &Vga, view: View) -> Self {
         let c = &vga.crtc;
         let (ppc, rep) = if vga.gc.graphics() {
-            (
-                if vga.gc.shift256() { 4 } else { 8 },
-                graphics_rows(vga).0,
-            )
+            (if vga.gc.shift256() { 4 } else { 8 }, graphics_rows(vga).0)
         } else {
             (
                 if vga.seq.dot8() { 8 } else { 9 },
@@ -216,8 +213,20 @@ impl Framing {
             )
         };
         let (width, rows) = size(vga);
-        let h = Axis::new(c.h_total(), c.h_display(), c.h_blank_start(), c.h_blank_end(), 0x3F);
-        let v = Axis::new(c.v_total(), c.v_display(), c.v_blank_start(), c.v_blank_end(), 0xFF);
+        let h = Axis::new(
+            c.h_total(),
+            c.h_display(),
+            c.h_blank_start(),
+            c.h_blank_end(),
+            0x3F,
+        );
+        let v = Axis::new(
+            c.v_total(),
+            c.v_display(),
+            c.v_blank_start(),
+            c.v_blank_end(),
+            0xFF,
+        );
         let b = view.border;
         let px = |n: u32| if b { n as usize * ppc } else { 0 };
         let ln = |n: u32| if b { n as usize / rep } else { 0 };
@@ -294,7 +303,8 @@ impl<'a, L: Lines> Framed<'a, L> {
             self.buf[l..l + dw].copy_from_slice(&d[..dw]);
         }
         self.inner.line(y, &self.buf);
-        self.spans.extend(self.h_black.iter().map(|&(a, b)| (y, a, b)));
+        self.spans
+            .extend(self.h_black.iter().map(|&(a, b)| (y, a, b)));
     }
 
     /// Blackens the blanked spans.

@@ -684,7 +684,11 @@ fn indexed_blanking_finds_a_black_index_when_the_dac_has_none() {
     let mut v = mode13_filled();
     v.dac.set_write_index(0);
     for i in 0..768 {
-        v.dac.write_data(if i % 3 == 2 { 10 + (i / 3 % 50) as u8 } else { 0 });
+        v.dac.write_data(if i % 3 == 2 {
+            10 + (i / 3 % 50) as u8
+        } else {
+            0
+        });
     }
     crtc(&mut v, 0x02, 0x40);
     crtc(&mut v, 0x01, 0x4F);
