@@ -55,6 +55,10 @@ pub struct Machine {
     /// host-side bookkeeping, not machine state: not saved or hashed).
     #[serde(skip)]
     instructions: u64,
+    /// How the display's frames are framed (a host's view, not machine
+    /// state: not saved or hashed).
+    #[serde(skip)]
+    view: crate::vga::View,
 }
 
 impl Machine {
@@ -74,6 +78,7 @@ impl Machine {
             trap: None,
             trap_resume: None,
             instructions: 0,
+            view: crate::vga::View::default(),
         }
     }
 
@@ -428,21 +433,29 @@ impl Machine {
         self.bus.dev.gameport.set_button(button, down);
     }
 
+    /// Frames the display as `view` asks from now on (the active display
+    /// area alone by default).
+    pub fn set_view(&mut self, view: crate::vga::View) {
+        self.view = view;
+    }
+
     /// Renders the display.
     pub fn render(&self) -> Frame {
-        self.bus.dev.vga.render()
+        let mut f = Frame::default();
+        self.render_into(&mut f);
+        f
     }
 
     /// Renders the display into `frame`, reusing its buffer (a window's
     /// frame after frame).
     pub fn render_into(&self, frame: &mut Frame) {
-        self.bus.dev.vga.render_into(frame)
+        self.bus.dev.vga.render_view_into(frame, self.view)
     }
 
     /// Renders the display into `frame` as DAC indices and the DAC's
     /// colours (a palettized video's frame), reusing its buffer.
     pub fn render_indexed_into(&self, frame: &mut crate::vga::IndexedFrame) {
-        self.bus.dev.vga.render_indexed_into(frame)
+        self.bus.dev.vga.render_indexed_view_into(frame, self.view)
     }
 
     /// Places a ROM image at `addr` (e.g. C0000h for a video BIOS).

@@ -50,6 +50,13 @@ pub struct RunArgs {
     #[arg(long, value_name = "FILE.png")]
     pub screenshot: Option<PathBuf>,
 
+    /// Show the overscan border around the active display area, in the
+    /// overscan colour, as a monitor shows it (everything the CRTC does not
+    /// blank), in the window, `--screenshot` and `--video`. Without it a
+    /// frame is the active display area alone.
+    #[arg(long)]
+    pub border: bool,
+
     /// Write what the run would have sounded like (every sound card of
     /// `--sound` and the PC speaker, mixed) to FILE as a 16-bit stereo WAV, computed
     /// from emulated time: the same run gives the same bytes. Headless.

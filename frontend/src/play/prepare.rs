@@ -64,6 +64,9 @@ pub fn prepare(args: &RunArgs, headless: bool, stdin: Stdin) -> Result<Run, Erro
     let config = machine_config(args, replay.as_ref(), &name)?;
     let (mount, temp) = mount(args)?;
     let (mut session, origin) = start(args, config, &mount, &name, &image)?;
+    session.m.set_view(hw::vga::View {
+        border: args.border,
+    });
     let check = Check::attach(&args.check, &mut session, &name, &image, &mount)?;
     // A resumed run goes on with the saved machine's CPU and clock.
     let cpu_hz = session.m.config().cpu_hz;

@@ -71,6 +71,12 @@ impl AttributeController {
         self.regs[0x10] & 0x20 != 0
     }
 
+    /// AR11: the overscan colour, a DAC index shown in the border (where
+    /// display enable is off and blanking not on).
+    pub fn overscan(&self) -> u8 {
+        self.regs[0x11]
+    }
+
     /// AR13 bits 3-0: horizontal pel panning.
     pub fn panning(&self) -> u8 {
         self.regs[0x13] & 0x0F

@@ -74,6 +74,31 @@ impl Crtc {
         }
     }
 
+    /// Start of horizontal blanking (CR02): the character count at which
+    /// the blanking signal comes on.
+    pub fn h_blank_start(&self) -> u32 {
+        self.regs[2] as u32
+    }
+
+    /// End of horizontal blanking: the six bits (CR03 bits 4-0 and CR05
+    /// bit 7) the character count's low bits match when blanking ends.
+    pub fn h_blank_end(&self) -> u32 {
+        (self.regs[3] & 0x1F) as u32 | ((self.regs[5] >> 7) as u32) << 5
+    }
+
+    /// Start of vertical blanking: CR15, CR07 bit 3 and CR09 bit 5.
+    pub fn v_blank_start(&self) -> u32 {
+        self.regs[0x15] as u32
+            | ((self.regs[7] >> 3 & 1) as u32) << 8
+            | ((self.regs[9] >> 5 & 1) as u32) << 9
+    }
+
+    /// End of vertical blanking (CR16): the eight bits the scan line
+    /// counter's low bits match when blanking ends.
+    pub fn v_blank_end(&self) -> u32 {
+        self.regs[0x16] as u32
+    }
+
     /// Line compare (split screen) scan line: CR18 + CR07 bit 4 + CR09 bit 6.
     pub fn line_compare(&self) -> u32 {
         self.regs[0x18] as u32

@@ -16,6 +16,7 @@ pub mod attribute;
 pub mod crtc;
 pub mod dac;
 pub mod font;
+pub mod geometry;
 pub mod graphics;
 pub mod probe;
 pub mod render;
@@ -24,6 +25,7 @@ pub mod sequencer;
 pub use attribute::AttributeController;
 pub use crtc::Crtc;
 pub use dac::Dac;
+pub use geometry::View;
 pub use graphics::GraphicsController;
 pub use render::{Frame, IndexedFrame};
 pub use sequencer::Sequencer;
@@ -570,6 +572,17 @@ impl Vga {
     /// Renders the current display into `frame`, reusing its buffer.
     pub fn render_into(&self, frame: &mut Frame) {
         render::render_into(self, frame)
+    }
+
+    /// Renders the current display into `frame` framed as `view` asks.
+    pub fn render_view_into(&self, frame: &mut Frame, view: View) {
+        render::render_view_into(self, frame, view)
+    }
+
+    /// Renders the current display into `frame` as DAC indices, framed as
+    /// `view` asks.
+    pub fn render_indexed_view_into(&self, frame: &mut IndexedFrame, view: View) {
+        render::render_indexed_view_into(self, frame, view)
     }
 
     /// Renders the current display into `frame` as DAC indices and the

@@ -9,7 +9,10 @@
 //!
 //! The frame has the mode's logical resolution: 320x200 for mode 13h,
 //! 320x240 for the usual mode X, 720x400 for 80x25 text, 640x480 for 12h
-//! (double-scanned and repeated scan lines are shown once).
+//! (double-scanned and repeated scan lines are shown once). It is the
+//! active display area (display end, CR01 and CR12) where blanking
+//! ([`super::geometry`]) shows black; with [`View::border`] the overscan
+//! border the monitor shows around it is added in the overscan colour.
 //!
 //! As on the chip, every mode first makes a DAC index per pixel (the
 //! 256-colour modes' bytes, or the attribute controller's lookup of the
@@ -18,6 +21,7 @@
 //! palettized video codec wants), [`render_into`] goes through it.
 
 use super::attribute::pel_shift;
+use super::geometry::{Axis, View};
 use super::Vga;
 use super::PLANE_SIZE;
 
@@ -88,7 +92,12 @@ trait Lines {
     fn start(&mut self, width: usize, height: usize, dac: Option<&[[u8; 3]; 256]>);
     /// Scan line `y`'s indices (at least `width` of them).
     fn line(&mut self, y: usize, indices: &[u8]);
+    /// The blanked spans (line, first pixel, end pixel) turn black.
+    fn blank(&mut self, spans: &[Span]);
 }
+
+/// A blanked run of pixels: line, first pixel, end pixel.
+type Span = (usize, usize, usize);
 
 impl Lines for IndexedFrame {
     fn start(&mut self, width: usize, height: usize, dac: Option<&[[u8; 3]; 256]>) {
@@ -103,6 +112,38 @@ impl Lines for IndexedFrame {
         let w = self.width;
         if let Some(dst) = self.pixels.get_mut(y * w..(y + 1) * w) {
             dst.copy_from_slice(&indices[..w]);
+        }
+    }
+
+    /// Black needs an index: one the DAC holds black already, else one the
+    /// frame does not use (made black), else the darkest colour.
+    fn blank(&mut self, spans: &[Span]) {
+        if spans.is_empty() {
+            return;
+        }
+        let black = match self.palette.iter().position(|c| *c == [0; 3]) {
+            Some(i) => i,
+            None => {
+                let mut used = [false; 256];
+                for &p in &self.pixels {
+                    used[p as usize] = true;
+                }
+                match used.iter().position(|u| !u) {
+                    Some(i) => {
+                        self.palette[i] = [0; 3];
+                        i
+                    }
+                    None => (0..256)
+                        .min_by_key(|&i| self.palette[i].iter().map(|&c| c as u32).sum::<u32>())
+                        .unwrap_or(0),
+                }
+            }
+        };
+        let w = self.width;
+        for &(y, x0, x1) in spans {
+            if let Some(dst) = self.pixels.get_mut(y * w + x0..y * w + x1) {
+                dst.fill(black as u8);
+            }
         }
     }
 }
@@ -128,6 +169,174 @@ impl Lines for ThroughDac<'_> {
                 d.copy_from_slice(&self.dac[i as usize]);
             }
         }
+    }
+
+    fn blank(&mut self, spans: &[Span]) {
+        let w = self.frame.width;
+        for &(y, x0, x1) in spans {
+            if let Some(dst) = self.frame.rgb.get_mut((y * w + x0) * 3..(y * w + x1) * 3) {
+                dst.fill(0);
+            }
+        }
+    }
+}
+
+/// The frame's shape: the active display area, the border around it and
+/// where blanking falls, in pixels and frame lines.
+struct Framing {
+    /// Character clocks across, scan lines down.
+    h: Axis,
+    v: Axis,
+    /// Pixels per character clock.
+    ppc: usize,
+    /// Scan lines per frame line.
+    rep: usize,
+    /// The active display area in pixels and lines.
+    width: usize,
+    rows: usize,
+    /// The border shown: pixels left and right, lines above and below.
+    left: usize,
+    right: usize,
+    top: usize,
+    bottom: usize,
+}
+
+impl Framing {
+    fn of(vga: &Vga, view: View) -> Self {
+        let c = &vga.crtc;
+        let (ppc, rep) = if vga.gc.graphics() {
+            (if vga.gc.shift256() { 4 } else { 8 }, graphics_rows(vga).0)
+        } else {
+            (
+                if vga.seq.dot8() { 8 } else { 9 },
+                if c.double_scan() { 2 } else { 1 },
+            )
+        };
+        let (width, rows) = size(vga);
+        let h = Axis::new(
+            c.h_total(),
+            c.h_display(),
+            c.h_blank_start(),
+            c.h_blank_end(),
+            0x3F,
+        );
+        let v = Axis::new(
+            c.v_total(),
+            c.v_display(),
+            c.v_blank_start(),
+            c.v_blank_end(),
+            0xFF,
+        );
+        let b = view.border;
+        let px = |n: u32| if b { n as usize * ppc } else { 0 };
+        let ln = |n: u32| if b { n as usize / rep } else { 0 };
+        Framing {
+            left: px(h.before),
+            right: px(h.after),
+            top: ln(v.before),
+            bottom: ln(v.after),
+            h,
+            v,
+            ppc,
+            rep,
+            width,
+            rows,
+        }
+    }
+
+    fn size(&self) -> (usize, usize) {
+        (
+            self.left + self.width + self.right,
+            self.top + self.rows + self.bottom,
+        )
+    }
+
+    /// The pixel runs horizontal blanking turns black on every line.
+    fn h_black(&self) -> Vec<(usize, usize)> {
+        let mut runs: Vec<(usize, usize)> = Vec::new();
+        for col in 0..self.width.div_ceil(self.ppc) {
+            if !self.h.blanked(col as u32) {
+                continue;
+            }
+            let x0 = self.left + col * self.ppc;
+            let x1 = (x0 + self.ppc).min(self.left + self.width);
+            match runs.last_mut() {
+                Some(r) if r.1 == x0 => r.1 = x1,
+                _ => runs.push((x0, x1)),
+            }
+        }
+        runs
+    }
+}
+
+/// Puts the scanned lines of the active display area into their frame:
+/// the border in the overscan colour around them, blanking black.
+struct Framed<'a, L: Lines> {
+    inner: &'a mut L,
+    fr: Framing,
+    overscan: u8,
+    h_black: Vec<(usize, usize)>,
+    spans: Vec<Span>,
+    buf: Vec<u8>,
+}
+
+impl<'a, L: Lines> Framed<'a, L> {
+    fn new(vga: &Vga, view: View, inner: &'a mut L) -> Self {
+        let fr = Framing::of(vga, view);
+        Framed {
+            inner,
+            h_black: fr.h_black(),
+            fr,
+            overscan: vga.attr.overscan(),
+            spans: Vec::new(),
+            buf: Vec::new(),
+        }
+    }
+
+    /// Frame line `y`: `display` (the active area's indices) or border.
+    fn put(&mut self, y: usize, display: Option<&[u8]>) {
+        let (w, _) = self.fr.size();
+        self.buf.clear();
+        self.buf.resize(w, self.overscan);
+        if let Some(d) = display {
+            let (l, dw) = (self.fr.left, self.fr.width);
+            self.buf[l..l + dw].copy_from_slice(&d[..dw]);
+        }
+        self.inner.line(y, &self.buf);
+        self.spans
+            .extend(self.h_black.iter().map(|&(a, b)| (y, a, b)));
+    }
+
+    /// Blackens the blanked spans.
+    fn finish(self) {
+        self.inner.blank(&self.spans);
+    }
+}
+
+impl<L: Lines> Lines for Framed<'_, L> {
+    fn start(&mut self, _: usize, _: usize, dac: Option<&[[u8; 3]; 256]>) {
+        let (_, h) = self.fr.size();
+        let (w, _) = self.fr.size();
+        self.inner.start(w, h, dac);
+        if dac.is_none() {
+            return;
+        }
+        for y in (0..self.fr.top).chain(self.fr.top + self.fr.rows..h) {
+            self.put(y, None);
+        }
+    }
+
+    fn line(&mut self, y: usize, indices: &[u8]) {
+        let fy = self.fr.top + y;
+        self.put(fy, Some(indices));
+        if self.fr.v.blanked((y * self.fr.rep) as u32) {
+            let (w, _) = self.fr.size();
+            self.spans.push((fy, 0, w));
+        }
+    }
+
+    fn blank(&mut self, spans: &[Span]) {
+        self.spans.extend_from_slice(spans);
     }
 }
 
@@ -183,19 +392,36 @@ fn attribute_indices(vga: &Vga) -> [u8; 16] {
 /// Renders `vga` into `f`, reusing its buffer (a window renders every
 /// frame without allocating one).
 pub fn render_into(vga: &Vga, f: &mut Frame) {
-    scan(
-        vga,
-        &mut ThroughDac {
-            frame: f,
-            dac: [[0; 3]; 256],
-        },
-    )
+    render_view_into(vga, f, View::default())
+}
+
+/// Renders `vga` into `f` framed as `view` asks.
+pub fn render_view_into(vga: &Vga, f: &mut Frame, view: View) {
+    let mut rgb = ThroughDac {
+        frame: f,
+        dac: [[0; 3]; 256],
+    };
+    let mut framed = Framed::new(vga, view, &mut rgb);
+    scan(vga, &mut framed);
+    framed.finish();
 }
 
 /// Renders `vga` into `f` as DAC indices and the DAC's colours, reusing
 /// its buffer.
 pub fn render_indexed_into(vga: &Vga, f: &mut IndexedFrame) {
-    scan(vga, f)
+    render_indexed_view_into(vga, f, View::default())
+}
+
+/// Renders `vga` into `f` as DAC indices, framed as `view` asks.
+pub fn render_indexed_view_into(vga: &Vga, f: &mut IndexedFrame, view: View) {
+    let mut framed = Framed::new(vga, view, f);
+    scan(vga, &mut framed);
+    framed.finish();
+}
+
+/// The size (width, height) of the frame `view` makes of `vga` now.
+pub fn view_size(vga: &Vga, view: View) -> (usize, usize) {
+    Framing::of(vga, view).size()
 }
 
 /// Scans the frame out line by line (see the module doc).

@@ -549,3 +549,154 @@ fn indexed_frames_through_their_palette_are_the_rgb_frames() {
     mode13_ramp().render_indexed_into(&mut f);
     assert_eq!(f.pixels[16], 17);
 }
+
+/// Mode 13h filled with colour 15, CR00-CR07 unprotected.
+fn mode13_filled() -> Vga {
+    let mut v = Vga::new(1_000_000);
+    v.set_mode(0x13, 0);
+    for i in 0..64_000u32 {
+        v.mem_write(0xA0000 + i, 15);
+    }
+    let r = v.crtc.regs[0x11];
+    crtc(&mut v, 0x11, r & 0x7F);
+    v
+}
+
+fn border() -> View {
+    View { border: true }
+}
+
+#[test]
+fn blanking_runs_from_its_start_to_the_end_match() {
+    // Mode 13h across: total 100, display 80, blanking 80 to 22h (34).
+    let a = geometry::Axis::new(100, 80, 0x50, 0x22, 0x3F);
+    assert_eq!((a.before, a.after), (2, 0));
+    assert!(a.blanked(80) && a.blanked(97) && !a.blanked(98) && !a.blanked(79));
+    // Blanking past the total goes on into the next line's counts.
+    let w = geometry::Axis::new(100, 80, 90, 0x05, 0x3F);
+    assert!(w.blanked(99) && w.blanked(0) && w.blanked(4) && !w.blanked(5));
+    assert_eq!((w.before, w.after), (0, 10));
+    // A start past the total never blanks: the whole line is border.
+    let n = geometry::Axis::new(100, 80, 120, 0, 0x3F);
+    assert_eq!((n.before, n.after), (0, 20));
+    // End equal to the start's low bits: a full 64 counts.
+    let f = geometry::Axis::new(200, 80, 100, 100 & 0x3F, 0x3F);
+    assert!(f.blanked(163) && !f.blanked(164));
+}
+
+#[test]
+fn standard_modes_keep_their_frames_and_show_no_black() {
+    for mode in [0x01, 0x03, 0x04, 0x0D, 0x10, 0x12, 0x13] {
+        let mut v = Vga::new(1_000_000);
+        v.set_mode(mode, 0);
+        let f = v.render();
+        assert_eq!((f.width, f.height), render::size(&v), "mode {mode:02X}h");
+        let fr = geometry::Axis::new(
+            v.crtc.h_total(),
+            v.crtc.h_display(),
+            v.crtc.h_blank_start(),
+            v.crtc.h_blank_end(),
+            0x3F,
+        );
+        assert!(
+            (0..v.crtc.h_display()).all(|c| !fr.blanked(c)),
+            "mode {mode:02X}h blanks inside its display"
+        );
+    }
+}
+
+#[test]
+fn columns_past_the_start_of_blanking_are_black() {
+    // An intro's tweak: display end 47h (288 pixels), blanking at 3Fh.
+    let mut v = mode13_ramp();
+    let r = v.crtc.regs[0x11];
+    crtc(&mut v, 0x11, r & 0x7F);
+    crtc(&mut v, 0x13, 0x24);
+    crtc(&mut v, 0x01, 0x47);
+    crtc(&mut v, 0x02, 0x3F);
+    let f = v.render();
+    assert_eq!((f.width, f.height), (288, 200));
+    // Column 251 is the ramp's byte 251; from 252 on black, not the
+    // left edge again.
+    assert_eq!(f.pixel(251, 0), v.dac.rgb(251 % 200 + 1));
+    assert_ne!(v.dac.rgb(251 % 200 + 1), [0; 3]);
+    for x in 252..288 {
+        assert_eq!(f.pixel(x, 0), [0, 0, 0], "x {x}");
+    }
+    let mut ix = super::IndexedFrame::default();
+    v.render_indexed_into(&mut ix);
+    assert_eq!(ix.pixel(260, 0), [0, 0, 0]);
+    assert_eq!(ix.pixel(251, 0), f.pixel(251, 0));
+}
+
+#[test]
+fn lines_past_the_start_of_vertical_blanking_are_black() {
+    let mut v = mode13_filled();
+    // Vertical blanking from scan line 256 (frame line 128).
+    let (o, m) = (v.crtc.regs[7], v.crtc.regs[9]);
+    crtc(&mut v, 0x15, 0x00);
+    crtc(&mut v, 0x07, o | 0x08);
+    crtc(&mut v, 0x09, m & !0x20);
+    crtc(&mut v, 0x16, 0x20);
+    let f = v.render();
+    assert_eq!((f.width, f.height), (320, 200));
+    assert_eq!(f.pixel(5, 127), v.dac.rgb(15));
+    assert_eq!(f.pixel(5, 128), [0, 0, 0]);
+    // Blanking ends at the line whose low 8 bits are 20h: 288 (row 144).
+    assert_eq!(f.pixel(5, 143), [0, 0, 0]);
+    assert_eq!(f.pixel(5, 144), v.dac.rgb(15));
+    crtc(&mut v, 0x16, 0xB9);
+    assert_eq!(v.render().pixel(319, 199), [0, 0, 0]);
+}
+
+#[test]
+fn the_border_shows_the_overscan_colour_where_blanking_is_off() {
+    let mut v = mode13_filled();
+    attr(&mut v, 0x11, 4);
+    let plain = v.render();
+    let mut f = Frame::default();
+    v.render_view_into(&mut f, border());
+    // Mode 13h: 2 characters (8 pixels) before the display, none after;
+    // 8 scan lines (4 frame lines) above, 6 (3) below.
+    assert_eq!((f.width, f.height), (328, 207));
+    assert_eq!(render::view_size(&v, border()), (328, 207));
+    let red = v.dac.rgb(4);
+    assert_ne!(red, v.dac.rgb(15));
+    assert_eq!(f.pixel(0, 0), red);
+    assert_eq!(f.pixel(7, 100), red);
+    assert_eq!(f.pixel(327, 206), red);
+    assert_eq!(f.pixel(8, 4), plain.pixel(0, 0));
+    assert_eq!(f.pixel(327, 203), plain.pixel(319, 199));
+    // Display end before blanking: the gap is border on the right.
+    crtc(&mut v, 0x01, 0x4B);
+    v.render_view_into(&mut f, border());
+    assert_eq!(f.width, 328);
+    assert_eq!(f.pixel(8 + 303, 10), v.dac.rgb(15));
+    assert_eq!(f.pixel(8 + 304, 10), red);
+    // A blanked display is black, border and all.
+    seq(&mut v, 1, 0x21);
+    v.render_view_into(&mut f, border());
+    assert_eq!(f.pixel(0, 0), [0, 0, 0]);
+}
+
+#[test]
+fn indexed_blanking_finds_a_black_index_when_the_dac_has_none() {
+    let mut v = mode13_filled();
+    v.dac.set_write_index(0);
+    for i in 0..768 {
+        v.dac.write_data(if i % 3 == 2 {
+            10 + (i / 3 % 50) as u8
+        } else {
+            0
+        });
+    }
+    crtc(&mut v, 0x02, 0x40);
+    crtc(&mut v, 0x01, 0x4F);
+    let mut f = super::IndexedFrame::default();
+    v.render_indexed_into(&mut f);
+    assert_eq!(f.pixel(300, 0), [0, 0, 0]);
+    assert_eq!(f.pixel(0, 0), v.dac.rgb(15));
+    let rgb = v.render();
+    assert_eq!(rgb.pixel(300, 0), [0, 0, 0]);
+    assert_eq!(rgb.pixel(255, 0), f.pixel(255, 0));
+}
