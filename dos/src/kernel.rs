@@ -24,6 +24,18 @@ use crate::quota::Quota;
 use crate::rom::{self, Flow};
 use crate::sft::{jft_get, Sft, ERR_HANDLE};
 
+/// The top-level program's PSP segment: DOSBox's, which programs written
+/// against DOSBox hard-code, and a place MS-DOS 5/6 with DOS=HIGH loads a
+/// first program near (it depends on CONFIG.SYS; a bare DOS loads it
+/// far higher).
+pub const FIRST_PSP: u16 = 0x0192;
+
+/// FLAGS at a program's first instruction. DOS's EXEC ends with the
+/// TEST of its "load only" bit (clear: ZF and PF set), STI and a far RET
+/// to the entry (MS-DOS 2.0 and 4.0 source, `exec_go`); IOPL and NT stay
+/// 0 as the BIOS left them. 0246h (F246h on the 8086).
+pub const ENTRY_FLAGS: u32 = emu::flags::IF | emu::flags::ZF | emu::flags::PF;
+
 /// A running process (one per EXEC level).
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Proc {
@@ -197,7 +209,7 @@ impl Kernel {
                 (rom::SEG, rom::VEC_BASE + 0x24),
             ],
             jft: [
-                0, 0, 0, 1, 2, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+                1, 1, 1, 0, 2, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
                 0xFF, 0xFF, 0xFF, 0xFF,
             ],
         };
@@ -221,6 +233,8 @@ impl Kernel {
         dosdata::set_current_dir(m, &self.drive.cwd_string());
         let env_seg = rd_env(m, self.shell_psp);
         let env_src = loader::env_strings(m, env_seg);
+        let env_paras = loader::env_block(&env_src, dos_path).len().div_ceil(16);
+        self.size_master_env(m, env_seg, env_src.len() + 1, env_paras as u16);
         let jft = self.inherit_jft(m, self.shell_psp);
         let init = PspInit {
             parent: self.shell_psp,
@@ -249,6 +263,24 @@ impl Kernel {
         Ok(())
     }
 
+    /// Sizes COMMAND.COM's master environment (at `env_seg`, `used` bytes
+    /// of strings), as its /E switch does, so that the top-level program,
+    /// whose environment takes `env_paras` paragraphs below it, gets its
+    /// PSP at [`FIRST_PSP`]. Never below the strings or COMMAND.COM's
+    /// default 256 bytes; the program goes higher when its environment
+    /// does not fit below FIRST_PSP.
+    fn size_master_env(&mut self, m: &mut Machine, env_seg: u16, used: usize, env_paras: u16) {
+        let least = (used.div_ceil(16) as u16).max(0x10);
+        // The program's MCB just below its PSP, its environment's MCB
+        // below that: free memory must start there.
+        let free = FIRST_PSP
+            .checked_sub(2 + env_paras)
+            .and_then(|f| f.checked_sub(env_seg));
+        if let Some(size) = free.filter(|&s| s >= least) {
+            let _ = self.arena.resize(m, env_seg, size);
+        }
+    }
+
     /// INT 22h-24h as the vectors hold them now: (segment, offset) each.
     pub(crate) fn current_vectors(&self, m: &mut Machine) -> [(u16, u16); 3] {
         let v = |m: &mut Machine, n: u32| (mem::rd16(m, n * 4 + 2), mem::rd16(m, n * 4));
@@ -257,7 +289,8 @@ impl Kernel {
 
     /// Points the CPU at a loaded program with MS-DOS 5's entry registers:
     /// AX = FCB drive validity, BX = 0, CX = 00FFh, DX = DS = ES = PSP, SI =
-    /// IP, DI = SP, BP = 091Ch, IF set.
+    /// IP, DI = SP, BP = 091Ch, and FLAGS as DOS's EXEC leaves them (see
+    /// [`ENTRY_FLAGS`]).
     pub(crate) fn start(&mut self, m: &mut Machine, l: &Loaded) {
         use emu::SegReg;
         self.psp = l.psp;
@@ -274,7 +307,7 @@ impl Kernel {
         {
             r.gpr[i] = v as u32;
         }
-        let f = m.cpu.normalize_flags(emu::flags::IF);
+        let f = m.cpu.normalize_flags(ENTRY_FLAGS);
         m.cpu.regs.flags = f;
         m.cpu.halted = false;
     }

@@ -88,9 +88,13 @@ impl Sft {
         }
     }
 
-    /// The standard devices: 0 CON (stdin, stdout, stderr), 1 AUX, 2 PRN.
+    /// The standard devices as MS-DOS's SYSINIT leaves them: 0 AUX, 1 CON
+    /// (stdin, stdout, stderr), 2 PRN. SYSINIT keeps the boot-time
+    /// standard output (entry 0) open while it opens CON, so CON takes
+    /// entry 1; closing that handle frees entry 0 for AUX, and PRN takes
+    /// entry 2: a program's job file table reads 01 01 01 00 02.
     pub fn init_std(&mut self) {
-        for (i, (d, refs)) in [(Device::Con, 3), (Device::Aux, 1), (Device::Prn, 1)]
+        for (i, (d, refs)) in [(Device::Aux, 1), (Device::Con, 3), (Device::Prn, 1)]
             .into_iter()
             .enumerate()
         {

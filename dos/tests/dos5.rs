@@ -51,8 +51,9 @@ fn psp_is_laid_out_as_ms_dos_5_builds_it() {
     let shell = w(0x16);
     assert_eq!(rd16(&mut m, lin(shell, 0x16)), shell);
     assert_eq!(&read_bytes(&mut m, shell - 1, 8, 7), b"COMMAND");
-    // JFT: stdin, stdout, stderr on CON, AUX, PRN; the rest closed.
-    assert_eq!(&p[0x18..0x1D], &[0, 0, 0, 1, 2]);
+    // JFT: stdin, stdout, stderr on CON (SFT 1), AUX (0), PRN (2); the
+    // rest closed.
+    assert_eq!(&p[0x18..0x1D], &[1, 1, 1, 0, 2]);
     assert!(p[0x1D..0x2C].iter().all(|&b| b == 0xFF));
     assert_ne!(w(0x2C), 0, "environment");
     assert_eq!(w(0x32), 20, "JFT size");
@@ -767,13 +768,13 @@ fn psps_and_handle_counts(dos: &mut Dos, m: &mut Machine) {
     assert_eq!(rd16(m, lin(psp, 0x32)), 40);
     let (off, seg) = (rd16(m, lin(psp, 0x34)), rd16(m, lin(psp, 0x36)));
     assert_ne!(seg, psp);
-    assert_eq!(read_bytes(m, seg, off, 6), [0, 0, 0, 1, 2, 0xFF]);
+    assert_eq!(read_bytes(m, seg, off, 6), [1, 1, 1, 0, 2, 0xFF]);
     assert_eq!(rd16(m, lin(seg - 1, 1)), psp, "owned by the process");
     // Handle 30 works: duplicate stdout into it.
     m.set_bx(1);
     m.set_cx(30);
     assert!(!int21(dos, m, 0x4600));
-    assert_eq!(rd8(m, lin(seg, off + 30)), 0);
+    assert_eq!(rd8(m, lin(seg, off + 30)), 1, "CON's SFT entry");
     // Handle 30 is open: 30 or 20 handles are too few.
     m.set_bx(30);
     assert!(int21(dos, m, 0x6700));

@@ -136,7 +136,7 @@ fn a_mutant_stops_at_its_slot_and_its_bundle_replays_to_the_same_report() {
     assert!(
         report
             .iter()
-            .any(|l| l.contains("last written by 013A:DB64  sub [di+7947h],dx")),
+            .any(|l| l.contains("last written by 01A2:DB64  sub [di+7947h],dx")),
         "{report:#?}"
     );
     let recent = report

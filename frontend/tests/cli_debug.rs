@@ -15,19 +15,18 @@ fn a_write_watchpoint_on_the_clock_word_shows_the_writing_instruction() {
     );
     assert_eq!(code, Some(0), "{out}");
     assert!(out.contains("stopped at the program's entry"), "{out}");
-    // The replica's PSP follows the shell's environment (BLASTER included:
-    // the default machine has a Sound Blaster 16). The initialisation
-    // writes 0, then the frame update adds the step.
-    let first = out.find("stopped: #0 write of 0h to 01F98").expect(&out);
-    assert!(out[first..].contains("by     013A:0129"), "{out}");
+    // The replica's PSP is at 0192h, DOSBox's first program segment. The
+    // initialisation writes 0, then the frame update adds the step.
+    let first = out.find("stopped: #0 write of 0h to 02618").expect(&out);
+    assert!(out[first..].contains("by     01A2:0129"), "{out}");
     assert!(out[first..].contains("mov word ptr cs:[0BF8h],0"), "{out}");
     let second = out[first + 1..].find("stopped: #0 write").expect(&out) + first + 1;
     let tail = &out[second..];
     assert!(tail.contains("cs:[0BF8h]"), "{tail}");
     // The register line and the bytes that changed, the clock word among them.
-    assert!(tail.contains("AX=") && tail.contains("CS=013A"), "{tail}");
+    assert!(tail.contains("AX=") && tail.contains("CS=01A2"), "{tail}");
     assert!(
-        tail.contains("memory changed:") && tail.contains("  01F98 (01F9:0008): "),
+        tail.contains("memory changed:") && tail.contains("  02618 (0261:0008): "),
         "{tail}"
     );
     assert!(out.contains("#0 watch w cs:0BF8 2 (hits 2)"), "{out}");
@@ -59,11 +58,11 @@ c
 ";
     let (code, out) = debug(&hello, &[], script);
     assert_eq!(code, Some(0), "{out}");
-    assert!(out.contains("=>     012A:0100"), "{out}");
+    assert!(out.contains("=>     0192:0100"), "{out}");
     assert!(out.contains("stopped: #0 INT 21h AX=40"), "{out}");
     assert!(out.contains("Hello,"), "{out}");
     assert!(out.contains("stopped: #2 breakpoint"), "{out}");
-    assert!(out.contains("=>     012A:012B"), "{out}");
+    assert!(out.contains("=>     0192:012B"), "{out}");
     assert!(!out.contains("stopped: #1 breakpoint"), "{out}");
     assert!(out.contains("41 42 43 44"), "{out}");
     assert!(out.contains("channel 0: mode 3"), "{out}");

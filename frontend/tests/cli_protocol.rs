@@ -28,12 +28,12 @@ fn json_lines_read_write_hook_run_and_screenshot() {
     let (ok, out, resp) = protocol(&replica(), &reqs);
     assert!(ok, "{out}");
     assert_eq!(resp.len(), reqs.len(), "{out}");
-    // After the shell's environment, BLASTER included (a default SB16).
-    assert_eq!(resp[0]["regs"]["cs"], 0x13A, "{out}");
+    // At DOSBox's first program segment, 0192h (PSP), +10h.
+    assert_eq!(resp[0]["regs"]["cs"], 0x1A2, "{out}");
     assert_eq!(resp[0]["regs"]["ip"], 0x100);
     assert_eq!(resp[1]["hook"], 0);
     assert_eq!(resp[2]["stop"], "hook");
-    assert_eq!(resp[2]["event"]["linear"], 0x1F98);
+    assert_eq!(resp[2]["event"]["linear"], 0x2618);
     assert_eq!(resp[2]["by"]["ip"], 0x129);
     assert_eq!(resp[3]["stop"], "hook");
     assert_eq!(resp[3]["event"]["kind"], "write");
@@ -247,7 +247,7 @@ fn only_the_printed_token_opens_the_port() {
     assert_eq!(r.len(), 4, "{r:?}");
     assert_eq!(r[0]["ok"], true, "{r:?}");
     assert_eq!(r[0]["hello"], "tandem");
-    assert_eq!(r[1]["regs"]["cs"], 0x13A, "{r:?}");
+    assert_eq!(r[1]["regs"]["cs"], 0x1A2, "{r:?}");
     assert_eq!(r[2]["ok"], true, "{r:?}");
     assert_eq!(r[3]["ok"], false, "{r:?}");
     assert!(srv.dir.join("right.png").exists());
