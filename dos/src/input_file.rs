@@ -76,7 +76,11 @@ pub fn open(path: &Path, limit: u64, what: &'static str) -> Result<(File, u64), 
 
 /// The bytes of the regular file at `path`, of at most `limit` bytes
 /// (see [`open`]); at most `limit + 1` bytes are ever read.
-pub fn read_bounded(path: &Path, limit: u64, what: &'static str) -> Result<Vec<u8>, InputFileError> {
+pub fn read_bounded(
+    path: &Path,
+    limit: u64,
+    what: &'static str,
+) -> Result<Vec<u8>, InputFileError> {
     let (f, len) = open(path, limit, what)?;
     let mut bytes = Vec::with_capacity(len as usize);
     f.take(limit.saturating_add(1)).read_to_end(&mut bytes)?;
@@ -111,7 +115,17 @@ mod tests {
     fn refuses_a_file_over_its_bound_by_its_size() {
         let p = temp("big", b"abcd");
         let e = read_bounded(&p, 3, "a test").unwrap_err();
-        assert!(matches!(e, InputFileError::TooBig { size: 4, limit: 3, .. }), "{e}");
+        assert!(
+            matches!(
+                e,
+                InputFileError::TooBig {
+                    size: 4,
+                    limit: 3,
+                    ..
+                }
+            ),
+            "{e}"
+        );
         let _ = std::fs::remove_file(p);
     }
 

@@ -238,8 +238,7 @@ pub fn unseal(bytes: &[u8]) -> Result<Vec<u8>, StateError> {
 
 /// Reads a state file.
 pub fn read_file(path: &Path, mount: &Path) -> Result<Snapshot, StateError> {
-    let bytes = crate::input_file::read_bounded(path, MAX_FILE_BYTES, "a save state")
-?;
+    let bytes = crate::input_file::read_bounded(path, MAX_FILE_BYTES, "a save state")?;
     load(&bytes, mount)
 }
 

@@ -21,7 +21,8 @@ pub const MAX_CYCLE: u64 = 1 << 62;
 /// its format (checked by `dos::state`), the clocks and times that bound
 /// the resumed run are checked here.
 pub fn load(file: &Path, mount: &Path) -> Result<Snapshot, Error> {
-    let bytes = super::input_file::read_bounded(file, super::input_file::SAVE_STATE, "a save state")?;
+    let bytes =
+        super::input_file::read_bounded(file, super::input_file::SAVE_STATE, "a save state")?;
     load_bytes(&bytes, mount).map_err(|e| Error::bad(file.display(), e))
 }
 

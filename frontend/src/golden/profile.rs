@@ -47,8 +47,8 @@ impl Chosen {
         if arg.ends_with(".toml") {
             let path = PathBuf::from(arg);
             let bytes = input_file::read_bounded(&path, input_file::TEXT, "a profile")?;
-            let text = String::from_utf8(bytes)
-                .map_err(|_| Error::bad(path.display(), "is not UTF-8"))?;
+            let text =
+                String::from_utf8(bytes).map_err(|_| Error::bad(path.display(), "is not UTF-8"))?;
             Chosen::from_toml(text, path)
         } else {
             let profile = Profile::builtin(arg).map_err(|e| Error::Input(e.to_string()))?;
