@@ -32,6 +32,7 @@ pub mod ems;
 pub mod error;
 pub mod exepack;
 pub mod geometry;
+pub mod input_file;
 pub mod int21;
 pub mod int2f;
 pub mod journal;

@@ -50,6 +50,14 @@ pub const MAGIC: &[u8; 8] = b"TANDEMSS";
 /// device; the bus has the OPL2's state).
 pub const VERSION: u32 = 13;
 const HEADER: usize = 24;
+/// The largest state file read: a machine's state is at most its memory
+/// (640 KiB + 15 MiB extended), video RAM (256 KiB), sound RAM and a few
+/// KiB more, and deflate never grows data by more than a fraction of a
+/// percent; twice that leaves margin.
+pub const MAX_FILE_BYTES: u64 = 32 << 20;
+/// The most a state's payload may inflate to (a small file of zeros must
+/// not inflate without end).
+pub const MAX_RAW_BYTES: u64 = 64 << 20;
 
 /// Facts about the run that saved the state.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -110,6 +118,9 @@ pub enum StateError {
     /// An open file could not be reopened.
     #[error("cannot reopen a file of the saved program: {0}")]
     File(ReopenError),
+    /// The state file is not a regular file, or too large to be a state.
+    #[error("{0}")]
+    Input(#[from] crate::input_file::InputFileError),
 }
 
 /// Encodes a snapshot of `m` and `dos`.
@@ -214,14 +225,20 @@ pub fn unseal(bytes: &[u8]) -> Result<Vec<u8>, StateError> {
     }
     let mut raw = Vec::new();
     flate2::read::DeflateDecoder::new(payload)
+        .take(MAX_RAW_BYTES + 1)
         .read_to_end(&mut raw)
         .map_err(StateError::Inflate)?;
+    if raw.len() as u64 > MAX_RAW_BYTES {
+        return Err(StateError::Inflate(std::io::Error::other(format!(
+            "inflates to more than {MAX_RAW_BYTES} bytes"
+        ))));
+    }
     Ok(raw)
 }
 
 /// Reads a state file.
 pub fn read_file(path: &Path, mount: &Path) -> Result<Snapshot, StateError> {
-    let bytes = std::fs::read(path)?;
+    let bytes = crate::input_file::read_bounded(path, MAX_FILE_BYTES, "a save state")?;
     load(&bytes, mount)
 }
 

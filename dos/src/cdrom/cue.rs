@@ -67,9 +67,13 @@ pub struct FileSpec {
     pub tracks: Vec<TrackSpec>,
 }
 
-/// Reads the CUE sheet at `path`.
+/// The largest CUE sheet read: its text names at most 99 tracks.
+pub const MAX_BYTES: u64 = 1 << 20;
+
+/// Reads the CUE sheet at `path`: a regular file of at most [`MAX_BYTES`].
 pub fn read(path: &Path) -> Result<Vec<FileSpec>, DiscError> {
-    let text = std::fs::read(path).map_err(|e| DiscError::new(path, e.to_string()))?;
+    let text = crate::input_file::read_bounded(path, MAX_BYTES, "a CUE sheet")
+        .map_err(|e| DiscError::new(path, e.to_string()))?;
     let text = String::from_utf8_lossy(&text);
     let folder = path.parent().unwrap_or(Path::new("."));
     parse(&text, folder).map_err(|(line, why)| DiscError::new(path, format!("line {line}: {why}")))

@@ -134,6 +134,10 @@ fn has_ext(path: &Path, ext: &str) -> bool {
         .is_some_and(|e| e.eq_ignore_ascii_case(ext))
 }
 
+/// The largest image file opened: 100 minutes of raw 2352-byte sectors
+/// (images are read a sector at a time, never whole).
+pub const MAX_IMAGE_BYTES: u64 = 100 * 60 * 75 * 2352;
+
 impl Disc {
     /// Opens an image: a `.cue` sheet, or a single-track `.iso` (2048-byte
     /// sectors) or other file (2048 or 2352 bytes a sector, detected).
@@ -142,7 +146,8 @@ impl Disc {
             let specs = cue::read(path)?;
             return Disc::lay_out(path, &specs);
         }
-        let mut f = File::open(path).map_err(|e| DiscError::new(path, e.to_string()))?;
+        let (mut f, _) = crate::input_file::open(path, MAX_IMAGE_BYTES, "a disc image")
+            .map_err(|e| DiscError::new(path, e.to_string()))?;
         let kind = if has_ext(path, "iso") {
             TrackKind::Mode1Cooked
         } else {
@@ -168,12 +173,8 @@ impl Disc {
         let mut tracks = Vec::new();
         let mut lba = 0u32;
         for (fi, spec) in specs.iter().enumerate() {
-            let f =
-                File::open(&spec.path).map_err(|e| DiscError::new(&spec.path, e.to_string()))?;
-            let len = f
-                .metadata()
-                .map_err(|e| DiscError::new(&spec.path, e.to_string()))?
-                .len();
+            let (f, len) = crate::input_file::open(&spec.path, MAX_IMAGE_BYTES, "a disc image")
+                .map_err(|e| DiscError::new(&spec.path, e.to_string()))?;
             lba = lay_out_file(&spec.path, fi, len, &spec.tracks, lba, &mut tracks)?;
             files.push(Mutex::new(f));
         }

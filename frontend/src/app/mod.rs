@@ -1,7 +1,7 @@
 //! What every command shares: a program loaded on the emulated PC with
 //! tandem's DOS ([`program`]), the programs built into the binary
 //! ([`builtin`]), the machine and DOS options ([`options`]), addresses
-//! ([`address`]), save states ([`savestate`]), a temporary drive C:
+//! ([`address`]), user files read within bounds ([`input_file`]), save states ([`savestate`]), a temporary drive C:
 //! ([`tempdir`]), errors ([`error`]) and exit codes ([`exit`]). It uses no
 //! other room of the front end.
 
@@ -9,6 +9,7 @@ pub mod address;
 pub mod builtin;
 pub mod error;
 pub mod exit;
+pub mod input_file;
 pub mod options;
 pub mod program;
 pub mod savestate;

@@ -13,6 +13,7 @@ use models::{Profile, Segments};
 
 use super::builtin;
 use super::error::Error;
+use super::input_file;
 use super::tempdir::TempDir;
 
 /// The longest command line DOS passes (the PSP's tail holds 127 bytes
@@ -102,8 +103,7 @@ impl Loaded {
 
     /// Loads the program file `program` with drive C: at its folder.
     pub fn open(program: &Path, machine: &hw::MachineConfig) -> Result<Loaded, Error> {
-        let image = std::fs::read(program).map_err(|e| Error::file(program, e))?;
-        let name = program.display().to_string();
+        let (image, name) = read(program)?;
         Loaded::start(&image, &name, Some(&program_folder(program)), machine, b"")
     }
 
@@ -229,13 +229,9 @@ pub fn dos_path(program: &Path, mount: &Path) -> (String, String) {
     (format!("C:\\{name}"), "C:\\".into())
 }
 
-/// A program file's bytes and its name for messages; a folder is not a
-/// program.
+/// A program file's bytes and its name for messages: a regular file of
+/// at most [`input_file::PROGRAM`] bytes.
 pub fn read(path: &Path) -> Result<(Vec<u8>, String), Error> {
-    if path.is_dir() {
-        return Err(Error::bad(path.display(), "is a directory, not a program"));
-    }
-    std::fs::read(path)
+    input_file::read_bounded(path, input_file::PROGRAM, "a program")
         .map(|b| (b, path.display().to_string()))
-        .map_err(|e| Error::file(path, e))
 }

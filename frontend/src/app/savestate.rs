@@ -22,7 +22,7 @@ pub const MAX_CYCLE: u64 = 1 << 62;
 /// the resumed run are checked here.
 pub fn load(file: &Path, mount: &Path) -> Result<Snapshot, Error> {
     let bytes =
-        std::fs::read(file).map_err(|e| Error::bad(file.display(), state::StateError::from(e)))?;
+        super::input_file::read_bounded(file, super::input_file::SAVE_STATE, "a save state")?;
     load_bytes(&bytes, mount).map_err(|e| Error::bad(file.display(), e))
 }
 

@@ -57,12 +57,17 @@ pub struct CompareArgs {
     /// to its divergence and print its report (docs/check.md).
     #[arg(long, value_name = "DIR")]
     bundle: Option<PathBuf>,
+
+    /// Drive C: of the bundle's replay (default: a fresh empty temporary
+    /// folder; the bundle never chooses it).
+    #[arg(long, value_name = "DIR", requires = "bundle")]
+    mount: Option<PathBuf>,
 }
 
 /// Runs `tandem compare`.
 pub fn run(args: &CompareArgs) -> ExitCode {
     if let Some(dir) = &args.bundle {
-        return replay(dir, args.json);
+        return replay(dir, args.mount.as_deref(), args.json);
     }
     let presses = match press::parse_all(&args.presses) {
         Ok(v) => v,
@@ -116,8 +121,8 @@ fn print_report(r: &Report) {
 
 /// `tandem compare --bundle DIR`: prints the replayed report (exit 1), or
 /// says why there is none (exit 2 for a bad bundle).
-fn replay(dir: &std::path::Path, json: bool) -> ExitCode {
-    let replayed = match bundle::replay(dir) {
+fn replay(dir: &std::path::Path, mount: Option<&std::path::Path>, json: bool) -> ExitCode {
+    let replayed = match bundle::replay(dir, mount) {
         Ok(r) => r,
         Err(ReplayError::Bad(e)) => {
             eprintln!("tandem compare: error: {e}");

@@ -18,6 +18,7 @@ use super::report::Report;
 use super::tape::Tape;
 use super::watch::{Watch, Writers};
 use crate::app::error::Error;
+use crate::app::input_file;
 use crate::app::tempdir::TempDir;
 use crate::input::player::Slice;
 use crate::input::record::{self, Event, Header};
@@ -37,7 +38,8 @@ pub struct Manifest {
     pub program: String,
     /// A built-in profile's name, or "profile.toml" for the file beside.
     pub profile: String,
-    /// Drive C: of the run (used when it still exists).
+    /// Drive C: of the run, for the reader's information only: a bundle
+    /// is data and never chooses drive C: of its replay.
     pub mount: PathBuf,
     /// The program's code segment.
     pub code_seg: u16,
@@ -138,10 +140,14 @@ fn put(dir: &Path, name: &str, bytes: &[u8]) -> Result<(), Error> {
     std::fs::write(&p, bytes).map_err(|e| Error::file(&p, e))
 }
 
-/// A bundle's file: its bytes, or an error naming it.
+/// A bundle's file: its bytes, or an error naming it. The state is bound
+/// as a save state, the other parts by [`input_file::BUNDLE_PART`].
 fn get(dir: &Path, name: &str) -> Result<Vec<u8>, Error> {
-    let p = dir.join(name);
-    std::fs::read(&p).map_err(|e| Error::bad(p.display(), format!("cannot be read ({e})")))
+    let (limit, what) = match name {
+        "state.bin" => (input_file::SAVE_STATE, "a save state"),
+        _ => (input_file::BUNDLE_PART, "a bundle's part"),
+    };
+    input_file::read_bounded(&dir.join(name), limit, what)
 }
 
 /// A bundle read back and ready to replay.
@@ -197,14 +203,14 @@ fn profile(dir: &Path, m: &Manifest) -> Result<Chosen, Error> {
 
 /// Reads and checks the bundle in `dir`; every error names the file and
 /// what is wrong with it.
-fn load(dir: &Path) -> Result<Bundle, Error> {
+fn load(dir: &Path, mount: Option<&Path>) -> Result<Bundle, Error> {
     let named = |f: &str| dir.join(f).display().to_string();
     let m = manifest(dir)?;
     let recorded: Report = serde_json::from_slice(&get(dir, "report.json")?)
         .map_err(|e| Error::bad(named("report.json"), e))?;
     let chosen = profile(dir, &m)?;
     let state = get(dir, "state.bin")?;
-    let (mount, temp) = mount_for(&m)?;
+    let (mount, temp) = mount_for(mount)?;
     let snap = crate::app::savestate::load_bytes(&state, &mount)
         .map_err(|e| Error::bad(named("state.bin"), e))?;
     let config = snap.machine.config().clone();
@@ -273,17 +279,21 @@ fn prime(dir: &Path, m: &Manifest, check: &mut Check) -> Result<(), Error> {
 /// The input since the checkpoint (`input.jsonl`).
 fn events(dir: &Path) -> Result<Vec<Event>, Error> {
     let named = dir.join("input.jsonl").display().to_string();
-    let f = std::fs::File::open(dir.join("input.jsonl"))
-        .map_err(|e| Error::bad(&named, format!("cannot be read ({e})")))?;
+    let f = input_file::open_bounded(&dir.join("input.jsonl"), input_file::RECORD, "a record")?;
     let (_, events) = record::read(BufReader::new(f)).map_err(|e| Error::bad(&named, e))?;
     Ok(events)
 }
 
-/// Drive C: of the replay: the run's folder when it still exists, else a
-/// fresh empty one.
-fn mount_for(m: &Manifest) -> Result<(PathBuf, Option<TempDir>), Error> {
-    if m.mount.is_dir() {
-        return Ok((m.mount.clone(), None));
+/// Drive C: of the replay: the user's `--mount`, else a fresh private
+/// temporary folder (a random name, refused if it exists). Never the
+/// bundle's `mount`: a bundle someone sent would choose which of the
+/// user's folders its state reads and writes.
+fn mount_for(mount: Option<&Path>) -> Result<(PathBuf, Option<TempDir>), Error> {
+    if let Some(m) = mount {
+        if !m.is_dir() {
+            return Err(Error::bad(m.display(), "is not a folder (--mount)"));
+        }
+        return Ok((m.to_path_buf(), None));
     }
     let t = TempDir::new("bundle").map_err(|e| Error::file(&std::env::temp_dir(), e))?;
     Ok((t.path().to_path_buf(), Some(t)))
@@ -339,10 +349,10 @@ pub enum ReplayError {
     },
 }
 
-/// `tandem compare --bundle DIR`: replays the bundle headless to its
-/// divergence.
-pub fn replay(dir: &Path) -> Result<Replayed, ReplayError> {
-    let mut b = load(dir).map_err(ReplayError::Bad)?;
+/// `tandem compare --bundle DIR [--mount M]`: replays the bundle headless
+/// to its divergence, drive C: at `mount` or a fresh temporary folder.
+pub fn replay(dir: &Path, mount: Option<&Path>) -> Result<Replayed, ReplayError> {
+    let mut b = load(dir, mount).map_err(ReplayError::Bad)?;
     let report = reproduce(&mut b).map_err(|why| ReplayError::NotReproduced {
         dir: dir.display().to_string(),
         why,

@@ -9,6 +9,7 @@ use models::{Profile, Segments};
 
 use crate::app::builtin;
 use crate::app::error::Error;
+use crate::app::input_file;
 use crate::app::options::MachineOpts;
 use crate::app::program::{self, Loaded};
 
@@ -45,7 +46,9 @@ impl Chosen {
     pub fn open(arg: &str) -> Result<Chosen, Error> {
         if arg.ends_with(".toml") {
             let path = PathBuf::from(arg);
-            let text = std::fs::read_to_string(&path).map_err(|e| Error::file(&path, e))?;
+            let bytes = input_file::read_bounded(&path, input_file::TEXT, "a profile")?;
+            let text =
+                String::from_utf8(bytes).map_err(|_| Error::bad(path.display(), "is not UTF-8"))?;
             Chosen::from_toml(text, path)
         } else {
             let profile = Profile::builtin(arg).map_err(|e| Error::Input(e.to_string()))?;

@@ -140,7 +140,7 @@ fn read_replay(args: &RunArgs) -> Result<Option<Replay>, Error> {
     let Some(p) = &args.replay else {
         return Ok(None);
     };
-    let f = std::fs::File::open(p).map_err(|e| Error::file(p, e))?;
+    let f = crate::app::input_file::open_bounded(p, crate::app::input_file::RECORD, "a record")?;
     let r = record::read(BufReader::new(f)).map_err(|e| Error::bad(p.display(), e))?;
     Ok(Some(r))
 }

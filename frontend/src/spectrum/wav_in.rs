@@ -11,6 +11,9 @@ pub enum WavError {
     /// The host could not read the file.
     #[error("{0}")]
     Io(#[from] std::io::Error),
+    /// Not a regular file, or larger than [`MAX_BYTES`].
+    #[error("{0}")]
+    File(#[from] dos::input_file::InputFileError),
     /// It is no RIFF WAVE file.
     #[error("not a RIFF WAVE file")]
     NotWave,
@@ -37,9 +40,12 @@ pub enum WavError {
     NoData,
 }
 
-/// Reads the WAV at `path`.
+/// The largest WAV read: about 50 minutes of 16-bit stereo at 44.1 kHz.
+pub const MAX_BYTES: u64 = 512 << 20;
+
+/// Reads the WAV at `path`: a regular file of at most [`MAX_BYTES`].
 pub fn read(path: &Path) -> Result<Sound, WavError> {
-    let bytes = std::fs::read(path)?;
+    let bytes = dos::input_file::read_bounded(path, MAX_BYTES, "a WAV")?;
     parse(&bytes)
 }
 

@@ -100,6 +100,10 @@ fn find(option: Option<&Path>) -> Result<Font, FontError> {
     }
 }
 
+/// The largest SoundFont read (the big General MIDI banks are a few
+/// hundred MiB).
+pub const MAX_FONT_BYTES: u64 = 1 << 30;
+
 /// Loads the SoundFont at `path`. The crate's reader is not hardened
 /// against every malformed file, so a panic in it is an error here too
 /// (the panic message silenced).
@@ -109,10 +113,8 @@ fn read(path: &Path) -> Result<Arc<SoundFont>, FontError> {
         why,
     };
     // A device or a FIFO (/dev/zero) would never end.
-    if path.exists() && !path.is_file() {
-        return Err(err("not a regular file".into()));
-    }
-    let bytes = std::fs::read(path).map_err(|e| err(e.to_string()))?;
+    let bytes = dos::input_file::read_bounded(path, MAX_FONT_BYTES, "a SoundFont")
+        .map_err(|e| err(e.to_string()))?;
     let hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(|_| {}));
     let parsed = std::panic::catch_unwind(|| SoundFont::new(&mut bytes.as_slice()));
@@ -463,7 +465,7 @@ mod tests {
         let Err(e) = read(Path::new("/dev/zero")) else {
             panic!("/dev/zero read as a SoundFont")
         };
-        assert_eq!(e.why, "not a regular file");
+        assert_eq!(e.why, "is a device, not a regular file");
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
