@@ -758,3 +758,17 @@ fn vesa_calls_find_no_vbe() {
     }
     assert!(b.dos.warnings().is_empty(), "{:?}", b.dos.warnings());
 }
+
+/// A Hercules graphics driver probe (INT 10h AH=EFh with DX=FFFFh) finds
+/// none: a VGA BIOS leaves the registers as they were, and it is not a
+/// missing service.
+#[test]
+fn a_hercules_driver_probe_finds_a_vga() {
+    let mut b = Bios::new();
+    b.int10(0xEF00, 0x1234, 0x5678, 0xFFFF);
+    assert_eq!(
+        (b.m.ax(), b.m.bx(), b.m.cx(), b.m.dx()),
+        (0xEF00, 0x1234, 0x5678, 0xFFFF)
+    );
+    assert!(b.dos.warnings().is_empty(), "{:?}", b.dos.warnings());
+}

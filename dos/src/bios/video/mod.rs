@@ -287,6 +287,11 @@ pub fn service(con: &mut Console, diag: &mut Diagnostics, m: &mut Machine) {
             "INT 10h AX={:04X}h: a VESA BIOS call; this VGA has no VBE",
             m.ax()
         ),
+        // The Hercules graphics driver's probe (MSHERC.COM / QBHERC: AH =
+        // EFh answers DL = the adapter, DX no longer FFFFh). A VGA BIOS has
+        // no such function and returns with the registers as they were, so
+        // the program finds no Hercules driver: the machine's answer.
+        0xEF => log::info!("INT 10h AH=EFh: a Hercules driver probe; this is a VGA"),
         _ => {
             let al = m.al();
             diag.unimplemented(0x10, ah, al);
