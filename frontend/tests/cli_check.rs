@@ -8,18 +8,9 @@ use std::path::{Path, PathBuf};
 mod common;
 use common::{headless, s, tandem, temp_dir, text};
 
-/// File offset of a code-segment offset in replica.exe (32-byte header).
-fn code(off: usize) -> usize {
-    0x20 + off
-}
-
 /// The replica with band 2's amplitude (136) made 120, in `dir`.
 fn amp_mutant(dir: &Path) -> PathBuf {
-    let mut b = std::fs::read(common::replica()).expect("replica.exe");
-    b[code(0xDB6A + 2)] = 120;
-    let p = dir.join("amp.exe");
-    std::fs::write(&p, b).expect("write mutant");
-    p
+    common::amp_mutant(dir, "amp.exe")
 }
 
 /// The report lines of a `--check` run's stderr (without their prefix),

@@ -125,10 +125,7 @@ fn an_oversized_file_is_refused_by_its_size() {
 /// A check bundle of the replica with band 2's amplitude changed, in
 /// `dir/bundle`, with the run's drive C: at `dir`.
 fn bundle(dir: &Path) -> PathBuf {
-    let mut b = std::fs::read(common::replica()).expect("replica.exe");
-    b[0x20 + 0xDB6A + 2] = 120;
-    let m = dir.join("amp.exe");
-    std::fs::write(&m, b).expect("write mutant");
+    let m = common::amp_mutant(dir, "amp.exe");
     let out = dir.join("bundle");
     let o = headless(&[
         "--check",

@@ -165,11 +165,7 @@ impl Window {
 /// The replica with band 2's amplitude (136) made 120, in `dir`
 /// (cli_check.rs's mutant).
 fn amp_mutant(dir: &Path) -> PathBuf {
-    let mut b = std::fs::read(replica()).expect("replica.exe");
-    b[0x20 + 0xDB6A + 2] = 120;
-    let p = dir.join("AMP.EXE");
-    std::fs::write(&p, b).expect("write mutant");
-    p
+    common::amp_mutant(dir, "AMP.EXE")
 }
 
 fn debug_ui(program: &Path) -> Window {

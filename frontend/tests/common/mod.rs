@@ -26,6 +26,17 @@ pub fn replica() -> PathBuf {
     repo().join("roms/replica/replica.exe")
 }
 
+/// The replica with band 2's amplitude (136) made 120 (the byte at code
+/// offset DB6Ch, after the 32-byte header), written as `dir/name`: the
+/// golden-master tests' mutant.
+pub fn amp_mutant(dir: &Path, name: &str) -> PathBuf {
+    let mut b = std::fs::read(replica()).expect("replica.exe");
+    b[0x20 + 0xDB6A + 2] = 120;
+    let p = dir.join(name);
+    std::fs::write(&p, b).expect("write mutant");
+    p
+}
+
 /// A path as a command-line argument (the tests' paths are UTF-8).
 pub fn s(p: &Path) -> &str {
     p.to_str().expect("a UTF-8 path")
