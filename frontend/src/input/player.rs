@@ -69,7 +69,8 @@ pub struct Player {
     pub session: Session,
     replay: VecDeque<Event>,
     recorder: Option<Recorder>,
-    record_error: bool,
+    /// The first write of the record that failed (the record ended there).
+    record_error: Option<std::io::Error>,
     /// The events delivered since [`Player::start_log`] (`--check` keeps
     /// those since its last checkpoint).
     log: Option<Vec<Event>>,
@@ -83,7 +84,7 @@ impl Player {
             session,
             replay: VecDeque::new(),
             recorder: None,
-            record_error: false,
+            record_error: None,
             log: None,
         }
     }
@@ -144,10 +145,8 @@ impl Player {
         }
         if let Some(r) = self.recorder.as_mut() {
             if let Err(err) = r.push(e) {
-                if !self.record_error {
-                    log::error!("writing the record failed: {err}");
-                    self.record_error = true;
-                }
+                self.record_error = Some(err);
+                self.recorder = None;
             }
         }
     }
@@ -155,7 +154,8 @@ impl Player {
     /// Closes the record (if any), with an end mark at the current cycle
     /// when `end` (a run that stopped before the program terminated; one
     /// that terminated or failed replays to the same end by itself).
-    pub fn finish_record(&mut self, end: bool) {
+    /// The first write that failed, if one did: the record is incomplete.
+    pub fn finish_record(&mut self, end: bool) -> std::io::Result<()> {
         if end {
             let e = Event {
                 cycle: self.session.m.cycles(),
@@ -165,10 +165,12 @@ impl Player {
             };
             self.record(&e);
         }
-        if let Some(r) = self.recorder.as_mut() {
-            if let Err(err) = r.flush() {
-                log::error!("writing the record failed: {err}");
-            }
+        if let Some(err) = self.record_error.take() {
+            return Err(err);
+        }
+        match self.recorder.take() {
+            Some(mut r) => r.flush(),
+            None => Ok(()),
         }
     }
 

@@ -216,7 +216,10 @@ pub fn parse(req: &Value) -> Result<Request> {
     let c = match cmd {
         "command" => return Ok(Request::Line(text(req, "line")?.into())),
         "quit" => Command::Quit,
-        "step" => Command::Run(RunCmd::Step(num(req, "count")?.unwrap_or(1).max(1))),
+        "step" => Command::Run(RunCmd::Step(
+            num(req, "count")?.unwrap_or(1).max(1),
+            budget(req)?,
+        )),
         "run" => Command::Run(RunCmd::Continue(budget(req)?)),
         "next" => Command::Run(RunCmd::Over(budget(req)?)),
         "finish" => Command::Run(RunCmd::Out(budget(req)?)),
