@@ -202,7 +202,7 @@ impl Disc {
     pub fn track_at(&self, lba: u32) -> Option<&Track> {
         self.tracks
             .iter()
-            .find(|t| lba + t.pregap >= t.start && lba < t.end())
+            .find(|t| lba.saturating_add(t.pregap) >= t.start && lba < t.end())
     }
 
     /// The first data track.

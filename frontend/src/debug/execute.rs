@@ -395,6 +395,42 @@ mod tests {
     }
 
     #[test]
+    fn a_budget_over_the_longest_run_is_refused() {
+        let s = hello();
+        let hz = s.core.m.config().cpu_hz;
+        assert_eq!(s.cycles_of(Budget::Seconds(2)).ok(), Some(2 * hz));
+        let longest = MAX_SECONDS * hz;
+        assert_eq!(s.cycles_of(Budget::Cycles(longest)).ok(), Some(longest));
+        for b in [
+            Budget::Cycles(longest + 1),
+            Budget::Cycles(u64::MAX),
+            Budget::Seconds(MAX_SECONDS + 1),
+            Budget::Seconds(u64::MAX),
+        ] {
+            assert!(
+                matches!(s.cycles_of(b), Err(Error::BudgetTooLong { .. })),
+                "{b:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_step_stops_at_its_budget() {
+        let mut s = hello();
+        let r = s.execute(Command::Run(RunCmd::Step(u64::MAX, Budget::Cycles(500))));
+        assert!(
+            matches!(
+                r,
+                Ok(Reply::Stopped {
+                    stop: Stop::Limit,
+                    ..
+                })
+            ),
+            "{r:?}"
+        );
+    }
+
+    #[test]
     fn a_run_returns_its_stop_and_the_guest_output() {
         let mut s = hello();
         let r = s.execute(Command::Run(RunCmd::Continue(Budget::Seconds(10))));

@@ -4,6 +4,7 @@
 //! runs for `TANDEM_FUZZ_SECS` seconds (README: "Fuzzing").
 
 pub mod engine;
+mod files;
 
 use std::path::{Path, PathBuf};
 

@@ -300,6 +300,29 @@ mod tests {
     }
 
     #[test]
+    fn every_run_command_has_run_s_default_budget() {
+        let default = Budget::Seconds(DEFAULT_SECONDS);
+        assert_eq!(
+            DEFAULT_SECONDS as f64,
+            crate::play::prepare::HEADLESS_DEFAULT_SECONDS
+        );
+        let step = parse(&json!({"cmd": "step", "count": u64::MAX})).expect("step");
+        assert_eq!(
+            step,
+            Request::Engine(Command::Run(RunCmd::Step(u64::MAX, default)))
+        );
+        for cmd in ["run", "next", "finish"] {
+            let Request::Engine(Command::Run(c)) = parse(&json!({"cmd": cmd})).expect(cmd) else {
+                panic!("{cmd}: not a run command");
+            };
+            assert!(
+                matches!(c, RunCmd::Continue(b) | RunCmd::Over(b) | RunCmd::Out(b) if b == default),
+                "{cmd}"
+            );
+        }
+    }
+
+    #[test]
     fn numbers_that_do_not_fit_are_errors() {
         assert!(matches!(
             parse(&json!({"cmd": "hook", "kind": "int", "vector": 300})),

@@ -107,7 +107,7 @@ pub const MAX_FONT_BYTES: u64 = 1 << 30;
 /// Loads the SoundFont at `path`. The crate's reader is not hardened
 /// against every malformed file, so a panic in it is an error here too
 /// (the panic message silenced).
-fn read(path: &Path) -> Result<Arc<SoundFont>, FontError> {
+pub(crate) fn read(path: &Path) -> Result<Arc<SoundFont>, FontError> {
     let err = |why: String| FontError {
         path: path.to_path_buf(),
         why,
