@@ -104,6 +104,12 @@ impl GdbTarget {
     /// Runs as gdb asked; the stop to report, or None when data came from
     /// gdb first (`incoming` says so between chunks of a continue).
     fn run(&mut self, mut incoming: impl FnMut() -> bool) -> Option<SingleThreadStopReason<u32>> {
+        // Bytes gdb already sent go to gdbstub before the machine runs on
+        // (it takes one at a time: a packet sent while continuing would
+        // otherwise wait a chunk of emulated time per byte).
+        if self.resume == Resume::Continue && incoming() {
+            return None;
+        }
         loop {
             let stop = match self.resume {
                 Resume::Step => self.s.step(1),
