@@ -1,8 +1,12 @@
-//! Fuzz targets for the parsers of untrusted input: the save
-//! state, the input record, the profile and the GDB packet checks; the
-//! protocol is fuzzed through the binary (`tests/fuzz_protocol.rs`). Each
-//! runs for `TANDEM_FUZZ_SECS` seconds (README: "Fuzzing").
+//! Fuzz targets for the readers of untrusted input: the save state, the
+//! input record, the profile and the GDB packet checks here; check
+//! bundles ([`bundle`]); WAVs, SoundFonts and CD-ROM images ([`files`]);
+//! the GDB stub whole ([`gdb_stub`]); the history commands ([`history`]);
+//! replayed records ([`replay`]). The protocol is fuzzed through the
+//! binary (`tests/fuzz_protocol.rs`). Each runs for `TANDEM_FUZZ_SECS`
+//! seconds (README: "Fuzzing").
 
+mod bundle;
 pub mod engine;
 mod files;
 mod gdb_stub;
