@@ -69,6 +69,16 @@ fn spectrogram_to_a_full_device_exits_2() {
     let _ = std::fs::remove_dir_all(&d);
 }
 
+#[test]
+fn a_trace_to_a_full_device_exits_2_naming_it() {
+    if !have_full() {
+        return;
+    }
+    let hello = dos_rom("hello.com");
+    let o = common::tandem(&["trace", "--count", "5", "--out", FULL, s(&hello)]);
+    exits_2_naming_full(&o, "trace --out");
+}
+
 /// The protocol's answers to `requests` on spin.com (stdin closed after
 /// them), within 60 s; and the exit status.
 fn protocol(requests: &[&str]) -> (Option<i32>, Vec<serde_json::Value>, String) {

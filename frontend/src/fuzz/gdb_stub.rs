@@ -19,7 +19,9 @@ use crate::debug::gdb::packets::{Checked, Wire};
 use crate::debug::gdb::{session, GdbTarget};
 
 /// A connection in memory: gdb's bytes in, the stub's out. Reading past
-/// the end is the end of the connection (or, not blocking, no data yet).
+/// the end is the end of the connection; looking for bytes while the
+/// machine runs, past the end, finds Ctrl-C, as gdb's user would press it
+/// (so a continue whose own Ctrl-C went into a packet left open ends).
 struct Memory {
     input: VecDeque<u8>,
     out: Vec<u8>,
@@ -29,11 +31,11 @@ struct Memory {
 impl Read for Memory {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
         if self.input.is_empty() {
-            return if self.blocking {
-                Ok(0)
-            } else {
-                Err(std::io::ErrorKind::WouldBlock.into())
-            };
+            if self.blocking || buf.is_empty() {
+                return Ok(0);
+            }
+            buf[0] = 0x03;
+            return Ok(1);
         }
         let n = buf.len().min(self.input.len());
         for (b, x) in buf.iter_mut().zip(self.input.drain(..n)) {
@@ -202,4 +204,15 @@ fn one_session(state: &mut Option<(GdbTarget, u32)>, m: &Path, input: &[u8]) {
             }
         }
     }
+}
+
+#[test]
+fn a_continue_whose_ctrl_c_went_into_an_open_packet_ends() {
+    // Found by the fuzzer: `vCont;c:1`, then a raw piece opening a packet
+    // that swallows the Ctrl-C after it.
+    let mount = temp_dir("gdb-open-packet");
+    let input = b"vCont>\nvCont;c:1\nHg0\nHc-1\nT1\nqSymbol::\nvMustR\n!eplyEmp$ty";
+    let mut state = None;
+    one_session(&mut state, &mount, input);
+    let _ = std::fs::remove_dir_all(&mount);
 }
