@@ -130,7 +130,7 @@ fn chunk(bytes: &[u8], at: usize, end: usize, within: &str) -> Result<usize, Rif
     }
     let size = size_at(bytes, at + 4);
     let id = id_at(bytes, at);
-    if size % 2 != 0 {
+    if !size.is_multiple_of(2) {
         return Err(RiffError::OddSize { id, at, size });
     }
     let left = end - at - HEADER;
