@@ -105,10 +105,9 @@ pub fn prepare(args: &RunArgs, headless: bool, stdin: Stdin) -> Result<Run, Erro
     }
     // One mixer hears the machine for the WAV and the video.
     let mixer = written.then(|| Mixer::new(&mut session.m, args.wav_rate));
-    let wav = match &args.wav {
-        Some(p) => Some(WavOut::create(p, args.wav_rate).map_err(|e| Error::file(p, e))?),
-        None => None,
-    };
+    let wav = (args.wav.as_ref())
+        .map(|p| WavOut::create(p, args.wav_rate).map_err(|e| Error::file(p, e)))
+        .transpose()?;
     let video = match (&args.video, &mixer) {
         (Some(p), Some(x)) => Some(VideoOut::new(p, cpu_hz, x.rate(), x.next_sample())),
         _ => None,
