@@ -79,6 +79,31 @@ fn a_trace_to_a_full_device_exits_2_naming_it() {
     exits_2_naming_full(&o, "trace --out");
 }
 
+#[test]
+fn the_program_s_text_to_a_full_stdout_exits_2() {
+    if !have_full() {
+        return;
+    }
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open(FULL)
+        .expect("/dev/full opens");
+    let child = Command::new(env!("CARGO_BIN_EXE_tandem"))
+        .args(["run", "--headless"])
+        .arg(dos_rom("hello.com"))
+        .env_remove("DISPLAY")
+        .stdin(Stdio::null())
+        .stdout(Stdio::from(full))
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("tandem runs");
+    let o = within(child, Duration::from_secs(60), "hello.com to /dev/full");
+    let err = text(&o.stderr);
+    // hello.com exits with 7 when its text was written.
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("stdout") && err.contains("No space"), "{err}");
+}
+
 /// The protocol's answers to `requests` on spin.com (stdin closed after
 /// them), within 60 s; and the exit status.
 fn protocol(requests: &[&str]) -> (Option<i32>, Vec<serde_json::Value>, String) {

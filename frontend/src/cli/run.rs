@@ -84,6 +84,10 @@ fn finish(args: &RunArgs, run: &mut Run, outcome: Outcome) -> ExitCode {
         eprintln!("tandem run: error: {}: {e}", file.display());
         status = ExitCode::from(exit::BAD_INPUT);
     }
+    if let Some(e) = p.output_error() {
+        eprintln!("tandem run: error: the program's output (stdout): {e}");
+        status = ExitCode::from(exit::BAD_INPUT);
+    }
     for (what, e) in run.finish_outputs() {
         let file = if what == "--wav" {
             &args.wav

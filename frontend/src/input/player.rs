@@ -74,6 +74,9 @@ pub struct Player {
     /// The events delivered since [`Player::start_log`] (`--check` keeps
     /// those since its last checkpoint).
     log: Option<Vec<Event>>,
+    /// The first write of the guest's text that failed (not a closed
+    /// pipe: the reader stopped reading on purpose).
+    output_error: Option<std::io::Error>,
 }
 
 impl Player {
@@ -85,6 +88,7 @@ impl Player {
             replay: VecDeque::new(),
             recorder: None,
             record_error: None,
+            output_error: None,
             log: None,
         }
     }
@@ -174,13 +178,24 @@ impl Player {
         }
     }
 
-    /// Writes the guest's text so far to `out`.
+    /// Writes the guest's text so far to `out`; the first failure is
+    /// kept for [`Player::output_error`].
     pub fn flush_output(&mut self, out: &mut impl Write) {
         let text = self.session.dos.take_output();
         if !text.is_empty() {
-            let _ = out.write_all(&text);
-            let _ = out.flush();
+            let r = out.write_all(&text).and_then(|_| out.flush());
+            match r {
+                Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+                    self.output_error.get_or_insert(e);
+                }
+                _ => {}
+            }
         }
+    }
+
+    /// The first write of the guest's text that failed, if one did.
+    pub fn output_error(&mut self) -> Option<std::io::Error> {
+        self.output_error.take()
     }
 
     /// Runs until the next frame is complete, the cycle `limit`, the end of
