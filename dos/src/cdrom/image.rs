@@ -202,7 +202,7 @@ impl Disc {
     pub fn track_at(&self, lba: u32) -> Option<&Track> {
         self.tracks
             .iter()
-            .find(|t| lba + t.pregap >= t.start && lba < t.end())
+            .find(|t| lba.saturating_add(t.pregap) >= t.start && lba < t.end())
     }
 
     /// The first data track.
@@ -341,4 +341,32 @@ fn lay_out_file(
         lba = start + length;
     }
     Ok(lba)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_sector_past_the_disc_is_not_found_even_at_4_gib() {
+        // Found by the fuzzer (fuzz_cdrom): a track with a pregap made the
+        // search for sector FFFFFFFFh overflow; a guest can ask for it
+        // (MSCDEX's absolute read takes SI:DI).
+        let d = std::env::temp_dir().join(format!("tandem-image-{}", std::process::id()));
+        std::fs::create_dir_all(&d).unwrap();
+        std::fs::write(d.join("a.bin"), vec![0u8; RAW * 20]).unwrap();
+        let cue = "FILE \"a.bin\" BINARY\n TRACK 01 MODE1/2352\n  INDEX 01 00:00:00\n \
+                   TRACK 02 AUDIO\n  PREGAP 00:02:00\n  INDEX 01 00:00:10\n";
+        std::fs::write(d.join("a.cue"), cue).unwrap();
+        let disc = Disc::open(&d.join("a.cue")).unwrap();
+        assert!(disc.tracks()[1].pregap > 0);
+        let (mut c, mut r) = ([0u8; COOKED], [0u8; RAW]);
+        for lba in [u32::MAX, u32::MAX - 1, disc.leadout()] {
+            assert!(disc.track_at(lba).is_none(), "{lba}");
+            assert!(disc.read_cooked(lba, &mut c).is_err());
+            assert!(disc.read_raw(lba, &mut r).is_err());
+        }
+        assert!(disc.read_cooked(0, &mut c).is_ok());
+        let _ = std::fs::remove_dir_all(&d);
+    }
 }

@@ -245,12 +245,15 @@ impl Mscdex {
             let (es, bx, n) = (m.es(), m.bx(), m.dx());
             let mut buf = [0u8; COOKED];
             for k in 0..u32::from(n) {
-                disc.read_cooked(start + k, &mut buf)
+                disc.read_cooked(start.saturating_add(k), &mut buf)
                     .map_err(|_| DOS_NOT_READY)?;
                 let at = lin(es, bx) + k * COOKED as u32;
                 m.bus.mem.write_image(at, &buf);
             }
-            m.bus.dev.cdaudio.halt(i, start + u32::from(n), m.cycles());
+            m.bus
+                .dev
+                .cdaudio
+                .halt(i, start.saturating_add(u32::from(n)), m.cycles());
             Ok(m.ax())
         });
     }
@@ -366,7 +369,7 @@ impl Mscdex {
             _ => return Err(E_COMMAND),
         };
         let now = m.cycles();
-        m.bus.dev.cdaudio.halt(i, start + n, now);
+        m.bus.dev.cdaudio.halt(i, start.saturating_add(n), now);
         if prefetch {
             return Ok(());
         }
@@ -375,10 +378,10 @@ impl Mscdex {
         for k in 0..n {
             let mut buf = [0u8; RAW];
             let r = if raw {
-                disc.read_raw(start + k, &mut buf)
+                disc.read_raw(start.saturating_add(k), &mut buf)
             } else {
                 let mut c = [0u8; COOKED];
-                let r = disc.read_cooked(start + k, &mut c);
+                let r = disc.read_cooked(start.saturating_add(k), &mut c);
                 buf[..COOKED].copy_from_slice(&c);
                 r
             };

@@ -143,7 +143,10 @@ pub fn run(args: &DebugArgs) -> ExitCode {
     if let Err(e) = terminal::serve(&mut s, args.script.as_deref()) {
         return report("debug", &e);
     }
-    let _ = s.set_trace(None);
+    // A trace still on ends here, its failure said.
+    if let Err(e) = s.set_trace(None) {
+        return report("debug", &e.into());
+    }
     ExitCode::SUCCESS
 }
 

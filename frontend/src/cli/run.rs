@@ -18,7 +18,7 @@ use dos::Exit;
 
 use crate::app::error::report;
 use crate::app::{builtin, exit, savestate};
-use crate::play::prepare::prepare;
+use crate::play::prepare::{prepare, seconds_text};
 use crate::play::run::{have_display, Outcome, Run, Stdin};
 use crate::play::{headless, screenshot, window};
 
@@ -75,11 +75,19 @@ fn finish(args: &RunArgs, run: &mut Run, outcome: Outcome) -> ExitCode {
     p.flush_output(&mut std::io::stdout());
     // A run that stopped before the program terminated ends its record
     // with a mark; one that terminated or failed replays to the same end.
-    p.finish_record(!matches!(
+    let recorded = p.finish_record(!matches!(
         outcome,
         Outcome::Ended(Exit::Exited(_) | Exit::Stopped(_))
     ));
     let mut status = ExitCode::from(outcome.exit_code());
+    if let (Err(e), Some(file)) = (recorded, &args.record) {
+        eprintln!("tandem run: error: {}: {e}", file.display());
+        status = ExitCode::from(exit::BAD_INPUT);
+    }
+    if let Some(e) = p.output_error() {
+        eprintln!("tandem run: error: the program's output (stdout): {e}");
+        status = ExitCode::from(exit::BAD_INPUT);
+    }
     for (what, e) in run.finish_outputs() {
         let file = if what == "--wav" {
             &args.wav
@@ -136,7 +144,7 @@ fn why_stopped(run: &Run, outcome: &Outcome) -> Option<String> {
         Outcome::Ended(Exit::Exited(_)) => return None,
         Outcome::Ended(Exit::Limit) => format!(
             "the time limit of {} emulated seconds passed (at {at})",
-            run.seconds.unwrap_or_default()
+            seconds_text(run.seconds.unwrap_or_default())
         ),
         Outcome::FrameLimit | Outcome::Ended(Exit::Frame) => {
             format!("{frames} frames done (at {at})")

@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use clap::Args;
 
 use crate::app::exit;
+use crate::play::prepare::seconds_text;
 use crate::spectrum::{measures, picture, wav_in, Spectrogram, HOP, WINDOW};
 
 /// Arguments of `tandem spectrogram`.
@@ -42,18 +43,27 @@ pub fn run(args: &SpectrogramArgs) -> ExitCode {
         eprintln!("tandem spectrogram: error: {}: {e}", what.display());
         ExitCode::from(exit::BAD_INPUT)
     };
+    let from = seconds_text(args.from);
     if !(args.from.is_finite() && args.from >= 0.0) {
-        return fail(&args.input, &format!("--from {}: not a time", args.from));
+        return fail(&args.input, &format!("--from {from}: not a time"));
     }
     let sound = match wav_in::read(&args.input) {
         Ok(s) => s,
         Err(e) => return fail(&args.input, &e),
     };
+    let seconds = sound.samples.len() as f64 / f64::from(sound.rate);
+    // Nothing to measure from the end on: an error, not an empty verdict.
+    if args.from >= seconds {
+        let len = seconds_text(seconds);
+        return fail(
+            &args.input,
+            &format!("--from {from}: past the end of the sound ({len} s)"),
+        );
+    }
     let spec = Spectrogram::new(&sound);
     if let Err(e) = picture::write_png(&args.output, &spec) {
         return fail(&args.output, &e);
     }
-    let seconds = sound.samples.len() as f64 / f64::from(sound.rate);
     println!(
         "{}: {seconds:.2} s at {} Hz, {} spectra of {WINDOW} samples every {HOP}",
         args.input.display(),
@@ -61,8 +71,7 @@ pub fn run(args: &SpectrogramArgs) -> ExitCode {
         spec.frames.len()
     );
     println!(
-        "from {} s: {}",
-        args.from,
+        "from {from} s: {}",
         measures::judge(&sound, &spec, args.from)
     );
     println!("picture: {}", args.output.display());

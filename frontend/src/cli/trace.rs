@@ -105,7 +105,11 @@ pub fn run(args: &TraceArgs) -> ExitCode {
             println!("traced {n} instructions");
             ExitCode::SUCCESS
         }
-        Err(e) => report("trace", &e),
+        // The file it could not write, named.
+        Err(e) => match &args.out {
+            Some(p) => report("trace", &Error::bad(p.display(), e)),
+            None => report("trace", &e),
+        },
     }
 }
 

@@ -272,11 +272,11 @@ fn judge_frame(frame: &Frame, golden: &Path, diff_out: &Path, bless: bool) -> (S
         Ok(g) => match image::diff(frame, &g) {
             Diff::Equal => ("equal".into(), true),
             Diff::Pixels(n) => {
-                let _ = screenshot::write_png(diff_out, &image::diff_picture(frame, &g));
-                (
-                    format!("{n} of {} px differ", frame.width * frame.height),
-                    false,
-                )
+                let mut says = format!("{n} of {} px differ", frame.width * frame.height);
+                if let Err(err) = screenshot::write_png(diff_out, &image::diff_picture(frame, &g)) {
+                    says += &format!("; cannot write {}: {err}", diff_out.display());
+                }
+                (says, false)
             }
             Diff::Size(w, h) => (
                 format!("{}x{}, golden {w}x{h}", frame.width, frame.height),
@@ -395,7 +395,10 @@ fn judge(
             r.unimplemented.join("; ")
         ));
     }
-    let _ = std::fs::write(args.out.join(format!("{}.txt", e.name)), &r.text);
+    let txt = args.out.join(format!("{}.txt", e.name));
+    if let Err(err) = std::fs::write(&txt, &r.text) {
+        problems.push(format!("cannot write {}: {err}", txt.display()));
+    }
     let sound = judge_text_and_sound(args, e, r, &mut problems);
     let frame = match &r.frame {
         None => "-".to_string(),

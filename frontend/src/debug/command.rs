@@ -108,8 +108,8 @@ pub enum Budget {
 /// Commands that run the program until a stop.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RunCmd {
-    /// Execute N instructions (at least one).
-    Step(u64),
+    /// Execute N instructions (at least one), within the budget.
+    Step(u64, Budget),
     /// Step over a CALL, INT, LOOP or REP string instruction.
     Over(Budget),
     /// Run until the current routine returns.

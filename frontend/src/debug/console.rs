@@ -43,8 +43,12 @@ ADDR is SEG:OFF (each hex or a register: cs:ip, ds:si) or a linear hex
 address; numbers are hex (#N decimal). COND is REG|byte[ADDR]|word[ADDR]
 OP VALUE with OP one of == != < <= > >=. A FILE is the rest of the line.";
 
-/// Default time limit of a run command in emulated seconds.
-pub const DEFAULT_SECONDS: u64 = 60;
+/// Default time limit of a run command in emulated seconds: `tandem
+/// run`'s (a command that names none must still answer).
+pub const DEFAULT_SECONDS: u64 = crate::play::prepare::HEADLESS_DEFAULT_SECONDS as u64;
+/// The longest run one command may ask for, in emulated seconds: a day,
+/// the longest replay (`input::record::MAX_SECONDS`).
+pub const MAX_SECONDS: u64 = crate::input::record::MAX_SECONDS;
 /// The run budget of a command that names none.
 const DEFAULT_BUDGET: Budget = Budget::Seconds(DEFAULT_SECONDS);
 
@@ -309,7 +313,7 @@ pub fn parse(line: &str) -> Result<Line> {
         "h" | "help" | "?" => return Ok(Line::Help),
         "bload" => return Ok(Line::Script(path(rest, "bload FILE")?)),
         "q" | "quit" | "exit" => Command::Quit,
-        "s" | "step" | "si" => Command::Run(RunCmd::Step(num_or(first, 1)? as u64)),
+        "s" | "step" | "si" => Command::Run(RunCmd::Step(num_or(first, 1)? as u64, DEFAULT_BUDGET)),
         "n" | "next" | "over" => Command::Run(RunCmd::Over(DEFAULT_BUDGET)),
         "finish" | "out" => Command::Run(RunCmd::Out(DEFAULT_BUDGET)),
         "c" | "cont" | "continue" | "g" => parse_cont(first)?,
@@ -477,7 +481,7 @@ mod tests {
         );
         assert_eq!(
             parse("s 10").ok(),
-            Some(Line::Engine(Command::Run(RunCmd::Step(16))))
+            Some(Line::Engine(Command::Run(RunCmd::Step(16, DEFAULT_BUDGET))))
         );
         assert_eq!(parse("# note").ok(), Some(Line::Nothing));
         assert!(matches!(parse("bogus"), Err(Error::UnknownCommand(w)) if w == "bogus"));

@@ -5,7 +5,6 @@
 //! stack built from CALL/RET, the bytes changed between stops, and an
 //! optional trace file. It returns data; the front ends present it.
 
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use dos::{Dos, Session};
@@ -74,6 +73,25 @@ const MAX_RUN_BYTES: usize = 16;
 /// the HMA.
 const DIFF_LEN: usize = 0x11_0000;
 
+/// The trace file (`trace FILE`): where it goes, its writer and the
+/// first write that failed (the lines after it are dropped).
+pub(super) struct TraceFile {
+    path: std::path::PathBuf,
+    pub(super) out: std::io::BufWriter<std::fs::File>,
+    pub(super) failed: Option<std::io::Error>,
+}
+
+impl TraceFile {
+    /// Ends the file: its first failed write, or the flush's and sync's.
+    fn close(self) -> Result<()> {
+        let path = self.path;
+        match self.failed {
+            Some(e) => Err(Error::io(path, e)),
+            None => crate::app::output::finish(self.out).map_err(|e| Error::io(path, e)),
+        }
+    }
+}
+
 /// The debugger's state.
 pub struct Debugger {
     /// The machine, its DOS and the run loop.
@@ -87,7 +105,7 @@ pub struct Debugger {
     /// Memory at the previous stop.
     prev_mem: Vec<u8>,
     /// The trace file, when on.
-    pub(super) trace: Option<std::io::BufWriter<std::fs::File>>,
+    pub(super) trace: Option<TraceFile>,
     /// Hook index -> breakpoint number.
     pub(super) hook_bp: Vec<usize>,
     /// The program has ended (no more running).
@@ -430,14 +448,30 @@ impl Debugger {
         Ok(())
     }
 
-    /// Starts (or with None stops) the trace file.
+    /// Starts (or with None stops) the trace file. Ending one whose
+    /// writes failed is that failure.
     pub fn set_trace(&mut self, path: Option<&Path>) -> Result<()> {
-        if let Some(mut t) = self.trace.take() {
-            let _ = t.flush();
+        if let Some(t) = self.trace.take() {
+            t.close()?;
         }
         if let Some(p) = path {
             let f = std::fs::File::create(p).map_err(|e| Error::io(p, e))?;
-            self.trace = Some(std::io::BufWriter::new(f));
+            self.trace = Some(TraceFile {
+                path: p.to_path_buf(),
+                out: std::io::BufWriter::new(f),
+                failed: None,
+            });
+        }
+        Ok(())
+    }
+
+    /// A trace write that failed, as the error of the command that ran
+    /// (the trace is then off).
+    pub(super) fn trace_failure(&mut self) -> Result<()> {
+        if self.trace.as_ref().is_some_and(|t| t.failed.is_some()) {
+            if let Some(t) = self.trace.take() {
+                return t.close();
+            }
         }
         Ok(())
     }

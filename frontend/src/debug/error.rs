@@ -74,6 +74,16 @@ pub enum Error {
         /// What the command takes there.
         expected: &'static str,
     },
+    /// A run command asking for more than the longest run.
+    #[error(
+        "a run of {asked} is longer than the longest a command may ask for, {max} emulated seconds"
+    )]
+    BudgetTooLong {
+        /// The budget as asked for.
+        asked: String,
+        /// The longest, in emulated seconds.
+        max: u64,
+    },
     /// A protocol request without a field it needs.
     #[error("'{0}' is required")]
     MissingField(&'static str),

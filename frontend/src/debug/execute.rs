@@ -8,6 +8,7 @@ use super::command::{
     BackCmd, BpSpec, BreakCmd, Budget, Command, FileCmd, HistoryCmd, HistoryInfo, Insn, IvtEntry,
     MachineCmd, Pic, PitChannel, Reply, RunCmd, Val, Vga, ViewCmd, Watched,
 };
+use super::console::MAX_SECONDS;
 use super::engine::Debugger;
 use super::error::{Error, Result};
 use super::parse::Addr;
@@ -27,29 +28,42 @@ impl Debugger {
             Command::File(c) => self.file_cmd(c),
             Command::Back(c) => self.back_cmd(c),
             Command::History(c) => self.history_cmd(c),
-            Command::Quit => Ok(Reply::Quit),
+            // The trace is written whole, or its failure said, first.
+            Command::Quit => self.set_trace(None).map(|_| Reply::Quit),
         }
     }
 
-    /// CPU clocks in a budget.
-    pub fn cycles_of(&self, b: Budget) -> u64 {
-        match b {
-            Budget::Cycles(c) => c,
-            Budget::Seconds(s) => s.saturating_mul(self.core.m.config().cpu_hz),
+    /// CPU clocks in a budget, which may be at most
+    /// [`MAX_SECONDS`](crate::debug::console::MAX_SECONDS) of emulated
+    /// time: every command that runs the machine answers.
+    pub fn cycles_of(&self, b: Budget) -> Result<u64> {
+        let hz = self.core.m.config().cpu_hz;
+        let max = MAX_SECONDS.saturating_mul(hz);
+        let (cycles, asked) = match b {
+            Budget::Cycles(c) => (c, format!("{c} cycles")),
+            Budget::Seconds(s) => (s.saturating_mul(hz), format!("{s} s")),
+        };
+        if cycles > max {
+            return Err(Error::BudgetTooLong {
+                asked,
+                max: MAX_SECONDS,
+            });
         }
+        Ok(cycles)
     }
 
     fn run_cmd(&mut self, c: RunCmd) -> Result<Reply> {
         let stop = match c {
-            RunCmd::Step(n) => self.step(n.max(1)),
-            RunCmd::Over(b) => self.step_over(self.cycles_of(b)),
-            RunCmd::Out(b) => self.step_out(self.cycles_of(b)),
-            RunCmd::Continue(b) => self.cont(self.cycles_of(b)),
+            RunCmd::Step(n, b) => self.step_within(n.max(1), self.cycles_of(b)?),
+            RunCmd::Over(b) => self.step_over(self.cycles_of(b)?),
+            RunCmd::Out(b) => self.step_out(self.cycles_of(b)?),
+            RunCmd::Continue(b) => self.cont(self.cycles_of(b)?),
             RunCmd::To(a, b) => {
                 let at = self.exec_at(&a)?;
-                self.run_to(at, self.cycles_of(b))
+                self.run_to(at, self.cycles_of(b)?)
             }
         };
+        self.trace_failure()?;
         Ok(Reply::Stopped {
             stop,
             output: self.take_output(),
@@ -320,12 +334,7 @@ fn write_png(path: &Path, w: u32, h: u32, rgb: &[u8]) -> Result<()> {
         path: path.into(),
         msg: e.to_string(),
     };
-    let file = std::fs::File::create(path).map_err(|e| Error::io(path, e))?;
-    let mut enc = png::Encoder::new(std::io::BufWriter::new(file), w, h);
-    enc.set_color(png::ColorType::Rgb);
-    enc.set_depth(png::BitDepth::Eight);
-    let mut wr = enc.write_header().map_err(png_err)?;
-    wr.write_image_data(rgb).map_err(png_err)
+    crate::app::output::write_png(path, w, h, rgb).map_err(png_err)
 }
 
 #[cfg(test)]
@@ -386,6 +395,42 @@ mod tests {
     }
 
     #[test]
+    fn a_budget_over_the_longest_run_is_refused() {
+        let s = hello();
+        let hz = s.core.m.config().cpu_hz;
+        assert_eq!(s.cycles_of(Budget::Seconds(2)).ok(), Some(2 * hz));
+        let longest = MAX_SECONDS * hz;
+        assert_eq!(s.cycles_of(Budget::Cycles(longest)).ok(), Some(longest));
+        for b in [
+            Budget::Cycles(longest + 1),
+            Budget::Cycles(u64::MAX),
+            Budget::Seconds(MAX_SECONDS + 1),
+            Budget::Seconds(u64::MAX),
+        ] {
+            assert!(
+                matches!(s.cycles_of(b), Err(Error::BudgetTooLong { .. })),
+                "{b:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_step_stops_at_its_budget() {
+        let mut s = hello();
+        let r = s.execute(Command::Run(RunCmd::Step(u64::MAX, Budget::Cycles(500))));
+        assert!(
+            matches!(
+                r,
+                Ok(Reply::Stopped {
+                    stop: Stop::Limit,
+                    ..
+                })
+            ),
+            "{r:?}"
+        );
+    }
+
+    #[test]
     fn a_run_returns_its_stop_and_the_guest_output() {
         let mut s = hello();
         let r = s.execute(Command::Run(RunCmd::Continue(Budget::Seconds(10))));
@@ -395,7 +440,7 @@ mod tests {
         assert!(matches!(stop, Stop::Exited(7)), "{stop:?}");
         assert!(String::from_utf8_lossy(&output).contains("Hello"));
         // The end is kept: a further run stops at once.
-        let again = s.execute(Command::Run(RunCmd::Step(1)));
+        let again = s.execute(Command::Run(RunCmd::Step(1, Budget::Seconds(1))));
         assert!(matches!(
             again,
             Ok(Reply::Stopped {

@@ -100,16 +100,20 @@ impl Debugger {
 
     /// Writes the trace line of the instruction about to run.
     fn trace_line(&mut self, ins: &Instruction, (cs, ip): (u16, u16)) {
-        let Some(t) = self.trace.as_mut() else { return };
+        let Some(t) = self.trace.as_mut().filter(|t| t.failed.is_none()) else {
+            return;
+        };
         let r = &self.core.m.cpu.regs;
         let mut line = String::new();
         IntelFormatter::new().format(ins, &mut line);
-        let _ = writeln!(
-            t,
+        if let Err(e) = writeln!(
+            t.out,
             "{:>12} {cs:04X}:{ip:04X} {line:<32} {}",
             self.core.m.cycles(),
             super::trace::registers(r)
-        );
+        ) {
+            t.failed = Some(e);
+        }
     }
 
     /// Executes one instruction (servicing DOS traps on the way). Returns
@@ -258,8 +262,13 @@ impl Debugger {
 
     /// Executes `n` instructions.
     pub fn step(&mut self, n: u64) -> Stop {
+        self.step_within(n, u64::MAX)
+    }
+
+    /// Executes `n` instructions, at most `max_cycles`.
+    pub fn step_within(&mut self, n: u64, max_cycles: u64) -> Stop {
         let mut left = n;
-        self.run_until(u64::MAX, |_| {
+        self.run_until(max_cycles, |_| {
             left = left.saturating_sub(1);
             left == 0
         })

@@ -70,7 +70,7 @@ pub fn write_noting(
     out: &mut dyn Write,
     note: &mut dyn FnMut(&Session) -> Option<String>,
 ) -> Result<u64, Error> {
-    let cannot = |_| Error::Input("cannot write the trace".into());
+    let cannot = |e: std::io::Error| Error::Input(format!("cannot write the trace: {e}"));
     let mut n = 0;
     while n < count {
         if let Some(c) = note(s) {

@@ -1,9 +1,17 @@
-//! Fuzz targets for the parsers of untrusted input: the save
-//! state, the input record, the profile and the GDB packet checks; the
-//! protocol is fuzzed through the binary (`tests/fuzz_protocol.rs`). Each
-//! runs for `TANDEM_FUZZ_SECS` seconds (README: "Fuzzing").
+//! Fuzz targets for the readers of untrusted input: the save state, the
+//! input record, the profile and the GDB packet checks here; check
+//! bundles ([`bundle`]); WAVs, SoundFonts and CD-ROM images ([`files`]);
+//! the GDB stub whole ([`gdb_stub`]); the history commands ([`history`]);
+//! replayed records ([`replay`]). The protocol is fuzzed through the
+//! binary (`tests/fuzz_protocol.rs`). Each runs for `TANDEM_FUZZ_SECS`
+//! seconds (README: "Fuzzing").
 
+mod bundle;
 pub mod engine;
+mod files;
+mod gdb_stub;
+mod history;
+mod replay;
 
 use std::path::{Path, PathBuf};
 
@@ -21,6 +29,25 @@ fn temp_dir(name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).expect("a temporary folder");
     d
+}
+
+/// A debugger at the entry of `roms/PATH` (a .com), copied into `mount`
+/// (drive C:).
+fn debugger(mount: &Path, path: &str) -> crate::debug::engine::Debugger {
+    let image = std::fs::read(repo().join("roms").join(path)).expect("a test program");
+    let name = Path::new(path)
+        .file_name()
+        .expect("a name")
+        .to_string_lossy();
+    let upper = name.to_ascii_uppercase();
+    std::fs::write(mount.join(&upper), &image).expect("copy the program");
+    let mut dos = dos::Dos::new(dos::DosConfig::new(mount.to_path_buf())).expect("a DOS");
+    let mut m = hw::Machine::new(hw::MachineConfig::default());
+    dos.install(&mut m);
+    dos.chdir("C:\\");
+    dos.load(&mut m, &image, &format!("C:\\{upper}"), &[])
+        .expect("the program loads");
+    crate::debug::engine::Debugger::new(m, dos, mount.to_path_buf())
 }
 
 /// A real save state: roms/dos/hello.com run for a few frames.

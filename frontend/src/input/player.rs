@@ -69,10 +69,14 @@ pub struct Player {
     pub session: Session,
     replay: VecDeque<Event>,
     recorder: Option<Recorder>,
-    record_error: bool,
+    /// The first write of the record that failed (the record ended there).
+    record_error: Option<std::io::Error>,
     /// The events delivered since [`Player::start_log`] (`--check` keeps
     /// those since its last checkpoint).
     log: Option<Vec<Event>>,
+    /// The first write of the guest's text that failed (not a closed
+    /// pipe: the reader stopped reading on purpose).
+    output_error: Option<std::io::Error>,
 }
 
 impl Player {
@@ -83,7 +87,8 @@ impl Player {
             session,
             replay: VecDeque::new(),
             recorder: None,
-            record_error: false,
+            record_error: None,
+            output_error: None,
             log: None,
         }
     }
@@ -144,10 +149,8 @@ impl Player {
         }
         if let Some(r) = self.recorder.as_mut() {
             if let Err(err) = r.push(e) {
-                if !self.record_error {
-                    log::error!("writing the record failed: {err}");
-                    self.record_error = true;
-                }
+                self.record_error = Some(err);
+                self.recorder = None;
             }
         }
     }
@@ -155,7 +158,8 @@ impl Player {
     /// Closes the record (if any), with an end mark at the current cycle
     /// when `end` (a run that stopped before the program terminated; one
     /// that terminated or failed replays to the same end by itself).
-    pub fn finish_record(&mut self, end: bool) {
+    /// The first write that failed, if one did: the record is incomplete.
+    pub fn finish_record(&mut self, end: bool) -> std::io::Result<()> {
         if end {
             let e = Event {
                 cycle: self.session.m.cycles(),
@@ -165,20 +169,33 @@ impl Player {
             };
             self.record(&e);
         }
-        if let Some(r) = self.recorder.as_mut() {
-            if let Err(err) = r.flush() {
-                log::error!("writing the record failed: {err}");
+        if let Some(err) = self.record_error.take() {
+            return Err(err);
+        }
+        match self.recorder.take() {
+            Some(mut r) => r.flush(),
+            None => Ok(()),
+        }
+    }
+
+    /// Writes the guest's text so far to `out`; the first failure is
+    /// kept for [`Player::output_error`].
+    pub fn flush_output(&mut self, out: &mut impl Write) {
+        let text = self.session.dos.take_output();
+        if !text.is_empty() {
+            let r = out.write_all(&text).and_then(|_| out.flush());
+            match r {
+                Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+                    self.output_error.get_or_insert(e);
+                }
+                _ => {}
             }
         }
     }
 
-    /// Writes the guest's text so far to `out`.
-    pub fn flush_output(&mut self, out: &mut impl Write) {
-        let text = self.session.dos.take_output();
-        if !text.is_empty() {
-            let _ = out.write_all(&text);
-            let _ = out.flush();
-        }
+    /// The first write of the guest's text that failed, if one did.
+    pub fn output_error(&mut self) -> Option<std::io::Error> {
+        self.output_error.take()
     }
 
     /// Runs until the next frame is complete, the cycle `limit`, the end of

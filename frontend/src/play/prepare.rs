@@ -28,6 +28,20 @@ use crate::input::{joy, press};
 
 /// Emulated seconds a headless run lasts at most when nothing else bounds it.
 pub const HEADLESS_DEFAULT_SECONDS: f64 = 60.0;
+/// The shortest `--seconds`: a microsecond, a few clocks of the slowest
+/// CPU (a shorter time would end the run before its first instruction).
+pub const MIN_SECONDS: f64 = 1e-6;
+
+/// A time in seconds as text of bounded length: plain between a
+/// microsecond and a billion seconds, in exponent form outside (so
+/// `1e-300` is not printed with 300 zeros).
+pub fn seconds_text(s: f64) -> String {
+    if s == 0.0 || (MIN_SECONDS..1e9).contains(&s.abs()) {
+        format!("{s}")
+    } else {
+        format!("{s:e}")
+    }
+}
 
 /// A replayed record: its header and events.
 type Replay = (Header, Vec<Event>);
@@ -91,10 +105,9 @@ pub fn prepare(args: &RunArgs, headless: bool, stdin: Stdin) -> Result<Run, Erro
     }
     // One mixer hears the machine for the WAV and the video.
     let mixer = written.then(|| Mixer::new(&mut session.m, args.wav_rate));
-    let wav = match &args.wav {
-        Some(p) => Some(WavOut::create(p, args.wav_rate).map_err(|e| Error::file(p, e))?),
-        None => None,
-    };
+    let wav = (args.wav.as_ref())
+        .map(|p| WavOut::create(p, args.wav_rate).map_err(|e| Error::file(p, e)))
+        .transpose()?;
     let video = match (&args.video, &mixer) {
         (Some(p), Some(x)) => Some(VideoOut::new(p, cpu_hz, x.rate(), x.next_sample())),
         _ => None,
@@ -127,6 +140,7 @@ pub fn prepare(args: &RunArgs, headless: bool, stdin: Stdin) -> Result<Run, Erro
         sound: Vec::new(),
         wav,
         video,
+        failed: Vec::new(),
         check,
         bundle_out: args.check.bundle_out.clone(),
         bundle_written: None,
@@ -373,7 +387,16 @@ fn seconds(args: &RunArgs, headless: bool, replay_has_end: bool) -> Result<Optio
         Some(s) if !(s.is_finite() && s > 0.0) => {
             return Err(Error::bad(
                 "--seconds",
-                format!("{s} is not a positive time"),
+                format!("{} is not a positive time", seconds_text(s)),
+            ))
+        }
+        Some(s) if s < MIN_SECONDS => {
+            return Err(Error::bad(
+                "--seconds",
+                format!(
+                    "{} is shorter than the shortest run, {MIN_SECONDS} s",
+                    seconds_text(s)
+                ),
             ))
         }
         Some(s) => Some(s),

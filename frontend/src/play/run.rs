@@ -43,6 +43,10 @@ pub struct Run {
     pub wav: Option<WavOut>,
     /// The video being written (`--video`).
     pub video: Option<VideoOut>,
+    /// Writes of the WAV or the video that failed during the run, as
+    /// (option, error): the output ended there, and the run's status
+    /// says so at its end.
+    pub failed: Vec<(&'static str, std::io::Error)>,
     /// The lock-step check (`--check`).
     pub check: Option<Check>,
     /// Where `--check` writes its bundle (`None`: the default name).
@@ -122,24 +126,24 @@ impl Run {
         let m = &mut self.player.session.m;
         self.sound = mixer.pull(m);
         if let Some(Err(e)) = self.wav.as_mut().map(|w| w.write(&self.sound)) {
-            eprintln!("tandem run: error: --wav: {e}");
+            self.failed.push(("--wav", e));
             self.wav = None;
         }
         if let Some(v) = self.video.as_mut() {
             v.sound(&self.sound);
             if let Err(e) = if frame { v.frame(m) } else { Ok(()) } {
-                eprintln!("tandem run: error: --video: {e}");
+                self.failed.push(("--video", e));
                 self.video = None;
             }
         }
     }
 
     /// Ends the WAV and the video with the rest of the sound; the errors
-    /// as (option, error).
+    /// (those of the run first) as (option, error).
     pub fn finish_outputs(&mut self) -> Vec<(&'static str, std::io::Error)> {
         let m = &mut self.player.session.m;
         let last = self.mixer.as_mut().map(|x| x.finish(m)).unwrap_or_default();
-        let mut errors = Vec::new();
+        let mut errors = std::mem::take(&mut self.failed);
         if let Some(Err(e)) = self.wav.take().map(|w| w.finish(&last)) {
             errors.push(("--wav", e));
         }

@@ -17,16 +17,7 @@ pub enum ScreenshotError {
 
 /// Writes `frame` as an 8-bit RGB PNG.
 pub fn write_png(path: &Path, frame: &Frame) -> Result<(), ScreenshotError> {
-    let f = std::fs::File::create(path)?;
-    let mut enc = png::Encoder::new(
-        std::io::BufWriter::new(f),
-        frame.width as u32,
-        frame.height as u32,
-    );
-    enc.set_color(png::ColorType::Rgb);
-    enc.set_depth(png::BitDepth::Eight);
-    let mut w = enc.write_header()?;
-    w.write_image_data(&frame.rgb)?;
-    w.finish()?;
+    let (w, h) = (frame.width as u32, frame.height as u32);
+    crate::app::output::write_png(path, w, h, &frame.rgb)?;
     Ok(())
 }

@@ -44,7 +44,7 @@ impl WavOut {
             .min(u64::from(u32::MAX - HEADER));
         self.file.seek(SeekFrom::Start(0))?;
         self.file.write_all(&header(rate, bytes as u32))?;
-        self.file.flush()
+        crate::app::output::finish(self.file)
     }
 
     /// Writes the mixer's next samples.

@@ -93,13 +93,7 @@ pub enum PictureError {
 /// Writes the picture of `spec` as an RGB PNG.
 pub fn write_png(path: &Path, spec: &Spectrogram) -> Result<(), PictureError> {
     let (w, h, rgb) = render(spec).ok_or(PictureError::TooShort)?;
-    let f = std::fs::File::create(path)?;
-    let mut enc = png::Encoder::new(std::io::BufWriter::new(f), w as u32, h as u32);
-    enc.set_color(png::ColorType::Rgb);
-    enc.set_depth(png::BitDepth::Eight);
-    let mut out = enc.write_header()?;
-    out.write_image_data(&rgb)?;
-    out.finish()?;
+    crate::app::output::write_png(path, w as u32, h as u32, &rgb)?;
     Ok(())
 }
 

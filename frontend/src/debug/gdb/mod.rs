@@ -45,6 +45,7 @@ use super::error::Result as DebugResult;
 use super::parse::parse_addr;
 use super::regs::RegName;
 use arch::{RealMode, RealModeRegs, CS, EFLAGS, EIP};
+use packets::Wire;
 
 /// Emulated clocks run between two looks at the connection (for gdb's
 /// interrupt, Ctrl-C) while continuing.
@@ -103,6 +104,12 @@ impl GdbTarget {
     /// Runs as gdb asked; the stop to report, or None when data came from
     /// gdb first (`incoming` says so between chunks of a continue).
     fn run(&mut self, mut incoming: impl FnMut() -> bool) -> Option<SingleThreadStopReason<u32>> {
+        // Bytes gdb already sent go to gdbstub before the machine runs on
+        // (it takes one at a time: a packet sent while continuing would
+        // otherwise wait a chunk of emulated time per byte).
+        if self.resume == Resume::Continue && incoming() {
+            return None;
+        }
         loop {
             let stop = match self.resume {
                 Resume::Step => self.s.step(1),
@@ -499,17 +506,17 @@ impl MonitorCmd for GdbTarget {
 
 /// The event loop: runs the target between gdb's packets, on a connection
 /// that outlives one gdbstub session (see [`serve`]).
-struct EventLoop<'a>(std::marker::PhantomData<&'a ()>);
+struct EventLoop<'a, W>(std::marker::PhantomData<&'a W>);
 
-impl<'a> run_blocking::BlockingEventLoop for EventLoop<'a> {
+impl<'a, W: Wire> run_blocking::BlockingEventLoop for EventLoop<'a, W> {
     type Target = GdbTarget;
-    type Connection = packets::Link<'a>;
+    type Connection = packets::Link<'a, W>;
     type StopReason = SingleThreadStopReason<u32>;
 
     #[allow(clippy::type_complexity)]
     fn wait_for_stop_reason(
         target: &mut GdbTarget,
-        conn: &mut packets::Link<'a>,
+        conn: &mut packets::Link<'a, W>,
     ) -> Result<
         run_blocking::Event<SingleThreadStopReason<u32>>,
         run_blocking::WaitForStopReasonError<std::convert::Infallible, std::io::Error>,
@@ -564,6 +571,23 @@ pub fn serve(s: Debugger, port: u16) -> ExitCode {
     let _ = conn.set_nodelay(true);
     let mut target = GdbTarget::new(s);
     let mut checked = packets::Checked::new(conn);
+    match session(&mut target, &mut checked) {
+        Ok(reason) => {
+            say_disconnect(reason);
+            ExitCode::SUCCESS
+        }
+        // Like an output that cannot be written.
+        Err(e) => crate::app::error::input_error("debug", format!("gdb stub: {e}")),
+    }
+}
+
+/// Serves gdb on `checked` until it detaches, kills, or the program
+/// exits; an error when the connection fails (or packet after packet
+/// fails).
+pub fn session<W: Wire>(
+    target: &mut GdbTarget,
+    checked: &mut packets::Checked<W>,
+) -> std::io::Result<DisconnectReason> {
     // gdbstub ends its session on a packet it cannot handle (one it fails
     // to parse, or one it did not expect); the remote protocol wants an
     // error reply and the session going on. So such a packet gets `E16`
@@ -572,23 +596,17 @@ pub fn serve(s: Debugger, port: u16) -> ExitCode {
     // failing, or packet after packet failing, ends it.
     let mut failures = 0u32;
     loop {
-        let stub = GdbStub::new(packets::Link(&mut checked));
-        let e = match stub.run_blocking::<EventLoop>(&mut target) {
-            Ok(reason) => {
-                say_disconnect(reason);
-                return ExitCode::SUCCESS;
-            }
+        let stub = GdbStub::new(packets::Link(&mut *checked));
+        let e = match stub.run_blocking::<EventLoop<W>>(target) {
+            Ok(reason) => return Ok(reason),
             Err(e) => e,
         };
         failures += 1;
         if e.is_connection_error() || e.is_target_error() || failures > MAX_FAILED_PACKETS {
-            // Like an output that cannot be written.
-            return crate::app::error::input_error("debug", format!("gdb stub: {e}"));
+            return Err(std::io::Error::other(e.to_string()));
         }
         log::warn!("gdb: a packet gdbstub could not handle ({e}): E16, going on");
-        if let Err(e) = checked.refuse_last() {
-            return crate::app::error::input_error("debug", format!("gdb stub: {e}"));
-        }
+        checked.refuse_last()?;
     }
 }
 

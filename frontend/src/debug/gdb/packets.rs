@@ -180,9 +180,29 @@ fn frame(body: &str) -> Vec<u8> {
     format!("${body}#{sum:02x}").into_bytes()
 }
 
-/// A TCP connection to gdb that checks packets on the way in.
-pub struct Checked {
-    conn: TcpStream,
+/// What carries the bytes to and from gdb: a TCP connection, or (for the
+/// fuzz tests) bytes in memory.
+pub trait Wire: Read + Write {
+    /// Makes reads wait for bytes (`block`) or fail with `WouldBlock`
+    /// when none are there.
+    fn set_blocking(&mut self, block: bool) -> std::io::Result<()>;
+    /// Sends small writes at once (TCP's no-delay).
+    fn set_nodelay(&mut self) -> std::io::Result<()>;
+}
+
+impl Wire for TcpStream {
+    fn set_blocking(&mut self, block: bool) -> std::io::Result<()> {
+        self.set_nonblocking(!block)
+    }
+
+    fn set_nodelay(&mut self) -> std::io::Result<()> {
+        TcpStream::set_nodelay(self, true)
+    }
+}
+
+/// A connection to gdb that checks packets on the way in.
+pub struct Checked<W: Wire = TcpStream> {
+    conn: W,
     /// Bytes read and not yet sorted into packets.
     raw: Vec<u8>,
     /// Bytes for gdbstub.
@@ -194,9 +214,9 @@ pub struct Checked {
     drop_acks: bool,
 }
 
-impl Checked {
+impl<W: Wire> Checked<W> {
     /// Wraps a connection.
-    pub fn new(conn: TcpStream) -> Self {
+    pub fn new(conn: W) -> Self {
         Checked {
             conn,
             raw: Vec::new(),
@@ -219,9 +239,9 @@ impl Checked {
     /// sorts it.
     fn fill(&mut self, block: bool) -> std::io::Result<()> {
         let mut buf = [0u8; 4096];
-        self.conn.set_nonblocking(!block)?;
+        self.conn.set_blocking(block)?;
         let r = Read::read(&mut self.conn, &mut buf);
-        self.conn.set_nonblocking(false)?;
+        self.conn.set_blocking(true)?;
         match r {
             Ok(0) => Err(std::io::ErrorKind::UnexpectedEof.into()),
             Ok(n) => {
@@ -296,7 +316,12 @@ impl Checked {
     }
 }
 
-impl Checked {
+impl<W: Wire> Checked<W> {
+    /// The connection (the fuzz tests read what was answered).
+    pub fn wire(&mut self) -> &mut W {
+        &mut self.conn
+    }
+
     /// Answers the packet gdbstub failed on with an error reply (its ack
     /// already went out, unless in no-ack mode, where none is due).
     pub fn refuse_last(&mut self) -> std::io::Result<()> {
@@ -310,9 +335,9 @@ impl Checked {
 /// The checked connection lent to one gdbstub session: a session that
 /// ends on a packet it cannot handle leaves the connection (its buffered
 /// bytes, its no-ack mode) to the next.
-pub struct Link<'a>(pub &'a mut Checked);
+pub struct Link<'a, W: Wire = TcpStream>(pub &'a mut Checked<W>);
 
-impl Connection for Link<'_> {
+impl<W: Wire> Connection for Link<'_, W> {
     type Error = std::io::Error;
 
     fn write(&mut self, byte: u8) -> Result<(), Self::Error> {
@@ -332,7 +357,7 @@ impl Connection for Link<'_> {
     }
 }
 
-impl ConnectionExt for Link<'_> {
+impl<W: Wire> ConnectionExt for Link<'_, W> {
     fn read(&mut self) -> Result<u8, Self::Error> {
         ConnectionExt::read(self.0)
     }
@@ -342,7 +367,7 @@ impl ConnectionExt for Link<'_> {
     }
 }
 
-impl Connection for Checked {
+impl<W: Wire> Connection for Checked<W> {
     type Error = std::io::Error;
 
     fn write(&mut self, byte: u8) -> Result<(), Self::Error> {
@@ -361,11 +386,11 @@ impl Connection for Checked {
     }
 
     fn on_session_start(&mut self) -> Result<(), Self::Error> {
-        self.conn.set_nodelay(true)
+        self.conn.set_nodelay()
     }
 }
 
-impl ConnectionExt for Checked {
+impl<W: Wire> ConnectionExt for Checked<W> {
     fn read(&mut self) -> Result<u8, Self::Error> {
         loop {
             if let Some(b) = self.ready.pop_front() {

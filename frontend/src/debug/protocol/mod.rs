@@ -16,7 +16,7 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::Path;
 use std::process::ExitCode;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use serde_json::{json, Map, Value};
 
@@ -53,7 +53,7 @@ pub fn serve(mut s: Debugger, how: &str, token_file: Option<&Path>) -> ExitCode 
         let stdin = std::io::stdin();
         let mut out = std::io::stdout();
         serve_stream(&mut s, stdin.lock(), &mut out, false);
-        return ExitCode::SUCCESS;
+        return end(&mut s);
     }
     let Ok(port) = how.parse::<u16>() else {
         return input_error(
@@ -88,7 +88,16 @@ pub fn serve(mut s: Debugger, how: &str, token_file: Option<&Path>) -> ExitCode 
             break;
         }
     }
-    ExitCode::SUCCESS
+    end(&mut s)
+}
+
+/// The end of a session: a trace still on is written whole, or its
+/// failure said (exit status 2).
+fn end(s: &mut Debugger) -> ExitCode {
+    match s.set_trace(None) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => crate::app::error::report("debug", &e.into()),
+    }
 }
 
 /// 128 random bits from the host as 32 hex digits. The token guards the
@@ -139,8 +148,12 @@ fn serve_conn(s: &mut Debugger, conn: TcpStream, token: &str) -> bool {
         return false;
     };
     let mut w = conn;
-    let _ = w.set_read_timeout(Some(HELLO_TIMEOUT));
-    let mut r = BufReader::new(read);
+    // One deadline from the accept for the whole hello, however its bytes
+    // trickle in (a read timeout alone restarts with each byte).
+    let mut r = BufReader::new(Deadline {
+        conn: read,
+        until: Some(Instant::now() + HELLO_TIMEOUT),
+    });
     let refuse = |w: &mut TcpStream, why: &str| {
         let _ = writeln!(w, "{}", json!({"id": null, "ok": false, "error": why}));
         let _ = w.flush();
@@ -172,8 +185,31 @@ fn serve_conn(s: &mut Debugger, conn: TcpStream, token: &str) -> bool {
     if writeln!(w, "{ack}").and_then(|_| w.flush()).is_err() {
         return false;
     }
-    let _ = w.set_read_timeout(None);
+    r.get_mut().until = None;
+    let _ = r.get_ref().conn.set_read_timeout(None);
     serve_stream(s, r, &mut w, true)
+}
+
+/// A connection read until an absolute time (None: without one).
+struct Deadline {
+    conn: TcpStream,
+    until: Option<Instant>,
+}
+
+impl Read for Deadline {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if let Some(until) = self.until {
+            let left = until.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::TimedOut,
+                    format!("no whole hello line within {HELLO_TIMEOUT:?}"),
+                ));
+            }
+            self.conn.set_read_timeout(Some(left))?;
+        }
+        self.conn.read(buf)
+    }
 }
 
 /// One line of at most `max` bytes without its end; None at the end of

@@ -216,7 +216,10 @@ pub fn parse(req: &Value) -> Result<Request> {
     let c = match cmd {
         "command" => return Ok(Request::Line(text(req, "line")?.into())),
         "quit" => Command::Quit,
-        "step" => Command::Run(RunCmd::Step(num(req, "count")?.unwrap_or(1).max(1))),
+        "step" => Command::Run(RunCmd::Step(
+            num(req, "count")?.unwrap_or(1).max(1),
+            budget(req)?,
+        )),
         "run" => Command::Run(RunCmd::Continue(budget(req)?)),
         "next" => Command::Run(RunCmd::Over(budget(req)?)),
         "finish" => Command::Run(RunCmd::Out(budget(req)?)),
@@ -294,6 +297,29 @@ mod tests {
             parse(&json!({"cmd": "save_state"})),
             Err(Error::MissingField("path"))
         ));
+    }
+
+    #[test]
+    fn every_run_command_has_run_s_default_budget() {
+        let default = Budget::Seconds(DEFAULT_SECONDS);
+        assert_eq!(
+            DEFAULT_SECONDS as f64,
+            crate::play::prepare::HEADLESS_DEFAULT_SECONDS
+        );
+        let step = parse(&json!({"cmd": "step", "count": u64::MAX})).expect("step");
+        assert_eq!(
+            step,
+            Request::Engine(Command::Run(RunCmd::Step(u64::MAX, default)))
+        );
+        for cmd in ["run", "next", "finish"] {
+            let Request::Engine(Command::Run(c)) = parse(&json!({"cmd": cmd})).expect(cmd) else {
+                panic!("{cmd}: not a run command");
+            };
+            assert!(
+                matches!(c, RunCmd::Continue(b) | RunCmd::Over(b) | RunCmd::Out(b) if b == default),
+                "{cmd}"
+            );
+        }
     }
 
     #[test]

@@ -335,7 +335,7 @@ mod tests {
     use std::path::Path;
 
     use super::*;
-    use crate::debug::command::{Command, RunCmd};
+    use crate::debug::command::{Budget, Command, RunCmd};
 
     /// roms/dos/hello.com at its entry on a machine with `config`.
     fn hello_on(config: hw::MachineConfig) -> Debugger {
@@ -560,7 +560,8 @@ mod tests {
             if d.cs_ip() == (cs, end) {
                 return;
             }
-            d.execute(Command::Run(RunCmd::Step(1))).expect("a step");
+            d.execute(Command::Run(RunCmd::Step(1, Budget::Seconds(1))))
+                .expect("a step");
         }
         panic!("the code did not finish: at {:04X?}", d.cs_ip());
     }

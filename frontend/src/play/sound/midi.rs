@@ -107,7 +107,7 @@ pub const MAX_FONT_BYTES: u64 = 1 << 30;
 /// Loads the SoundFont at `path`. The crate's reader is not hardened
 /// against every malformed file, so a panic in it is an error here too
 /// (the panic message silenced).
-fn read(path: &Path) -> Result<Arc<SoundFont>, FontError> {
+pub(crate) fn read(path: &Path) -> Result<Arc<SoundFont>, FontError> {
     let err = |why: String| FontError {
         path: path.to_path_buf(),
         why,
@@ -115,6 +115,9 @@ fn read(path: &Path) -> Result<Arc<SoundFont>, FontError> {
     // A device or a FIFO (/dev/zero) would never end.
     let bytes = dos::input_file::read_bounded(path, MAX_FONT_BYTES, "a SoundFont")
         .map_err(|e| err(e.to_string()))?;
+    // The reader sizes its buffers by the chunks' claims: each is held
+    // to the file first (a 100-byte file claiming 4 GiB).
+    super::sf2_riff::check(&bytes).map_err(|e| err(format!("not a usable SoundFont: {e}")))?;
     let hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(|_| {}));
     let parsed = std::panic::catch_unwind(|| SoundFont::new(&mut bytes.as_slice()));

@@ -21,6 +21,7 @@ pub mod midi;
 pub mod opl;
 pub mod sb16;
 pub mod sdl_queue;
+pub mod sf2_riff;
 pub mod speaker;
 
 use hw::Machine;

@@ -163,8 +163,7 @@ impl VideoOut {
         };
         let rest: Vec<_> = self.sound.drain(..).collect();
         p.avi.audio(&rest)?;
-        p.avi.finish()?;
-        Ok(())
+        crate::app::output::finish(p.avi.finish()?)
     }
 
     /// Writes a held frame after the sound up to its retrace; a new file
@@ -179,7 +178,7 @@ impl VideoOut {
         } else {
             if let Some(mut p) = self.file.take() {
                 p.avi.audio(&before)?;
-                p.avi.finish()?;
+                crate::app::output::finish(p.avi.finish()?)?;
             }
             self.file = Some(self.open(h)?);
         }
