@@ -72,11 +72,6 @@ pub mod track;
 use std::collections::VecDeque;
 use std::hash::{Hash, Hasher};
 
-use crate::bus::PcBus;
-use crate::config::MachineConfig;
-use crate::device::{Device, Ports};
-use crate::scheduler::{Event, Scheduler};
-
 use sequencer::Sequencer;
 
 /// The acknowledge byte (Technical Reference, "Acknowledge").
@@ -313,7 +308,7 @@ impl Mpu401 {
     }
 
     /// A message byte for the program (lost when [`INPUT_MAX`] wait).
-    fn to_host(&mut self, v: u8) {
+    fn send_host(&mut self, v: u8) {
         if self.input.len() < INPUT_MAX {
             self.input.push_back(v);
         }
@@ -342,9 +337,9 @@ impl Mpu401 {
             self.running = 0;
             self.seq = Sequencer::new(self.seq.cpu_hz);
         }
-        self.to_host(ACK);
+        self.send_host(ACK);
         if let Some(answer) = self.report(v) {
-            self.to_host(answer);
+            self.send_host(answer);
             return;
         }
         match v {
@@ -386,82 +381,13 @@ impl Mpu401 {
         !self.input.is_empty()
     }
 
+    /// The IRQ line it drives on the 8259A pair, if fitted and wired.
+    pub fn irq_line(&self) -> Option<u8> {
+        self.config.and_then(Mpu401Config::line)
+    }
+
     /// True when `port` is one of the fitted card's two.
-    fn decodes(&self, port: u16) -> bool {
+    pub fn decodes(&self, port: u16) -> bool {
         self.config.is_some_and(|c| port & !1 == c.base)
-    }
-}
-
-/// Drives the card's IRQ line when its level changed from `before`, and
-/// sets the sequencer's next event.
-fn settle(bus: &mut PcBus, before: bool) {
-    let mpu = &bus.dev.mpu;
-    let level = mpu.irq_level();
-    bus.sched.set(Event::Mpu401, mpu.next_event());
-    if let Some(line) = mpu.config.and_then(Mpu401Config::line) {
-        if level != before {
-            bus.dev.pics.set_irq(line, level);
-        }
-    }
-}
-
-/// Without an MPU-401 ([`MachineConfig::mpu401`] `None`), and at the base
-/// it is not configured for, the ports float at FFh and count as
-/// unhandled.
-impl Device for Mpu401 {
-    const NAME: &'static str = "MPU-401";
-    const PORTS: &'static [Ports] = &[0x300..=0x301, 0x330..=0x331];
-    /// The sequencer's next tick that matters.
-    const EVENTS: &'static [Event] = &[Event::Mpu401];
-
-    fn power_on(config: &MachineConfig) -> Self {
-        Mpu401::new(config.mpu401, config.cpu_hz)
-    }
-
-    fn start(&self, sched: &mut Scheduler, _now: u64) {
-        sched.set(Event::Mpu401, self.next_event());
-    }
-
-    fn read(bus: &mut PcBus, port: u16, now: u64) -> u8 {
-        if !bus.dev.mpu.decodes(port) {
-            bus.note_unhandled(port);
-            return 0xFF;
-        }
-        let before = bus.dev.mpu.irq_level();
-        bus.dev.mpu.catch_up(now);
-        let v = if port & 1 != 0 {
-            bus.dev.mpu.status()
-        } else {
-            bus.dev.mpu.read_data()
-        };
-        settle(bus, before);
-        v
-    }
-
-    fn write(bus: &mut PcBus, port: u16, v: u8, now: u64) {
-        if !bus.dev.mpu.decodes(port) {
-            bus.note_unhandled(port);
-            return;
-        }
-        let before = bus.dev.mpu.irq_level();
-        bus.dev.mpu.catch_up(now);
-        if port & 1 == 0 {
-            bus.dev.mpu.write_data(v, now);
-        } else {
-            bus.dev.mpu.command(v, now);
-        }
-        settle(bus, before);
-    }
-
-    fn fire(bus: &mut PcBus, _: Event, t: u64) {
-        let before = bus.dev.mpu.irq_level();
-        bus.dev.mpu.catch_up(t);
-        settle(bus, before);
-    }
-
-    fn perturb(&mut self) {
-        // Tempo 60 (E0h and its data byte): sequencer state.
-        self.command(0xE0, 0);
-        self.write_data(60, 0);
     }
 }

@@ -317,7 +317,7 @@ impl Mpu401 {
     }
 
     /// Runs the sequencer's clock up to cycle `now` (see the module doc).
-    pub(super) fn catch_up(&mut self, now: u64) {
+    pub fn catch_up(&mut self, now: u64) {
         while self.seq.runs() {
             let s = &self.seq;
             let target = s.ratio().ticks_at(now.saturating_sub(s.anchor));
@@ -334,7 +334,7 @@ impl Mpu401 {
     }
 
     /// The cycle of the next tick that matters, if the clock runs.
-    pub(super) fn next_event(&self) -> Option<u64> {
+    pub fn next_event(&self) -> Option<u64> {
         if !self.seq.runs() {
             return None;
         }
@@ -358,11 +358,11 @@ impl Mpu401 {
         let period = self.seq.cth_period();
         while self.seq.on(switch::CLOCK_TO_HOST) && self.seq.cth_count >= period {
             self.seq.cth_count -= period;
-            self.to_host(MSG_CLOCK_TO_HOST);
+            self.send_host(MSG_CLOCK_TO_HOST);
         }
         if self.seq.record == Record::On && self.seq.record_counter >= RECORD_OVERFLOW {
             self.seq.record_counter -= RECORD_OVERFLOW;
-            self.to_host(MSG_OVERFLOW);
+            self.send_host(MSG_OVERFLOW);
         }
         self.pump();
     }
@@ -411,7 +411,7 @@ impl Mpu401 {
             let p = self.seq.pending;
             if p & PENDING_REQUESTS == 0 {
                 self.seq.pending &= !PENDING_ALL_END;
-                self.to_host(MSG_ALL_END);
+                self.send_host(MSG_ALL_END);
                 continue;
             }
             let who = if p & PENDING_CONDUCTOR != 0 {
@@ -423,10 +423,10 @@ impl Mpu401 {
             self.seq.awaiting = Some(who);
             if who == CONDUCTOR {
                 self.seq.conductor.request();
-                self.to_host(MSG_CONDUCTOR_REQUEST);
+                self.send_host(MSG_CONDUCTOR_REQUEST);
             } else {
                 self.seq.tracks[usize::from(who)].request();
-                self.to_host(MSG_TRACK_REQUEST + who);
+                self.send_host(MSG_TRACK_REQUEST + who);
             }
         }
     }
@@ -547,7 +547,7 @@ impl Mpu401 {
     /// Command B9h (and stopping play): a note off at `now` for every
     /// note the tracks left on.
     pub(super) fn clear_play_map(&mut self, now: u64) {
-        let map = std::mem::replace(&mut self.seq.play_map, [0; 16]);
+        let map = std::mem::take(&mut self.seq.play_map);
         for (ch, notes) in (0u8..).zip(map) {
             for note in (0u8..128).filter(|&n| notes >> n & 1 != 0) {
                 for b in [0x80 | ch, note, 0] {

@@ -2,6 +2,7 @@
 //! and its sequencer's timing.
 
 use super::*;
+use crate::scheduler::Event;
 use crate::{Machine, MachineConfig};
 
 /// A CPU clock that divides evenly: tempo 120, timebase 120 tick every
