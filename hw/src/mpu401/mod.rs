@@ -136,8 +136,9 @@ impl Mpu401Config {
     }
 }
 
-/// The MPU-401: its mode and the bytes waiting for the program. Its hash
-/// covers them once they leave the power-on state (so machines that never
+/// The MPU-401: its mode, the bytes waiting for the program and the
+/// intelligent mode's sequencer. Its hash covers them once they leave the
+/// power-on state (so machines that never
 /// touch it hash as before it existed), not the MIDI log.
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Mpu401 {

@@ -125,7 +125,7 @@ pub struct Sequencer {
     pub metronome: u8,
     /// MIDI clocks per metronome beat (E4h) and beats per measure (E6h).
     pub metronome_rate: (u8, u8),
-    /// Active tracks (ECh), play counter mask (EDh).
+    /// Active tracks (ECh): bit n, track n + 1.
     pub active: u8,
     /// Play counter mask (EDh).
     pub counter_mask: u8,
