@@ -1,6 +1,7 @@
 //! The cards whose chips are modelled in folders of their own, on the PC
-//! bus: the VGA ([`crate::vga`]), the Sound Blaster 16 ([`crate::sb16`])
-//! and the Gravis UltraSound ([`crate::gus`]). Their models know nothing
+//! bus: the VGA ([`crate::vga`]), the Sound Blaster 16 ([`crate::sb16`]),
+//! the Gravis UltraSound ([`crate::gus`]) and the MPU-401
+//! ([`crate::mpu401`]). Their models know nothing
 //! of the bus, so those folders sit below it; here are their [`Device`]
 //! impls, and the slots ([`sb16::Slot`], [`gus::Slot`]) through which the
 //! cards reach the 8259As, the 8237s, the Sound Blaster's OPL3 and the
@@ -16,6 +17,7 @@ use crate::config::MachineConfig;
 use crate::device::{Device, Ports};
 use crate::dma8237::{Dma8237, TransferType};
 use crate::gus::{self, Gus};
+use crate::mpu401::Mpu401;
 use crate::sb16::{self, Sb16};
 use crate::scheduler::{Event, Scheduler};
 use crate::vga::Vga;
@@ -215,5 +217,79 @@ impl gus::Slot for PcBus {
 
     fn unhandled(&mut self, port: u16) {
         self.note_unhandled(port);
+    }
+}
+
+/// Drives the MPU-401's IRQ line when its level changed from `before`, and
+/// sets the sequencer's next event.
+fn mpu_settle(bus: &mut PcBus, before: bool) {
+    let mpu = &bus.dev.mpu;
+    let level = mpu.irq_level();
+    bus.sched.set(Event::Mpu401, mpu.next_event());
+    if let Some(line) = mpu.irq_line() {
+        if level != before {
+            bus.dev.pics.set_irq(line, level);
+        }
+    }
+}
+
+/// Without an MPU-401 ([`MachineConfig::mpu401`] `None`), and at the base
+/// it is not configured for, the ports float at FFh and count as
+/// unhandled.
+impl Device for Mpu401 {
+    const NAME: &'static str = "MPU-401";
+    const PORTS: &'static [Ports] = &[0x300..=0x301, 0x330..=0x331];
+    /// The sequencer's next tick that matters.
+    const EVENTS: &'static [Event] = &[Event::Mpu401];
+
+    fn power_on(config: &MachineConfig) -> Self {
+        Mpu401::new(config.mpu401, config.cpu_hz)
+    }
+
+    fn start(&self, sched: &mut Scheduler, _now: u64) {
+        sched.set(Event::Mpu401, self.next_event());
+    }
+
+    fn read(bus: &mut PcBus, port: u16, now: u64) -> u8 {
+        if !bus.dev.mpu.decodes(port) {
+            bus.note_unhandled(port);
+            return 0xFF;
+        }
+        let before = bus.dev.mpu.irq_level();
+        bus.dev.mpu.catch_up(now);
+        let v = if port & 1 != 0 {
+            bus.dev.mpu.status()
+        } else {
+            bus.dev.mpu.read_data()
+        };
+        mpu_settle(bus, before);
+        v
+    }
+
+    fn write(bus: &mut PcBus, port: u16, v: u8, now: u64) {
+        if !bus.dev.mpu.decodes(port) {
+            bus.note_unhandled(port);
+            return;
+        }
+        let before = bus.dev.mpu.irq_level();
+        bus.dev.mpu.catch_up(now);
+        if port & 1 == 0 {
+            bus.dev.mpu.write_data(v, now);
+        } else {
+            bus.dev.mpu.command(v, now);
+        }
+        mpu_settle(bus, before);
+    }
+
+    fn fire(bus: &mut PcBus, _: Event, t: u64) {
+        let before = bus.dev.mpu.irq_level();
+        bus.dev.mpu.catch_up(t);
+        mpu_settle(bus, before);
+    }
+
+    fn perturb(&mut self) {
+        // Tempo 60 (E0h and its data byte): sequencer state.
+        self.command(0xE0, 0);
+        self.write_data(60, 0);
     }
 }

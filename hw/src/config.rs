@@ -33,7 +33,7 @@ pub struct MachineConfig {
     /// ports float at FFh) rather than finding a card that plays nothing.
     #[serde(default)]
     pub adlib: bool,
-    /// An MPU-401 (UART mode, [`crate::mpu401`]) and where it sits. `None`
+    /// An MPU-401 (UART and intelligent mode, [`crate::mpu401`]) and where it sits. `None`
     /// by default: the ports float, as on a PC without one.
     #[serde(default)]
     pub mpu401: Option<Mpu401Config>,

@@ -7,7 +7,7 @@
 //! renderer, font), [`ppi`] (port 61h and the speaker), [`dma8237`] (the
 //! 8237A pair and page registers), [`opl3`] (the AdLib's YMF262),
 //! [`sb16`] (the Sound Blaster 16: DSP, CT1745 mixer), [`mpu401`] (the
-//! MPU-401 UART), [`gameport`] (the game port), [`cdaudio`] (the CD-ROM
+//! MPU-401, UART and intelligent mode), [`gameport`] (the game port), [`cdaudio`] (the CD-ROM
 //! drives' audio transport), [`gus`] (the Gravis UltraSound's GF1), [`memory`] (the
 //! memory map and A20), [`option_rom`], [`scheduler`] (events and clock
 //! arithmetic), [`device`] (the interface every chip implements),

@@ -40,7 +40,7 @@ register_devices! {
     ferr: FpuErrorLatch,
     /// The two 8237As and the page registers (00h-0Fh, 80h-8Fh, C0h-DFh).
     dma: Dma8237,
-    /// The MPU-401 UART (330h-331h or 300h-301h).
+    /// The MPU-401 (330h-331h or 300h-301h).
     mpu: Mpu401,
     /// The Sound Blaster 16 (220h-28Fh: one of four bases; its OPL3 is `opl`).
     sb16: Sb16,

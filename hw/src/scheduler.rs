@@ -93,6 +93,8 @@ pub enum Event {
     Sb16 = 5,
     /// The Gravis UltraSound's next interrupt, timer overflow or DMA chunk.
     Gus = 6,
+    /// The MPU-401 sequencer's next tick that matters.
+    Mpu401 = 7,
 }
 
 impl Event {
@@ -105,11 +107,12 @@ impl Event {
         Event::VgaRetrace,
         Event::Sb16,
         Event::Gus,
+        Event::Mpu401,
     ];
 }
 
 /// Number of event kinds.
-pub const EVENT_KINDS: usize = 7;
+pub const EVENT_KINDS: usize = 8;
 
 /// The event kinds a machine had before the sound cards: a slot beyond
 /// them enters the state hash only while scheduled, so that a machine

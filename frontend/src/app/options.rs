@@ -37,7 +37,8 @@ pub struct MachineOpts {
 
     /// The sound cards: a comma-separated list of `adlib` (a YMF262 OPL3
     /// at 388h), `sb16` (a Sound Blaster 16, with its OPL3), `mpu401` (a
-    /// Roland MPU-401 UART playing General MIDI through a SoundFont), `gus`
+    /// Roland MPU-401, UART and intelligent mode, playing General MIDI
+    /// through a SoundFont), `gus`
     /// (a Gravis UltraSound with 1 MiB, ULTRASND and ULTRADIR set), or
     /// `none` [default: adlib,sb16,mpu401, as DOSBox has them; a GUS only
     /// when asked, as programs that find one prefer it].
