@@ -72,10 +72,10 @@ pub struct MachineOpts {
     pub no_joystick: bool,
 
     /// How DOS hands over the first program: msdos (MS-DOS 6.22 with
-    /// HIMEM.SYS and DOS=HIGH: its PSP at 04B7h for a short environment,
-    /// PSP:0002 A000h, FLAGS 0246h) or dosbox (DOSBox 0.74: PSP at 0192h,
-    /// PSP:0002 9FFFh, FLAGS 7202h, Z:\COMMAND.COM), for programs that
-    /// depend on DOSBox's [default: msdos].
+    /// HIMEM.SYS and DOS=HIGH: free memory from 04AAh, so its PSP near
+    /// 04B3h; PSP:0002 A000h; FLAGS 0246h) or dosbox (DOSBox 0.74: PSP at
+    /// 0192h, PSP:0002 9FFFh, FLAGS 7202h, Z:\COMMAND.COM), for programs
+    /// that depend on DOSBox's [default: msdos].
     #[arg(long, value_name = "LAYOUT", value_parser = parse_dos_layout)]
     pub dos_layout: Option<hw::DosLayout>,
 }
