@@ -14,9 +14,9 @@ use hw::Machine;
 
 use crate::console::Console;
 use crate::dosdata::{self, FIRST_MCB};
-use crate::layout;
 use crate::drive::Drive;
 use crate::geometry::free_clusters;
+use crate::layout;
 use crate::loader::{self, Loaded, PspInit};
 use crate::mcb::{Arena, Strategy};
 use crate::mem::{self, lin, wr16, write_bytes, Regs};
@@ -173,7 +173,9 @@ impl Kernel {
                 r"ULTRADIR=C:\ULTRASND".to_string(),
             ]
         });
-        let base = layout::shell_strings(dos_layout).iter().map(|s| s.to_string());
+        let base = layout::shell_strings(dos_layout)
+            .iter()
+            .map(|s| s.to_string());
         let cards = blaster.into_iter().chain(gus.into_iter().flatten());
         for s in base.chain(env_strings.iter().cloned()).chain(cards) {
             env.extend(s.bytes());
@@ -278,7 +280,9 @@ impl Kernel {
         {
             r.gpr[i] = v as u32;
         }
-        let f = m.cpu.normalize_flags(layout::entry_flags(m.config().dos_layout));
+        let f = m
+            .cpu
+            .normalize_flags(layout::entry_flags(m.config().dos_layout));
         m.cpu.regs.flags = f;
         m.cpu.halted = false;
     }

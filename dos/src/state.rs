@@ -33,7 +33,8 @@ use crate::Dos;
 
 /// The file's first bytes.
 pub const MAGIC: &[u8; 8] = b"TANDEMSS";
-/// The format version this build writes and reads (13: the bus has the
+/// The format version this build writes and reads (14: the machine's
+/// configuration has the DOS layout (`--dos-layout`); 13: the bus has the
 /// game port, the CD-ROM drives' audio transport and the Gravis UltraSound,
 /// the scheduler the GUS's event, DOS has MSCDEX and the read-only drives;
 /// 12: the scratch of the
@@ -48,7 +49,7 @@ pub const MAGIC: &[u8; 8] = b"TANDEMSS";
 /// searches are kept by DOS path, not host path; 3: the DOS state has the
 /// extended error detail of 5D0Ah and the binary-mode bit of each open
 /// device; the bus has the OPL2's state).
-pub const VERSION: u32 = 13;
+pub const VERSION: u32 = 14;
 const HEADER: usize = 24;
 /// The largest state file read: a machine's state is at most its memory
 /// (640 KiB + 15 MiB extended), video RAM (256 KiB), sound RAM and a few

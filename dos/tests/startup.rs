@@ -18,12 +18,7 @@ use hw::{DosLayout, Machine, MachineConfig};
 /// Runs `program` (startup.com or startup.exe) with `tail` under
 /// `layout` on `model`, a Sound Blaster 16 fitted; its report, DOS and
 /// machine.
-fn run(
-    model: CpuModel,
-    layout: DosLayout,
-    program: &str,
-    tail: &str,
-) -> (String, Dos, Machine) {
+fn run(model: CpuModel, layout: DosLayout, program: &str, tail: &str) -> (String, Dos, Machine) {
     let mount = common::temp_dir(&format!("startup-{model:?}-{layout:?}-{program}"));
     let image = std::fs::read(common::roms_dir().join("dos").join(program))
         .unwrap_or_else(|_| panic!("roms/dos/{program} (build with roms/build.sh)"));
@@ -101,7 +96,9 @@ fn regs(psp: u16, exe: bool) -> String {
         let cs = psp + 0x10;
         format!("SI=0000 DI=0C00 BP=091C SP=0C00 CS={cs:04X} DS={psp:04X} ES={psp:04X} SS={cs:04X}")
     } else {
-        format!("SI=0100 DI=FFFE BP=091C SP=FFFE CS={psp:04X} DS={psp:04X} ES={psp:04X} SS={psp:04X}")
+        format!(
+            "SI=0100 DI=FFFE BP=091C SP=FFFE CS={psp:04X} DS={psp:04X} ES={psp:04X} SS={psp:04X}"
+        )
     }
 }
 
@@ -111,7 +108,12 @@ fn check(text: &str, reference: &str, what: &str) {
     let got: Vec<&str> = text.lines().collect();
     let want: Vec<&str> = reference.lines().collect();
     for (i, w) in want.iter().enumerate() {
-        assert_eq!(got.get(i).copied(), Some(*w), "{what}, line {}:\n{text}", i + 1);
+        assert_eq!(
+            got.get(i).copied(),
+            Some(*w),
+            "{what}, line {}:\n{text}",
+            i + 1
+        );
     }
     assert_eq!(got.len(), want.len(), "{what}: extra lines\n{text}");
 }

@@ -364,6 +364,12 @@ outcome = "exited 3"
             e.run_line(Path::new("/t"), Some(Path::new("/o/x.wav"))).join(" "),
             "--headless --cpu 286 --mount /t --wav /o/x.wav --seconds 2.5 --press 1:space /t/GAME/X.COM"
         );
+        // A program that wants DOSBox's start-up.
+        let m = parse(&ONE.replace("cpu =", "dos_layout = \"dosbox\"\ncpu =")).expect("parses");
+        assert_eq!(
+            m.programs[0].run_line(Path::new("/t"), None).join(" "),
+            "--headless --cpu 286 --seconds 2.5 --dos-layout dosbox --press 1:space /t/X.COM"
+        );
     }
 
     #[test]
@@ -381,6 +387,11 @@ outcome = "exited 3"
                 "music_from = 2.5 is not a time",
             ),
             ("cpu =", "install = \"A/B\"\ncpu =", "one folder name"),
+            (
+                "cpu =",
+                "dos_layout = \"pcdos\"\ncpu =",
+                "unknown DOS layout 'pcdos'",
+            ),
         ] {
             let text = ONE.replace(from, to);
             let e = parse(&text).expect_err(to).to_string();

@@ -267,8 +267,9 @@ fn replay_layout(
 ) -> Result<hw::DosLayout, Error> {
     let recorded = match h.dos_layout.as_deref() {
         None => hw::DosLayout::default(),
-        Some(name) => crate::app::options::parse_dos_layout(name)
-            .map_err(|e| Error::bad(p.display(), e))?,
+        Some(name) => {
+            crate::app::options::parse_dos_layout(name).map_err(|e| Error::bad(p.display(), e))?
+        }
     };
     match asked {
         Some(l) if l != recorded => Err(Error::bad(
