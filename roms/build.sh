@@ -3,7 +3,8 @@
 # roms/devices/NAME.asm -> roms/devices/NAME.com (flat binary, org 100h),
 # roms/devices/NAME.rom.asm -> roms/devices/NAME.rom (an option ROM whose
 # checksum byte, the last of its declared length, is fixed here),
-# roms/dos/NAME.asm -> roms/dos/NAME.com (DOS programs for the dos crate),
+# roms/dos/NAME.asm -> roms/dos/NAME.com (DOS programs for the dos crate;
+# startup.asm also -> startup.exe),
 # roms/bench/NAME.asm -> roms/bench/NAME.com (CPU-bound speed benchmarks).
 # Usage: roms/build.sh [OUTDIR]   (default: next to the sources; with
 # OUTDIR the DOS programs go to OUTDIR/dos/, the benchmarks to OUTDIR/bench/)
@@ -41,6 +42,9 @@ build_com() {
     done
 }
 build_com dos
+# startup.asm a second time as an MZ program (-DEXE): startup.exe.
+dosdir=${out:+$out/dos}
+nasm -f bin -DEXE -I "$here/dos/" -o "${dosdir:-$here/dos}/startup.exe" "$here/dos/startup.asm"
 build_com bench
 # The replica (its own script: two layouts of one source).
 sh "$here/replica/build.sh" ${out:+"$out/replica"}

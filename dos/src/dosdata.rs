@@ -142,6 +142,12 @@ pub fn install(m: &mut Machine, ems: bool) {
     current_directories(m);
 }
 
+/// Writes the first MCB's segment, the word before the List of Lists
+/// (the DOS layout's: [`crate::layout`]).
+pub fn set_first_mcb(m: &mut Machine, seg: u16) {
+    wr16(m, lin(DOS_SEG, LOL_OFF - 2), seg);
+}
+
 /// The List of Lists (INT 21h 52h) and the first MCB's segment before it.
 fn list_of_lists(m: &mut Machine) {
     wr16(m, lin(DOS_SEG, LOL_OFF - 2), FIRST_MCB);

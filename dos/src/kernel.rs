@@ -16,25 +16,14 @@ use crate::console::Console;
 use crate::dosdata::{self, FIRST_MCB};
 use crate::drive::Drive;
 use crate::geometry::free_clusters;
+use crate::layout;
 use crate::loader::{self, Loaded, PspInit};
-use crate::mcb::{self, Arena, Strategy};
+use crate::mcb::{Arena, Strategy};
 use crate::mem::{self, lin, wr16, write_bytes, Regs};
 use crate::mz::LoadError;
 use crate::quota::Quota;
 use crate::rom::{self, Flow};
 use crate::sft::{jft_get, Sft, ERR_HANDLE};
-
-/// The top-level program's PSP segment: DOSBox's, which programs written
-/// against DOSBox hard-code, and a place MS-DOS 5/6 with DOS=HIGH loads a
-/// first program near (it depends on CONFIG.SYS; a bare DOS loads it
-/// far higher).
-pub const FIRST_PSP: u16 = 0x0192;
-
-/// FLAGS at a program's first instruction. DOS's EXEC ends with the
-/// TEST of its "load only" bit (clear: ZF and PF set), STI and a far RET
-/// to the entry (MS-DOS 2.0 and 4.0 source, `exec_go`); IOPL and NT stay
-/// 0 as the BIOS left them. 0246h (F246h on the 8086).
-pub const ENTRY_FLAGS: u32 = emu::flags::IF | emu::flags::ZF | emu::flags::PF;
 
 /// A running process (one per EXEC level).
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
@@ -155,24 +144,20 @@ impl Kernel {
         self.drive.chdir(path.as_bytes()).is_ok()
     }
 
-    /// Sets up the arena (conventional memory up to `conv_top`) and the
-    /// shell: COMMAND.COM's PSP (its own parent) and the master
-    /// environment of `env` ("NAME=value" strings) and the sound cards'
-    /// settings (BLASTER, ULTRASND and ULTRADIR).
+    /// Sets up the arena (conventional memory up to `conv_top`), DOS's
+    /// blocks and the shell as the machine's DOS layout has them
+    /// ([`crate::layout`]): COMMAND.COM's PSP (its own parent) and the
+    /// master environment of the layout's strings, `env` ("NAME=value")
+    /// and the sound cards' settings (BLASTER, ULTRASND and ULTRADIR).
     pub(crate) fn install(&mut self, m: &mut Machine, conv_top: u16, env: &[String]) {
         self.sync_free_clusters(m);
-        self.arena = Arena::init(m, FIRST_MCB, conv_top);
-        self.create_shell(m, env);
+        self.create_shell(m, conv_top, env);
     }
 
     /// The shell: COMMAND.COM's PSP (its own parent) and the master
     /// environment.
-    fn create_shell(&mut self, m: &mut Machine, env_strings: &[String]) {
-        let psp = self
-            .arena
-            .alloc(m, 0x10, 0, Strategy::First)
-            .unwrap_or(FIRST_MCB + 1);
-        wr16(m, lin(psp - 1, 1), psp);
+    fn create_shell(&mut self, m: &mut Machine, conv_top: u16, env_strings: &[String]) {
+        let dos_layout = m.config().dos_layout;
         let mut env = Vec::new();
         // A Sound Blaster's settings, as its installation leaves them in
         // AUTOEXEC.BAT (P: the MPU-401's base, when there is one).
@@ -188,18 +173,20 @@ impl Kernel {
                 r"ULTRADIR=C:\ULTRASND".to_string(),
             ]
         });
-        let cards = blaster.iter().chain(gus.iter().flatten());
-        for s in env_strings.iter().chain(cards) {
+        let base = layout::shell_strings(dos_layout)
+            .iter()
+            .map(|s| s.to_string());
+        let cards = blaster.into_iter().chain(gus.into_iter().flatten());
+        for s in base.chain(env_strings.iter().cloned()).chain(cards) {
             env.extend(s.bytes());
             env.push(0);
         }
         env.push(0);
-        let env_paras = (env.len() as u16).div_ceil(16).max(0x10);
-        let env_seg = self
-            .arena
-            .alloc(m, env_paras, psp, Strategy::First)
-            .unwrap_or(0);
-        write_bytes(m, env_seg, 0, &env);
+        let shell = layout::install(m, dos_layout, conv_top, env.len());
+        self.arena = shell.arena;
+        dosdata::set_first_mcb(m, shell.arena.first);
+        let psp = shell.psp;
+        write_bytes(m, shell.env, 0, &env);
         let init = PspInit {
             parent: psp,
             tail: b"",
@@ -213,8 +200,7 @@ impl Kernel {
                 0xFF, 0xFF, 0xFF, 0xFF,
             ],
         };
-        loader::build_psp(m, psp, env_seg.wrapping_add(env_paras), env_seg, &init);
-        mcb::set_name(m, psp, b"COMMAND");
+        loader::build_psp(m, psp, shell.psp_end, shell.env, &init);
         self.shell_psp = psp;
         self.psp = psp;
         self.dta = (psp, 0x80);
@@ -233,14 +219,18 @@ impl Kernel {
         dosdata::set_current_dir(m, &self.drive.cwd_string());
         let env_seg = rd_env(m, self.shell_psp);
         let env_src = loader::env_strings(m, env_seg);
-        let env_paras = loader::env_block(&env_src, dos_path).len().div_ceil(16);
-        self.size_master_env(m, env_seg, env_src.len() + 1, env_paras as u16);
         let jft = self.inherit_jft(m, self.shell_psp);
         let init = PspInit {
             parent: self.shell_psp,
             tail,
             vectors: self.current_vectors(m),
             jft,
+        };
+        // DOSBox gives the first program's environment 9 paragraphs or
+        // more (docs/dos.md), which puts its PSP at 0192h.
+        let env_min = match m.config().dos_layout {
+            hw::DosLayout::DosBox => layout::DOSBOX_ENV_PARAS,
+            hw::DosLayout::MsDos => 0,
         };
         let l = loader::load_program(
             m,
@@ -250,6 +240,7 @@ impl Kernel {
             dos_path,
             &init,
             self.strategy,
+            env_min,
         )?;
         self.procs.push(Proc {
             psp: l.psp,
@@ -263,24 +254,6 @@ impl Kernel {
         Ok(())
     }
 
-    /// Sizes COMMAND.COM's master environment (at `env_seg`, `used` bytes
-    /// of strings), as its /E switch does, so that the top-level program,
-    /// whose environment takes `env_paras` paragraphs below it, gets its
-    /// PSP at [`FIRST_PSP`]. Never below the strings or COMMAND.COM's
-    /// default 256 bytes; the program goes higher when its environment
-    /// does not fit below FIRST_PSP.
-    fn size_master_env(&mut self, m: &mut Machine, env_seg: u16, used: usize, env_paras: u16) {
-        let least = (used.div_ceil(16) as u16).max(0x10);
-        // The program's MCB just below its PSP, its environment's MCB
-        // below that: free memory must start there.
-        let free = FIRST_PSP
-            .checked_sub(2 + env_paras)
-            .and_then(|f| f.checked_sub(env_seg));
-        if let Some(size) = free.filter(|&s| s >= least) {
-            let _ = self.arena.resize(m, env_seg, size);
-        }
-    }
-
     /// INT 22h-24h as the vectors hold them now: (segment, offset) each.
     pub(crate) fn current_vectors(&self, m: &mut Machine) -> [(u16, u16); 3] {
         let v = |m: &mut Machine, n: u32| (mem::rd16(m, n * 4 + 2), mem::rd16(m, n * 4));
@@ -289,8 +262,8 @@ impl Kernel {
 
     /// Points the CPU at a loaded program with MS-DOS 5's entry registers:
     /// AX = FCB drive validity, BX = 0, CX = 00FFh, DX = DS = ES = PSP, SI =
-    /// IP, DI = SP, BP = 091Ch, and FLAGS as DOS's EXEC leaves them (see
-    /// [`ENTRY_FLAGS`]).
+    /// IP, DI = SP, BP = 091Ch (DOSBox sets the same), and FLAGS as the
+    /// machine's DOS layout hands them over ([`layout::entry_flags`]).
     pub(crate) fn start(&mut self, m: &mut Machine, l: &Loaded) {
         use emu::SegReg;
         self.psp = l.psp;
@@ -307,7 +280,9 @@ impl Kernel {
         {
             r.gpr[i] = v as u32;
         }
-        let f = m.cpu.normalize_flags(ENTRY_FLAGS);
+        let f = m
+            .cpu
+            .normalize_flags(layout::entry_flags(m.config().dos_layout));
         m.cpu.regs.flags = f;
         m.cpu.halted = false;
     }

@@ -37,6 +37,7 @@ pub mod int21;
 pub mod int2f;
 pub mod journal;
 pub mod kernel;
+pub mod layout;
 pub mod loader;
 pub mod mcb;
 pub mod mem;
@@ -77,7 +78,9 @@ pub struct DosConfig {
     pub xms: bool,
     /// Provide EMS 4.0 (INT 67h) with a page frame at E000h.
     pub ems: bool,
-    /// Environment strings of the shell ("NAME=value").
+    /// Environment strings of the shell ("NAME=value") after the DOS
+    /// layout's own ([`layout::shell_strings`]) and before the sound
+    /// cards'.
     pub env: Vec<String>,
     /// Bytes the guest may add to drive C:'s folder ([`quota`]).
     pub disk_quota: u64,
@@ -94,11 +97,7 @@ impl DosConfig {
             mount,
             xms: true,
             ems: true,
-            env: vec![
-                "COMSPEC=C:\\COMMAND.COM".into(),
-                "PATH=C:\\".into(),
-                "PROMPT=$p$g".into(),
-            ],
+            env: Vec::new(),
             disk_quota: quota::DEFAULT_QUOTA,
             cdroms: Vec::new(),
         }

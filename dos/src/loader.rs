@@ -211,8 +211,10 @@ fn place_image(
 }
 
 /// Loads `file` as a new process: allocates its environment (from
-/// `env_strings` plus the program path) and its memory block, builds the
-/// PSP and places the image. The blocks are owned by the new PSP.
+/// `env_strings` plus the program path; at least `env_min` paragraphs)
+/// and its memory block, builds the PSP and places the image. The blocks
+/// are owned by the new PSP.
+#[allow(clippy::too_many_arguments)]
 pub fn load_program(
     m: &mut Machine,
     arena: &Arena,
@@ -221,10 +223,11 @@ pub fn load_program(
     program: &str,
     init: &PspInit,
     strategy: Strategy,
+    env_min: u16,
 ) -> Result<Loaded, LoadError> {
     let exe = Executable::parse(file)?;
     let env = env_block(env_src, program);
-    let env_paras = (env.len() as u32).div_ceil(16) as u16;
+    let env_paras = ((env.len() as u32).div_ceil(16) as u16).max(env_min);
     let env_seg = arena
         .alloc(m, env_paras, mcb::OWNER_DOS, strategy)
         .map_err(|(e, largest)| match e {

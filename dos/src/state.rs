@@ -34,7 +34,8 @@ use crate::Dos;
 /// The file's first bytes.
 pub const MAGIC: &[u8; 8] = b"TANDEMSS";
 /// The format version this build writes and reads (14: the MPU-401 has
-/// its intelligent mode's sequencer and the scheduler its event; 13: the bus has the
+/// its intelligent mode's sequencer and the scheduler its event, and the
+/// machine's configuration has the DOS layout (`--dos-layout`); 13: the bus has the
 /// game port, the CD-ROM drives' audio transport and the Gravis UltraSound,
 /// the scheduler the GUS's event, DOS has MSCDEX and the read-only drives;
 /// 12: the scratch of the

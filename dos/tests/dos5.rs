@@ -97,7 +97,9 @@ fn environment_has_the_shell_strings_then_the_program_path() {
     let (dos, mut m, mount) = setup("env", "");
     let env = rd16(&mut m, lin(dos.current_psp(), 0x2C));
     let bytes = read_bytes(&mut m, env, 0, 80);
-    let want = b"COMSPEC=C:\\COMMAND.COM\0PATH=C:\\\0PROMPT=$p$g\0\0\x01\0C:\\T.COM\0";
+    // MS-DOS 6.22's: COMSPEC, then AUTOEXEC.BAT's PROMPT, PATH and TEMP.
+    let want =
+        b"COMSPEC=C:\\COMMAND.COM\0PROMPT=$p$g\0PATH=C:\\DOS\0TEMP=C:\\DOS\0\0\x01\0C:\\T.COM\0";
     assert_eq!(&bytes[..want.len()], want);
     // The block belongs to the program.
     assert_eq!(rd16(&mut m, lin(env - 1, 1)), dos.current_psp());

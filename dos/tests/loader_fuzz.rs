@@ -131,6 +131,7 @@ fn a_million_random_programs_never_panic() {
             "C:\\FUZZ.EXE",
             &init,
             strategy,
+            0,
         ) {
             Ok(l) => {
                 assert!(parsed.is_ok());

@@ -10,12 +10,13 @@ use common::{debug, dos_rom, replica};
 fn a_write_watchpoint_on_the_clock_word_shows_the_writing_instruction() {
     let (code, out) = debug(
         &replica(),
-        &["--cpu", "386"],
+        &["--cpu", "386", "--dos-layout", "dosbox"],
         "watch w cs:0BF8 2\nc\nc\nbl\nquit\n",
     );
     assert_eq!(code, Some(0), "{out}");
     assert!(out.contains("stopped at the program's entry"), "{out}");
-    // The replica's PSP is at 0192h, DOSBox's first program segment. The
+    // The replica's PSP is at 0192h, DOSBox's first program segment
+    // (--dos-layout dosbox reaches the debugger). The
     // initialisation writes 0, then the frame update adds the step.
     let first = out.find("stopped: #0 write of 0h to 02618").expect(&out);
     assert!(out[first..].contains("by     01A2:0129"), "{out}");
@@ -58,11 +59,12 @@ c
 ";
     let (code, out) = debug(&hello, &[], script);
     assert_eq!(code, Some(0), "{out}");
-    assert!(out.contains("=>     0192:0100"), "{out}");
+    // MS-DOS 6.22's layout: HELLO.COM's PSP at 04B3h.
+    assert!(out.contains("=>     04B3:0100"), "{out}");
     assert!(out.contains("stopped: #0 INT 21h AX=40"), "{out}");
     assert!(out.contains("Hello,"), "{out}");
     assert!(out.contains("stopped: #2 breakpoint"), "{out}");
-    assert!(out.contains("=>     0192:012B"), "{out}");
+    assert!(out.contains("=>     04B3:012B"), "{out}");
     assert!(!out.contains("stopped: #1 breakpoint"), "{out}");
     assert!(out.contains("41 42 43 44"), "{out}");
     assert!(out.contains("channel 0: mode 3"), "{out}");

@@ -54,6 +54,39 @@ pub struct MachineConfig {
     /// A Gravis UltraSound and its jumpers (none by default).
     #[serde(default)]
     pub gus: Option<GusConfig>,
+    /// How DOS presents itself at start-up (the first program's segment,
+    /// the MCB chain, FLAGS, the environment): see docs/dos.md. A
+    /// configuration saved before the field existed had MS-DOS's.
+    #[serde(default)]
+    pub dos_layout: DosLayout,
+}
+
+/// Which DOS the first program finds at start-up (docs/dos.md, "The PC at
+/// start-up").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum DosLayout {
+    /// MS-DOS 6.22 on a PC with HIMEM.SYS and DOS=HIGH.
+    #[default]
+    MsDos,
+    /// DOSBox 0.74: the first program at 0192h, its FLAGS and environment.
+    DosBox,
+}
+
+impl DosLayout {
+    /// The option's name: `msdos` or `dosbox`.
+    pub fn name(self) -> &'static str {
+        match self {
+            DosLayout::MsDos => "msdos",
+            DosLayout::DosBox => "dosbox",
+        }
+    }
+
+    /// The layout named `s` ([`DosLayout::name`]), if any.
+    pub fn from_name(s: &str) -> Option<DosLayout> {
+        [DosLayout::MsDos, DosLayout::DosBox]
+            .into_iter()
+            .find(|l| l.name() == s)
+    }
 }
 
 /// Which x87 the machine has.
@@ -126,6 +159,7 @@ impl Default for MachineConfig {
             sb16: None,
             joystick: true,
             gus: None,
+            dos_layout: DosLayout::MsDos,
         }
     }
 }

@@ -46,7 +46,7 @@ pub mod scheduler;
 pub mod state;
 pub mod vga;
 
-pub use config::{Fpu, MachineConfig};
+pub use config::{DosLayout, Fpu, MachineConfig};
 pub use error::Error;
 pub use gus::GusConfig;
 pub use machine::Machine;

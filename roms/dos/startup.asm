@@ -1,19 +1,45 @@
-; startup.com: prints what a program sees at its first instruction, as
-; MS-DOS 5/6 (and DOSBox, which imitates it) hands it over: FLAGS and the
+; startup.com / startup.exe: prints what a program sees at its first
+; instruction, as MS-DOS 6.22 (or DOSBox) hands it over: FLAGS and the
 ; registers at entry, the PSP's top-of-memory word (02h), parent (16h),
-; job file table (18h-2Bh) and environment (2Ch), the first MCB (INT 21h
+; job file table (18h-2Bh) and environment (2Ch), the parent's
+; environment, the MCB at the top of memory when that is below A000h, the
+; environment's strings, word and program path, the first MCB (INT 21h
 ; 52h, the word before the List of Lists) and the memory chain from it up
 ; to this program. One line each, hex, for a test or a person to compare:
-;   FL=7202
-;   AX=0000 BX=0000 CX=00FF DX=0192 SI=0100 DI=FFFE BP=091C SP=FFFE
-;   CS=0192 DS=0192 ES=0192 SS=0192
-;   TOP=9FFF PARENT=... ENV=...
+;   FL=7202 AX=0000 BX=0000 CX=00FF DX=0192 SI=0100 DI=FFFE BP=091C
+;   SP=FFFE CS=0192 DS=0192 ES=0192 SS=0192        (one line)
+;   TOP=9FFF PARENT=... ENV=... PENV=...
 ;   JFT=01 01 01 00 02 FF ...
+;   TOPMCB=5A 08 00 ...       (16 bytes at TOP:0, only when TOP < A000h)
+;   E=COMSPEC=... per string, then WORD=0001 and PROG=C:\STARTUP.COM
 ;   MCB=... then the chain: segment owner size per block up to ours
 ; With a file name as its argument it writes the report to that file
 ; (redirection would change the JFT it reports). Exit 0.
+; Built twice (roms/build.sh): startup.com, and with -DEXE startup.exe,
+; an MZ program of the same code (CS = load segment, its own stack).
         cpu 8086
+%ifdef EXE
+CODE_SIZE equ 800h
+        section header start=0
+        db 'MZ'
+        dw (32 + CODE_SIZE) % 512               ; bytes in the last page
+        dw (32 + CODE_SIZE + 511) / 512         ; pages
+        dw 0                                    ; relocations
+        dw 2                                    ; header paragraphs
+        dw 40h                                  ; minalloc: the stack
+        dw 0FFFFh                               ; maxalloc
+        dw 0                                    ; SS (relative)
+        dw CODE_SIZE + 400h                     ; SP
+        dw 0                                    ; checksum
+        dw start                                ; IP
+        dw 0                                    ; CS (relative)
+        dw 1Ch                                  ; relocation table
+        dw 0                                    ; overlay
+        align 16, db 0
+        section code follows=header vstart=0
+%else
         org 100h
+%endif
 
 start:  pushf                       ; FLAGS first, before anything sets them
         pop word [cs:e_fl]
@@ -65,6 +91,13 @@ start:  pushf                       ; FLAGS first, before anything sets them
         mov si, n_env
         mov bx, 2Ch
         call pspword
+        mov si, n_penv              ; the parent's environment
+        call name
+        push es
+        mov es, [es:16h]
+        mov ax, [es:2Ch]
+        pop es
+        call hex4
         mov si, n_jft
         call name
         mov bx, jft
@@ -74,6 +107,8 @@ start:  pushf                       ; FLAGS first, before anything sets them
         cmp bx, jft + 20
         jb .jft
         call crlf
+        call top_mcb
+        call env_dump
         ; the memory chain from the first MCB
         mov ah, 52h
         int 21h
@@ -140,6 +175,59 @@ open_out:
         mov [out_h], ax
 .ret:   ret
 
+; top_mcb: the 16 bytes at TOP:0 (DOSBox keeps an MCB there), when the
+; top of memory is below A000h.
+top_mcb:
+        mov es, [e_ds]
+        mov ax, [es:2]
+        cmp ax, 0A000h
+        jae .r
+        mov es, ax
+        mov si, n_topmcb
+        call name
+        xor bx, bx
+.b:     mov al, [es:bx]
+        call hex2
+        inc bx
+        cmp bx, 16
+        jb .b
+        call crlf
+.r:     ret
+
+; env_dump: the environment's strings (E=...), the word after them and
+; the program's path.
+env_dump:
+        mov es, [e_ds]
+        mov es, [es:2Ch]
+        xor bx, bx
+.str:   cmp byte [es:bx], 0
+        je .end
+        mov si, n_e
+        call name
+        call estr
+        call crlf
+        jmp .str
+.end:   inc bx
+        mov si, n_word
+        call name
+        mov ax, [es:bx]
+        call hex4
+        call crlf
+        add bx, 2
+        mov si, n_prog
+        call name
+        call estr
+        jmp crlf
+
+; estr: prints the ASCIIZ string at ES:BX, BX past its NUL.
+estr:   mov al, [es:bx]
+        inc bx
+        or al, al
+        jz .r
+        call putc
+        jmp estr
+.r:     ret
+
 ; name: prints the $-terminated string at SI and steps SI past it.
 name:   lodsb
         cmp al, '$'
@@ -203,6 +291,11 @@ names   db 'FL=$', ' AX=$', ' BX=$', ' CX=$', ' DX=$', ' SI=$', ' DI=$'
 n_top   db 'TOP=$'
 n_parent db ' PARENT=$'
 n_env   db ' ENV=$'
+n_penv  db ' PENV=$'
+n_topmcb db 'TOPMCB=$'
+n_e     db 'E=$'
+n_word  db 'WORD=$'
+n_prog  db 'PROG=$'
 n_jft   db 13, 10, 'JFT=$'
 n_mcb   db 'MCB=$'
 n_blk   db 'BLK=$'
@@ -225,3 +318,6 @@ mcb     dw 0
 out_h   dw 1
 jft     times 20 db 0
 ch_buf  db 0
+%ifdef EXE
+        times CODE_SIZE - ($ - $$) db 0
+%endif

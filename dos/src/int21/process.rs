@@ -275,8 +275,16 @@ impl Kernel {
             jft,
         };
         let full = self.full_path(path);
-        let loaded =
-            loader::load_program(m, &self.arena, file, &env_src, &full, &init, self.strategy);
+        let loaded = loader::load_program(
+            m,
+            &self.arena,
+            file,
+            &env_src,
+            &full,
+            &init,
+            self.strategy,
+            0,
+        );
         match loaded {
             Ok(l) => Some(l),
             Err(e) => {

@@ -71,6 +71,14 @@ pub struct MachineOpts {
     /// joysticks, centred].
     #[arg(long)]
     pub no_joystick: bool,
+
+    /// How DOS hands over the first program: msdos (MS-DOS 6.22 with
+    /// HIMEM.SYS and DOS=HIGH: free memory from 04AAh, so its PSP near
+    /// 04B3h; PSP:0002 A000h; FLAGS 0246h) or dosbox (DOSBox 0.74: PSP at
+    /// 0192h, PSP:0002 9FFFh, FLAGS 7202h, Z:\COMMAND.COM), for programs
+    /// that depend on DOSBox's [default: msdos].
+    #[arg(long, value_name = "LAYOUT", value_parser = parse_dos_layout)]
+    pub dos_layout: Option<hw::DosLayout>,
 }
 
 /// The cards of `--sound`.
@@ -123,6 +131,9 @@ pub enum OptionError {
     /// Resources the Gravis UltraSound cannot take.
     #[error("{0}")]
     Gus(String),
+    /// A `--dos-layout` that is no layout.
+    #[error("unknown DOS layout '{0}': msdos or dosbox")]
+    DosLayout(String),
     /// A `--fpu` that is no choice.
     #[error("unknown FPU '{0}': none, 387 or auto")]
     Fpu(String),
@@ -267,6 +278,7 @@ impl MachineOpts {
         });
         config.joystick = !self.no_joystick;
         config.gus = sound.gus.then(|| self.ultrasnd.unwrap_or_default());
+        config.dos_layout = self.dos_layout.unwrap_or_default();
         config
     }
 
@@ -373,6 +385,11 @@ fn parse_quota(s: &str) -> Result<u64, OptionError> {
         Ok(n) if n <= 1 << 20 => Ok(n),
         _ => Err(OptionError::Quota(s.into())),
     }
+}
+
+/// Parses `--dos-layout` (and a corpus entry's `dos_layout`).
+pub fn parse_dos_layout(s: &str) -> Result<hw::DosLayout, OptionError> {
+    hw::DosLayout::from_name(s).ok_or_else(|| OptionError::DosLayout(s.into()))
 }
 
 /// Parses `--cpu`.

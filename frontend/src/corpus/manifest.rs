@@ -18,6 +18,7 @@
 //! music_from = 12.0          # optional: from this second its sound is music
 //! sound = "gus"              # optional: the cards, as `tandem run --sound`
 //! dosbox = "2ndreal"         # optional: the DOSBox shot's name if not NAME
+//! dos_layout = "dosbox"      # optional: as `tandem run --dos-layout`
 //! ```
 
 use std::collections::HashSet;
@@ -87,6 +88,10 @@ pub struct Entry {
     /// the entry's own, for two runs of one program with other settings.
     #[serde(default)]
     pub dosbox: Option<String>,
+    /// How DOS hands over the program, as `tandem run --dos-layout` takes
+    /// it (default: its default, msdos).
+    #[serde(default)]
+    pub dos_layout: Option<String>,
 }
 
 /// How a corpus run must end.
@@ -239,6 +244,9 @@ impl Entry {
         if let Some(cards) = &self.sound {
             v.extend(["--sound".into(), cards.clone()]);
         }
+        if let Some(l) = &self.dos_layout {
+            v.extend(["--dos-layout".into(), l.clone()]);
+        }
         for p in &self.presses {
             v.extend(["--press".into(), p.clone()]);
         }
@@ -287,6 +295,9 @@ pub fn parse(text: &str) -> Result<Manifest, Error> {
         crate::input::press::parse_all(&e.presses).map_err(|e| at(e.to_string()))?;
         if let Some(cards) = &e.sound {
             crate::app::options::parse_sound(cards).map_err(|e| at(e.to_string()))?;
+        }
+        if let Some(l) = &e.dos_layout {
+            crate::app::options::parse_dos_layout(l).map_err(|e| at(e.to_string()))?;
         }
         if let Some(from) = e.music_from {
             if !(from >= 0.0 && from < e.seconds) {
@@ -353,6 +364,12 @@ outcome = "exited 3"
             e.run_line(Path::new("/t"), Some(Path::new("/o/x.wav"))).join(" "),
             "--headless --cpu 286 --mount /t --wav /o/x.wav --seconds 2.5 --press 1:space /t/GAME/X.COM"
         );
+        // A program that wants DOSBox's start-up.
+        let m = parse(&ONE.replace("cpu =", "dos_layout = \"dosbox\"\ncpu =")).expect("parses");
+        assert_eq!(
+            m.programs[0].run_line(Path::new("/t"), None).join(" "),
+            "--headless --cpu 286 --seconds 2.5 --dos-layout dosbox --press 1:space /t/X.COM"
+        );
     }
 
     #[test]
@@ -370,6 +387,11 @@ outcome = "exited 3"
                 "music_from = 2.5 is not a time",
             ),
             ("cpu =", "install = \"A/B\"\ncpu =", "one folder name"),
+            (
+                "cpu =",
+                "dos_layout = \"pcdos\"\ncpu =",
+                "unknown DOS layout 'pcdos'",
+            ),
         ] {
             let text = ONE.replace(from, to);
             let e = parse(&text).expect_err(to).to_string();

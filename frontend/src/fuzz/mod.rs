@@ -116,6 +116,7 @@ fn a_record() -> Vec<u8> {
         mpu401: Some(Default::default()),
         joystick: true,
         gus: Some(hw::GusConfig::default()),
+        dos_layout: Some("dosbox".into()),
     };
     let out = std::fs::File::create(&file).expect("a record file");
     let mut r = Recorder::new(Box::new(out), &header).expect("a recorder");

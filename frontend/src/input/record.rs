@@ -35,6 +35,10 @@
 //! Version 3 adds the game port: `"joystick":true` in the header when the
 //! machine has one (a record without it, as every version 1 and 2 record,
 //! replays on a machine without), and the `joy` and `joybutton` events.
+//! A header names the DOS layout when it is not the default
+//! (`"dos_layout":"dosbox"`); a record without it replays on msdos (records
+//! made before the layouts existed saw tandem's earlier start-up, PSP at
+//! 0192h with MS-DOS's FLAGS, and may replay differently).
 
 use std::io::{BufRead, Write};
 
@@ -72,6 +76,10 @@ pub struct Header {
     /// The Gravis UltraSound's settings, when one was fitted.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gus: Option<hw::GusConfig>,
+    /// The DOS layout (`--dos-layout`), written only when it is not the
+    /// default (msdos), which a record without it replays on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dos_layout: Option<String>,
 }
 
 impl Header {
@@ -89,6 +97,8 @@ impl Header {
             mpu401: config.mpu401,
             joystick: config.joystick,
             gus: config.gus,
+            dos_layout: (config.dos_layout != hw::DosLayout::default())
+                .then(|| config.dos_layout.name().to_string()),
         }
     }
 }
@@ -369,6 +379,7 @@ mod tests {
             mpu401: None,
             joystick: true,
             gus: None,
+            dos_layout: None,
         };
         let evs = [
             Event {

@@ -203,6 +203,7 @@ fn machine_config(
         ultrasnd: args.machine.ultrasnd,
         adlib: args.machine.adlib,
         no_joystick: args.machine.no_joystick,
+        dos_layout: args.machine.dos_layout,
     };
     let mut config = opts.config(default_cpu);
     // A resumed state's machine is checked against the saved one (`start`).
@@ -247,6 +248,7 @@ fn machine_config(
             ));
         }
         config.joystick = h.joystick;
+        config.dos_layout = replay_layout(h, args.machine.dos_layout, p)?;
         let fpu_differs = recorded != config.fpu;
         if h.cpu != config.cpu_model.name() || h.cpu_hz != config.cpu_hz || fpu_differs {
             return Err(Error::bad(
@@ -267,6 +269,33 @@ fn machine_config(
         }
     }
     Ok(config)
+}
+
+/// The DOS layout a replay runs with: the record's (a record that names
+/// none was made on the default, msdos); `--dos-layout` may only repeat
+/// it.
+fn replay_layout(
+    h: &Header,
+    asked: Option<hw::DosLayout>,
+    p: &Path,
+) -> Result<hw::DosLayout, Error> {
+    let recorded = match h.dos_layout.as_deref() {
+        None => hw::DosLayout::default(),
+        Some(name) => {
+            crate::app::options::parse_dos_layout(name).map_err(|e| Error::bad(p.display(), e))?
+        }
+    };
+    match asked {
+        Some(l) if l != recorded => Err(Error::bad(
+            p.display(),
+            format!(
+                "recorded with --dos-layout {}, but this run asks for {}",
+                recorded.name(),
+                l.name()
+            ),
+        )),
+        _ => Ok(recorded),
+    }
 }
 
 /// Drive C:'s folder: `--mount`, the program's folder, or a fresh empty
@@ -311,6 +340,7 @@ fn start(
             ultrasnd: None,
             adlib: saved.adlib,
             no_joystick: !saved.joystick,
+            dos_layout: None,
         };
         let asked_fpu = args
             .machine
@@ -324,6 +354,17 @@ fn start(
                     saved.cpu_model.name(),
                     saved.cpu_hz,
                     saved.fpu.name()
+                ),
+            ));
+        }
+        // The layout is the saved machine's: it was laid out at its start.
+        if let Some(l) = args.machine.dos_layout.filter(|l| *l != saved.dos_layout) {
+            return Err(Error::bad(
+                file.display(),
+                format!(
+                    "the state was started with --dos-layout {}; --dos-layout {} cannot change it",
+                    saved.dos_layout.name(),
+                    l.name()
                 ),
             ));
         }

@@ -152,11 +152,13 @@ pub fn debug(program: &Path, extra: &[&str], script: &str) -> (Option<i32>, Stri
 }
 
 /// Sends `requests` (one JSON line each) to `tandem debug --cpu 386
-/// --protocol stdio PROGRAM`; whether it exited with success, its stdout,
-/// and each stdout line as JSON.
+/// --dos-layout dosbox --protocol stdio PROGRAM` (the program at DOSBox's
+/// 0192h, where the tests' addresses are); whether it exited with
+/// success, its stdout, and each stdout line as JSON.
 pub fn protocol(program: &Path, requests: &[String]) -> (bool, String, Vec<serde_json::Value>) {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_tandem"));
-    cmd.args(["debug", "--cpu", "386", "--protocol", "stdio"])
+    cmd.args(["debug", "--cpu", "386", "--dos-layout", "dosbox"])
+        .args(["--protocol", "stdio"])
         .arg(program);
     let mut input = requests.join("\n");
     input.push('\n');
